@@ -1,0 +1,49 @@
+import type { ErrorCode } from './error-codes.js';
+
+const MARKER = Symbol.for('a3s-lab.code.error');
+
+/** Options accepted by the {@link CodeError} constructor. */
+export interface CodeErrorOptions {
+  /** Structured, JSON-serialisable facts about the failure (limits, field names, ids). */
+  readonly details?: Readonly<Record<string, unknown>>;
+  /** The underlying failure, when there is one. */
+  readonly cause?: unknown;
+}
+
+/**
+ * The one error class of A3S Code. Every failure that reaches a host carries a stable
+ * {@link ErrorCode} in `code` and structured `details`.
+ *
+ * Identity is checked with {@link CodeError.isInstance} (a `Symbol.for` marker), so two copies
+ * of this package loaded side by side still recognise each other's errors.
+ */
+export class CodeError extends Error {
+  /** @internal brand checked by {@link CodeError.isInstance}. */
+  readonly [MARKER] = true;
+  /** Stable machine-readable code. */
+  readonly code: ErrorCode;
+  /** Structured, JSON-serialisable facts about the failure. */
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(code: ErrorCode, message: string, options: CodeErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'CodeError';
+    this.code = code;
+    this.details = options.details ?? {};
+  }
+
+  /** True for any {@link CodeError}, including one created by another copy of this package. */
+  static isInstance(value: unknown): value is CodeError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  }
+
+  /** True when `value` is a {@link CodeError} with the given code. */
+  static hasCode(value: unknown, code: ErrorCode): value is CodeError {
+    return CodeError.isInstance(value) && value.code === code;
+  }
+
+  /** A JSON-safe view: `{ code, message, details }`. */
+  toJSON(): { code: ErrorCode; message: string; details: Readonly<Record<string, unknown>> } {
+    return { code: this.code, message: this.message, details: this.details };
+  }
+}

@@ -1,0 +1,2 @@
+// Public surface of @a3s-lab/code-tools. Exports are listed by name.
+export {};

@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// Import-graph lint: fails on import cycles inside a package, on imports of workspace packages
+// that the package map does not allow (up or sideways), on relative imports that leave the
+// package, and on `node:*` imports in runtime-neutral core code.
+import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..', '..');
+const map = JSON.parse(readFileSync(join(here, 'package-map.json'), 'utf8'));
+const problems = [];
+
+function walk(dir, out = []) {
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist') continue;
+    const full = join(dir, name);
+    const st = statSync(full);
+    if (st.isDirectory()) walk(full, out);
+    else if (/\.(ts|mts|tsx)$/.test(name) && !name.endsWith('.d.ts')) out.push(full);
+  }
+  return out;
+}
+
+const isTestFile = (file) => /\.test\.tsx?$/.test(file) || file.includes(`${sep}test${sep}`) || file.includes(`${sep}bench${sep}`);
+
+function packageNameOf(specifier) {
+  if (specifier.startsWith('@')) return specifier.split('/').slice(0, 2).join('/');
+  return specifier.split('/')[0];
+}
+
+function resolveRelative(fromFile, specifier) {
+  const base = resolve(dirname(fromFile), specifier);
+  const candidates = [base, base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), `${base}.ts`, join(base, 'index.ts')];
+  return candidates.find((c) => existsSync(c) && statSync(c).isFile());
+}
+
+const workspaceDirs = ['packages', 'apps'].flatMap((group) => {
+  const dir = join(root, group);
+  return existsSync(dir) ? readdirSync(dir).map((d) => join(dir, d)).filter((d) => existsSync(join(d, 'package.json'))) : [];
+});
+const workspaceNames = new Set(Object.keys(map.packages));
+
+for (const pkgDir of workspaceDirs) {
+  const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+  const allowed = map.packages[pkg.name];
+  if (!allowed) {
+    problems.push(`${relative(root, pkgDir)}: package ${pkg.name} is not in tooling/lint/package-map.json`);
+    continue;
+  }
+  const nodeFree = pkg.name === '@a3s-lab/code-core';
+  const nodeExceptions = map.nodeFreeExceptions[pkg.name] ?? [];
+  const files = ['src', 'test', 'bench'].flatMap((d) => walk(join(pkgDir, d)));
+  const graph = new Map();
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const info = ts.preProcessFile(text, true, true);
+    const edges = [];
+    const rel = relative(pkgDir, file);
+    const testFile = isTestFile(file);
+    for (const ref of info.importedFiles) {
+      const spec = ref.fileName;
+      if (spec.startsWith('.')) {
+        const target = resolveRelative(file, spec);
+        if (!target) {
+          problems.push(`${relative(root, file)}: cannot resolve relative import '${spec}'`);
+          continue;
+        }
+        if (!target.startsWith(pkgDir + sep)) {
+          problems.push(`${relative(root, file)}: relative import '${spec}' leaves the package; import the package by name`);
+          continue;
+        }
+        edges.push(target);
+        continue;
+      }
+      if (spec.startsWith('node:')) {
+        if (nodeFree && !testFile && !nodeExceptions.some((p) => rel.startsWith(p))) {
+          problems.push(`${relative(root, file)}: '${spec}' in runtime-neutral core code`);
+        }
+        continue;
+      }
+      const name = packageNameOf(spec);
+      if (!workspaceNames.has(name) || name === pkg.name) continue;
+      const ok = allowed.includes(name) || (testFile && map.testOnly.includes(name));
+      if (!ok) problems.push(`${relative(root, file)}: ${pkg.name} may not import ${name} (points up or sideways in the package map)`);
+    }
+    graph.set(file, edges);
+  }
+  // Cycle detection over relative imports (type-only imports included: a type cycle is still a layering smell).
+  const state = new Map();
+  const stack = [];
+  const visit = (node) => {
+    state.set(node, 1);
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      const s = state.get(next);
+      if (s === 1) {
+        const cycle = stack.slice(stack.indexOf(next)).concat(next).map((f) => relative(pkgDir, f));
+        problems.push(`${pkg.name}: import cycle ${cycle.join(' -> ')}`);
+      } else if (!s) visit(next);
+    }
+    stack.pop();
+    state.set(node, 2);
+  };
+  for (const node of graph.keys()) if (!state.get(node)) visit(node);
+}
+
+if (problems.length > 0) {
+  for (const p of problems) console.error(`lint: ${p}`);
+  console.error(`lint: ${problems.length} problem(s)`);
+  process.exit(1);
+}
+console.log(`lint: import graph ok (${workspaceDirs.length} packages)`);

@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// `pnpm bench`: runs every benchmark file under bench/ (and packages' bench/) one after another
+// in fresh Node processes, so one benchmark's heap never skews the next.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const only = process.argv[2];
+const dir = join(root, 'bench');
+const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).sort() : [];
+let failures = 0;
+for (const file of files) {
+  if (only && !file.includes(only)) continue;
+  console.log(`\n=== ${file} ===`);
+  const result = spawnSync(process.execPath, ['--expose-gc', '--conditions=source', '--import', 'tsx', join(dir, file)], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) failures += 1;
+}
+process.exit(failures > 0 ? 1 : 0);
