@@ -1,0 +1,5 @@
+// Test doubles and contract suites of @a3s-lab/code-core (the `/testing` subpath). Exports are
+// listed by name.
+export { MemoryWorkspaceBackend } from './memory-workspace-backend.js';
+export type { MemoryWorkspaceBackendOptions } from './memory-workspace-backend.js';
+export { globToRegExp } from './glob-pattern.js';
