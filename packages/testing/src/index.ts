@@ -23,3 +23,5 @@ export {
 export type { ScriptedResponseOptions, ToolCallResponseOptions } from './scenario/scenario-helpers.js';
 export { lastUserText, systemPromptOf, toolNamesOf, toolResultsOf } from './scenario/request-inspection.js';
 export type { RecordedToolResult } from './scenario/request-inspection.js';
+export { createFixtureWorkspace } from './fixtures/create-fixture-workspace.js';
+export type { FixtureWorkspace, FixtureWorkspaceOptions } from './fixtures/create-fixture-workspace.js';
