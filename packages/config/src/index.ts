@@ -1,2 +1,24 @@
 // Public surface of @a3s-lab/code-config. Exports are listed by name.
-export {};
+
+export { parseAcl, MAX_ACL_NESTING_DEPTH } from './parse-acl.js';
+export type { ParseAclOptions } from './parse-acl.js';
+export type { AclAttribute, AclBlock, AclBody, AclDocument, AclObject, AclValue, AclWarning } from './acl-document.js';
+export type { AclPosition } from './acl-syntax-error.js';
+
+export { isInlineAcl, loadAgentConfig, toAgentConfig } from './load-agent-config.js';
+export type { LoadAgentConfigOptions, ToAgentConfigOptions } from './load-agent-config.js';
+export { agentConfigJsonSchema } from './agent-config-schema.js';
+export type { AgentConfigIssue } from './validate-agent-config.js';
+export type {
+  AgentConfig,
+  AgentSessionDefaults,
+  ConfirmationPolicyConfig,
+  ModelConfig,
+  ModelLimitConfig,
+  PermissionPolicyConfig,
+  ProviderConfig,
+  ProviderKind,
+  WorkerAgentConfig,
+} from './agent-config.js';
+export { resolveModel } from './resolve-model.js';
+export type { ResolvedModel, ResolveModelOptions } from './resolve-model.js';

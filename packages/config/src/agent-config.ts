@@ -1,0 +1,165 @@
+/**
+ * Wire protocol of a provider. `anthropic` speaks the Anthropic Messages API; `openai` speaks
+ * OpenAI Chat Completions (OpenAI itself, vLLM, Ollama and every other compatible server).
+ */
+export type ProviderKind = 'anthropic' | 'openai';
+
+/** Token limits of a model. */
+export interface ModelLimitConfig {
+  /** Context window in tokens. */
+  readonly context?: number;
+  /** Maximum output tokens per response. */
+  readonly output?: number;
+}
+
+/**
+ * A model declared under a provider: `models "gpt-4o" { tool_call = true }`. Keys the schema does
+ * not know are kept (camelCased) for forward compatibility.
+ */
+export interface ModelConfig {
+  /** Model id as the provider API expects it (the block label). */
+  readonly id: string;
+  /** Display name. */
+  readonly name?: string;
+  /** Whether the model supports tool calls. */
+  readonly toolCall?: boolean;
+  /** Token limits. */
+  readonly limit?: ModelLimitConfig;
+  readonly [key: string]: unknown;
+}
+
+/**
+ * A provider: `providers "anthropic" { api_key = env("ANTHROPIC_API_KEY") ... }`. Keys the schema
+ * does not know are kept (camelCased) for forward compatibility.
+ */
+export interface ProviderConfig {
+  /** Provider name (the block label); the `provider` part of `provider/model`. */
+  readonly name: string;
+  /**
+   * Wire protocol. Taken from an explicit `kind = "..."`, else from the name (`anthropic`,
+   * `openai`), else `openai` when `base_url` is set (an OpenAI-compatible server).
+   */
+  readonly kind: ProviderKind;
+  /** API key (`api_key` or `apiKey`). Absent when unset or when `env()` found nothing. */
+  readonly apiKey?: string;
+  /** Base URL of the API (`base_url` or `baseUrl`). Default: the provider's public endpoint. */
+  readonly baseUrl?: string;
+  /** Declared models, in source order. */
+  readonly models: readonly ModelConfig[];
+  readonly [key: string]: unknown;
+}
+
+/** `permission_policy { ... }`: default permission rules for sessions. */
+export interface PermissionPolicyConfig {
+  /** Rules that allow without asking, e.g. `read`, `bash(git *)`. */
+  readonly allow?: readonly string[];
+  /** Rules that ask for confirmation. */
+  readonly ask?: readonly string[];
+  /** Rules that deny. */
+  readonly deny?: readonly string[];
+  /** Decision when no rule matches. */
+  readonly defaultDecision?: 'allow' | 'ask' | 'deny';
+}
+
+/** `confirmation_policy { ... }`: human-in-the-loop behaviour. */
+export interface ConfirmationPolicyConfig {
+  /** Whether confirmation is active. */
+  readonly enabled?: boolean;
+  /** How long a confirmation waits, in ms (session default 30000). */
+  readonly defaultTimeoutMs?: number;
+  /** What happens on timeout. */
+  readonly timeoutAction?: 'reject' | 'auto_approve';
+  /** Lanes whose calls never ask. */
+  readonly yoloLanes?: readonly string[];
+}
+
+/** `worker_agents "name" { ... }`: a reproducible worker spec. */
+export interface WorkerAgentConfig {
+  /** Name used by the `task` tool (the block label). */
+  readonly name: string;
+  /** What the worker is for. */
+  readonly description?: string;
+  /** Role of the worker. */
+  readonly kind?: 'read_only' | 'planner' | 'implementer' | 'verifier' | 'reviewer' | 'custom';
+  /** `provider/model`; default: the session's model. */
+  readonly model?: string;
+  /** Step limit of a child run. */
+  readonly maxSteps?: number;
+  /** Extra system prompt. */
+  readonly prompt?: string;
+  /** Permission policy of the worker. */
+  readonly permissions?: PermissionPolicyConfig;
+  /** How child runs resolve Ask decisions (session default `auto_approve`). */
+  readonly confirmationInheritance?: 'auto_approve' | 'deny_on_ask' | 'inherit_parent';
+  readonly [key: string]: unknown;
+}
+
+/**
+ * Session options that an `agent.acl` may set as defaults for every session (snake_case in the
+ * file, camelCase here). A session's own options override them. Absent means "session default".
+ */
+export interface AgentSessionDefaults {
+  /** Tool rounds per turn (session default 50). */
+  readonly maxToolRounds?: number;
+  /** Per-tool timeout in ms. */
+  readonly toolTimeoutMs?: number;
+  /** Timeout of one model API call in ms. */
+  readonly llmApiTimeoutMs?: number;
+  /** Consecutive failures before the circuit breaker stops a run (session default 3). */
+  readonly circuitBreakerThreshold?: number;
+  /** Identical tool calls before the loop guard intervenes (session default 3). */
+  readonly duplicateToolCallThreshold?: number;
+  /** Whether the model may delegate with `task` / `parallel_task`. */
+  readonly manualDelegationEnabled?: boolean;
+  /** Whether history is compacted automatically. */
+  readonly autoCompact?: boolean;
+  /** Fraction of the context window that triggers compaction (session default 0.8). */
+  readonly autoCompactThreshold?: number;
+  /** Context window used when the model declares none (session default 200000; 0 is rejected). */
+  readonly maxContextTokens?: number;
+  /** Automatic subagent delegation. */
+  readonly autoDelegation?: { readonly enabled?: boolean; readonly maxTasks?: number };
+  /** Upper bound of `parallel_task` fan-out (session default 8). */
+  readonly maxParallelTasks?: number;
+  /** Whether automatic delegation may fan out in parallel. */
+  readonly autoParallel?: boolean;
+  /** Planning mode (session default `auto`). The legacy `planning = true|false` maps here. */
+  readonly planningMode?: 'auto' | 'enabled' | 'disabled';
+  /** Default permission policy. */
+  readonly permissionPolicy?: PermissionPolicyConfig;
+  /** Default confirmation policy. */
+  readonly confirmationPolicy?: ConfirmationPolicyConfig;
+  /** Artifact store bounds (session default 256 artifacts / 16 MiB). */
+  readonly artifactStoreLimits?: { readonly maxArtifacts?: number; readonly maxBytes?: number };
+  /** Retention bounds of run records and events. */
+  readonly retentionLimits?: Readonly<Record<string, number>>;
+  /** Whether sessions save after every operation. */
+  readonly autoSave?: boolean;
+  /** Reasoning budget in tokens for models that support it. */
+  readonly thinkingBudget?: number;
+  /** Worker agents registered on every session. */
+  readonly workerAgents?: readonly WorkerAgentConfig[];
+}
+
+/** The typed result of `loadAgentConfig`. */
+export interface AgentConfig extends AgentSessionDefaults {
+  /** Default model as `provider/model`; guaranteed to name a declared provider and model. */
+  readonly defaultModel: string;
+  /** Providers in source order. */
+  readonly providers: readonly ProviderConfig[];
+  /** Where sessions are stored by default. Default `memory`. */
+  readonly storageBackend: 'memory' | 'file';
+  /** Absolute directory of the file session store. Default `.a3s/sessions` under the base directory. */
+  readonly sessionsDir: string;
+  /** Absolute agent directories. Default `[]`. */
+  readonly agentDirs: readonly string[];
+  /** Absolute skill directories. Default `[]`. */
+  readonly skillDirs: readonly string[];
+  /** Absolute path of the config file, when the config came from a file. */
+  readonly configFile?: string;
+  /**
+   * Top-level keys this build does not know (camelCased), kept for hosts and newer packages,
+   * e.g. `queue { ... }` or `search { ... }`. Each also produced an `unknown_key` warning.
+   */
+  readonly extensions: Readonly<Record<string, unknown>>;
+}
