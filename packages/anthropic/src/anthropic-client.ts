@@ -1,0 +1,101 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent } from '@a3s-lab/code-core';
+import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
+import { AnthropicEventMapper } from './anthropic-event-mapper.js';
+import { classifyAnthropicError } from './classify-anthropic-error.js';
+import { StreamInterruptedError } from './retry/attempt-failure.js';
+import { DEFAULT_MAX_RETRIES } from './retry/retry-policy.js';
+import { streamWithRetries } from './retry/stream-with-retries.js';
+import type { AnthropicThinking } from './to-anthropic-request.js';
+import { toAnthropicRequest } from './to-anthropic-request.js';
+
+/** `max_tokens` sent when neither the request nor the client sets one. */
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
+
+/** Options of {@link createAnthropicClient}. */
+export interface AnthropicClientOptions {
+  /** API key. Default: the SDK's resolution (`ANTHROPIC_API_KEY`). */
+  readonly apiKey?: string;
+  /** API base URL, e.g. a proxy or the scripted test server. Default: `https://api.anthropic.com` (or `ANTHROPIC_BASE_URL`). */
+  readonly baseURL?: string;
+  /** Model id, e.g. `claude-sonnet-4-20250514`. */
+  readonly model: string;
+  /** `max_tokens` for requests that do not set `maxTokens`. Default {@link DEFAULT_ANTHROPIC_MAX_TOKENS} (8192). */
+  readonly maxTokens?: number;
+  /**
+   * Retries after the first attempt for transient failures (408/409/429/5xx/529, network
+   * errors, streams cut mid-way). Default 4. The SDK's own retries are disabled so every attempt
+   * is visible as `attempt_start` and `retry-after` is honoured.
+   */
+  readonly maxRetries?: number;
+  /** Extra headers sent with every request (e.g. `anthropic-beta`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Custom `fetch` implementation (proxies, instrumentation). Default: global `fetch`. */
+  readonly fetch?: typeof fetch;
+  /**
+   * Adds prompt-cache breakpoints (`cache_control: ephemeral`) on the last tool, the system
+   * prompt and the last message, so each turn re-reads the previous turn's prefix. Default true.
+   */
+  readonly promptCaching?: boolean;
+  /** Extended thinking sent with every request (`budgetTokens` must be below `maxTokens`). Default: not sent. */
+  readonly thinking?: AnthropicThinking;
+}
+
+const PROVIDER = 'anthropic';
+
+async function* runAttempt(sdk: Anthropic, body: ReturnType<typeof toAnthropicRequest>, signal: AbortSignal): AsyncGenerator<LlmStreamEvent, void, undefined> {
+  const stream = await sdk.messages.create(body, { signal, maxRetries: 0 });
+  const mapper = new AnthropicEventMapper();
+  for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
+    for (const mapped of mapper.push(event)) yield mapped;
+    // Stop reading at message_stop: nothing after it matters, and a late socket error must not
+    // turn a delivered response into a retry.
+    if (mapper.completed) return;
+  }
+  // The SDK ends quietly when the body closes early (or on abort): the response is incomplete.
+  throw new StreamInterruptedError('stream ended before message_stop');
+}
+
+/**
+ * Creates an {@link LlmClient} for the Anthropic Messages API over `@anthropic-ai/sdk`,
+ * streaming text, thinking and tool calls, with retries that emit `attempt_start`.
+ *
+ * Usage semantics: `inputTokens` excludes cached tokens (Anthropic's `input_tokens`);
+ * `cacheReadTokens`/`cacheWriteTokens` are `cache_read_input_tokens`/`cache_creation_input_tokens`.
+ * A `redacted_thinking` block is returned as a reasoning part with `redacted: true` whose opaque
+ * data is in `signature`; pass the content back unchanged on the next request.
+ */
+export function createAnthropicClient(options: AnthropicClientOptions): LlmClient {
+  const sdk = new Anthropic({
+    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+    ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } }),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    maxRetries: 0,
+  });
+  const secrets = [options.apiKey, sdk.apiKey];
+  const settings = {
+    model: options.model,
+    maxTokens: options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+    promptCaching: options.promptCaching ?? true,
+    thinking: options.thinking,
+  };
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  return {
+    provider: PROVIDER,
+    model: options.model,
+    stream(request: LlmRequest, callOptions: LlmCallOptions = {}): AsyncIterable<LlmStreamEvent> {
+      return (async function* () {
+        // Mapping errors (bad image type, misplaced parts) surface here, before any request.
+        const body = toAnthropicRequest(request, settings);
+        yield* streamWithRetries((signal) => runAttempt(sdk, body, signal), {
+          provider: PROVIDER,
+          maxRetries,
+          abortSignal: callOptions.abortSignal,
+          timeoutMs: callOptions.timeoutMs,
+          classify: (error) => classifyAnthropicError(error, secrets),
+        });
+      })();
+    },
+  };
+}

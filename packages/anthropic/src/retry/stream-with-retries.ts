@@ -1,0 +1,138 @@
+// NOTE: kept identical in @a3s-lab/code-anthropic and @a3s-lab/code-openai.
+import { CodeError } from '@a3s-lab/code-core';
+import type { LlmStreamEvent } from '@a3s-lab/code-core';
+import type { AttemptFailure } from './attempt-failure.js';
+import { MAX_HONOURED_RETRY_AFTER_MS, backoffDelayMs } from './retry-policy.js';
+
+/** Runs one attempt: the provider request plus its mapped events (without `attempt_start`). */
+export type RunAttempt = (signal: AbortSignal, attempt: number) => AsyncIterable<LlmStreamEvent>;
+
+/** Options of {@link streamWithRetries}. */
+export interface StreamWithRetriesOptions {
+  /** Provider id for error details, e.g. `anthropic`. */
+  readonly provider: string;
+  /** Retries after the first attempt (0 = a single attempt). */
+  readonly maxRetries: number;
+  /** Caller's cancellation; aborting ends the stream with an `AbortError`. */
+  readonly abortSignal?: AbortSignal | undefined;
+  /** Deadline for the whole call including retries and waits, ms. */
+  readonly timeoutMs?: number | undefined;
+  /** Turns whatever an attempt threw into an {@link AttemptFailure}. */
+  readonly classify: (error: unknown) => AttemptFailure;
+  /** Backoff delay for the retry after failed attempt `attempt`. Default: {@link backoffDelayMs}. */
+  readonly backoff?: (attempt: number) => number;
+}
+
+/** The error an aborted call ends with: the caller's own reason when it is already an AbortError. */
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  return new DOMException('The model call was aborted', 'AbortError');
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function finalError(provider: string, failure: AttemptFailure, attempts: number, extra: Record<string, unknown> = {}): CodeError {
+  return new CodeError('LLM_ERROR', failure.message, {
+    cause: failure.cause,
+    details: {
+      provider,
+      status: failure.status ?? null,
+      retryable: failure.retryable,
+      attempts,
+      reason: failure.reason,
+      ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }),
+      ...(failure.requestId === undefined ? {} : { requestId: failure.requestId }),
+      ...extra,
+    },
+  });
+}
+
+/**
+ * The retry loop shared by the providers. Emits `attempt_start` before every attempt, forwards
+ * the attempt's events, and on failure waits (honouring `retry-after`, else exponential backoff
+ * with jitter) and starts over with `attempt + 1` and the failure's reason.
+ *
+ * Ends with: the events of the first successful attempt; an `AbortError` when the caller
+ * aborts; CodeError `LLM_ERROR` `{ timeout: true }` at the deadline; CodeError `LLM_ERROR`
+ * `{ provider, status, retryable, retryAfterMs?, requestId? }` when retries are exhausted or the
+ * failure cannot succeed on retry.
+ */
+export async function* streamWithRetries(runAttempt: RunAttempt, options: StreamWithRetriesOptions): AsyncGenerator<LlmStreamEvent, void, undefined> {
+  const { provider, abortSignal, timeoutMs } = options;
+  if (abortSignal?.aborted) throw abortError(abortSignal);
+  // One controller for the whole call: the caller's abort, the deadline and an early `return()`
+  // by the consumer all cancel the in-flight request through it.
+  const controller = new AbortController();
+  const onCallerAbort = (): void => controller.abort(abortSignal?.reason);
+  abortSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  let timedOut = false;
+  const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort(new DOMException('The model call timed out', 'TimeoutError'));
+        }, timeoutMs);
+  let attempt = 1;
+  let retryReason: string | undefined;
+  let lastFailure: AttemptFailure | undefined;
+  // Cancellation wins over whatever error the cancelled request produced.
+  const interruption = (): Error | undefined => {
+    if (abortSignal?.aborted) return abortError(abortSignal);
+    if (timedOut) {
+      return new CodeError('LLM_ERROR', `${provider} call timed out after ${timeoutMs} ms`, {
+        cause: lastFailure?.cause,
+        details: { provider, status: lastFailure?.status ?? null, retryable: true, timeout: true, timeoutMs, attempts: attempt },
+      });
+    }
+    return undefined;
+  };
+  try {
+    for (;;) {
+      yield retryReason === undefined ? { type: 'attempt_start', attempt } : { type: 'attempt_start', attempt, retryReason };
+      let failure: AttemptFailure | undefined;
+      try {
+        // An attempt that returns normally delivered its terminal event (`message_end`).
+        for await (const event of runAttempt(controller.signal, attempt)) yield event;
+      } catch (error) {
+        const stopped = interruption();
+        if (stopped) throw stopped;
+        failure = options.classify(error);
+      }
+      if (failure === undefined) return;
+      lastFailure = failure;
+      if (!failure.retryable || attempt > options.maxRetries) throw finalError(provider, failure, attempt);
+      if (failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_HONOURED_RETRY_AFTER_MS) {
+        throw finalError(provider, failure, attempt, { retryAfterTooLong: true });
+      }
+      const delay = failure.retryAfterMs ?? (options.backoff ?? backoffDelayMs)(attempt);
+      // Waiting past the deadline cannot help: report the real failure now, not a timeout later.
+      if (deadline !== undefined && Date.now() + delay >= deadline) throw finalError(provider, failure, attempt, { deadlineBeforeRetry: true });
+      await sleep(delay, controller.signal);
+      const stopped = interruption();
+      if (stopped) throw stopped;
+      attempt += 1;
+      retryReason = failure.reason;
+    }
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    abortSignal?.removeEventListener('abort', onCallerAbort);
+    // Ends an in-flight request when the consumer stopped early (break / return()).
+    if (!controller.signal.aborted) controller.abort(new DOMException('The stream was closed by its consumer', 'AbortError'));
+  }
+}

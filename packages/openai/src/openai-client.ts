@@ -1,0 +1,113 @@
+import OpenAI from 'openai';
+import { CodeError } from '@a3s-lab/code-core';
+import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent } from '@a3s-lab/code-core';
+import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { classifyOpenAIError } from './classify-openai-error.js';
+import { OpenAIChunkMapper } from './openai-chunk-mapper.js';
+import { StreamInterruptedError } from './retry/attempt-failure.js';
+import { DEFAULT_MAX_RETRIES } from './retry/retry-policy.js';
+import { streamWithRetries } from './retry/stream-with-retries.js';
+import type { OpenAIMaxTokensField } from './to-openai-request.js';
+import { toOpenAIRequest } from './to-openai-request.js';
+
+/** Options of {@link createOpenAIClient}. */
+export interface OpenAIClientOptions {
+  /**
+   * API key. Default: `OPENAI_API_KEY`; with a custom `baseURL` and no key anywhere, a
+   * placeholder is sent (local servers such as vLLM or Ollama ignore it).
+   */
+  readonly apiKey?: string;
+  /** Base URL of an OpenAI-compatible server, e.g. `http://127.0.0.1:8000/v1`. Default: `https://api.openai.com/v1`. */
+  readonly baseURL?: string;
+  /** Model id, e.g. `gpt-4o`. */
+  readonly model: string;
+  /** Output limit for requests that do not set `maxTokens`. Default: not sent (the server decides). */
+  readonly maxTokens?: number;
+  /**
+   * Body field carrying the output limit. Default: `max_completion_tokens` for api.openai.com
+   * (required by reasoning models), `max_tokens` when `baseURL` is set (understood by every
+   * compatible server).
+   */
+  readonly maxTokensField?: OpenAIMaxTokensField;
+  /**
+   * Retries after the first attempt for transient failures (408/409/429/5xx, network errors,
+   * streams cut mid-way). Default 4. The SDK's own retries are disabled so every attempt is
+   * visible as `attempt_start` and `retry-after` is honoured.
+   */
+  readonly maxRetries?: number;
+  /** Extra headers sent with every request. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** OpenAI organization id (`OpenAI-Organization` header). Default: `OPENAI_ORG_ID` if set. */
+  readonly organization?: string;
+  /** Custom `fetch` implementation (proxies, instrumentation). Default: global `fetch`. */
+  readonly fetch?: typeof fetch;
+}
+
+const PROVIDER = 'openai';
+// Sent instead of a key to keyless local servers: the SDK refuses to start without one.
+const PLACEHOLDER_KEY = 'no-api-key';
+
+async function* runAttempt(sdk: OpenAI, body: ChatCompletionCreateParamsStreaming, signal: AbortSignal): AsyncGenerator<LlmStreamEvent, void, undefined> {
+  const stream = await sdk.chat.completions.create(body, { signal, maxRetries: 0 });
+  const mapper = new OpenAIChunkMapper();
+  try {
+    for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+      for (const event of mapper.push(chunk)) yield event;
+    }
+  } catch (error) {
+    // After finish_reason the content is complete; only the trailing usage chunk may be lost.
+    if (!mapper.completed) throw error;
+  }
+  // The SDK ends quietly when the body closes early (or on abort): the response is incomplete.
+  if (!mapper.completed) throw new StreamInterruptedError('stream ended before finish_reason');
+  yield* mapper.finish();
+}
+
+/**
+ * Creates an {@link LlmClient} for the OpenAI Chat Completions protocol (OpenAI, vLLM, Ollama,
+ * DeepSeek...) over the `openai` SDK: streaming text, reasoning (`reasoning_content` /
+ * `reasoning`), tool calls reassembled by index, usage with cached tokens, retries that emit
+ * `attempt_start`.
+ *
+ * Usage semantics follow core's convention: `inputTokens` excludes cached tokens
+ * (`prompt_tokens - cached_tokens`), `cacheReadTokens` is `prompt_tokens_details.cached_tokens`.
+ */
+export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
+  const apiKey = options.apiKey ?? process.env['OPENAI_API_KEY'] ?? (options.baseURL === undefined ? undefined : PLACEHOLDER_KEY);
+  if (apiKey === undefined) {
+    throw new CodeError('CONFIG_ERROR', 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY', { details: { provider: PROVIDER, field: 'apiKey' } });
+  }
+  const sdk = new OpenAI({
+    apiKey,
+    ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+    ...(options.organization === undefined ? {} : { organization: options.organization }),
+    ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } }),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    maxRetries: 0,
+  });
+  const secrets = [apiKey];
+  const settings = {
+    model: options.model,
+    maxTokens: options.maxTokens,
+    maxTokensField: options.maxTokensField ?? (options.baseURL === undefined ? 'max_completion_tokens' : 'max_tokens'),
+  } as const;
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  return {
+    provider: PROVIDER,
+    model: options.model,
+    stream(request: LlmRequest, callOptions: LlmCallOptions = {}): AsyncIterable<LlmStreamEvent> {
+      return (async function* () {
+        // Mapping errors (misplaced parts) surface here, before any request.
+        const body = toOpenAIRequest(request, settings);
+        yield* streamWithRetries((signal) => runAttempt(sdk, body, signal), {
+          provider: PROVIDER,
+          maxRetries,
+          abortSignal: callOptions.abortSignal,
+          timeoutMs: callOptions.timeoutMs,
+          classify: (error) => classifyOpenAIError(error, secrets),
+        });
+      })();
+    },
+  };
+}
+
