@@ -115,3 +115,43 @@ describe('Anthropic Messages streaming through the real SDK', () => {
     expect(json).toBe('{"file_path": "a.ts", "content": ');
   });
 });
+
+describe('Anthropic Messages non-streaming through the real SDK', () => {
+  it('returns thinking, text and tool_use blocks with usage in one JSON message', async () => {
+    server = await startScriptedModelServer({
+      scenario: [
+        {
+          reasoning: 'plan',
+          text: 'Calling.',
+          toolCalls: [{ id: 'toolu_fixed', name: 'bash', input: { command: 'ls' } }],
+          usage: { inputTokens: 9, outputTokens: 8, cacheReadTokens: 7, cacheWriteTokens: 6 },
+        },
+      ],
+    });
+    const message = await client(server).messages.create(ask);
+    expect(message).toMatchObject({
+      id: 'msg_scripted_0',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-test',
+      stop_reason: 'tool_use',
+      stop_sequence: null,
+      usage: { input_tokens: 9, output_tokens: 8, cache_read_input_tokens: 7, cache_creation_input_tokens: 6 },
+    });
+    expect(message.content).toEqual([
+      { type: 'thinking', thinking: 'plan', signature: 'sig_scripted_0' },
+      { type: 'text', text: 'Calling.' },
+      { type: 'tool_use', id: 'toolu_fixed', name: 'bash', input: { command: 'ls' } },
+    ]);
+  });
+
+  it('maps stop reasons and emits redacted thinking first', async () => {
+    server = await startScriptedModelServer({ scenario: [{ redactedReasoning: 'opaque', text: 'cut', stopReason: 'max_tokens' }] });
+    const message = await client(server).messages.stream(ask).finalMessage();
+    expect(message.stop_reason).toBe('max_tokens');
+    expect(message.content).toEqual([
+      { type: 'redacted_thinking', data: 'opaque' },
+      { type: 'text', text: 'cut' },
+    ]);
+  });
+});

@@ -121,6 +121,16 @@ describe('OpenAI Chat Completions through the real SDK', () => {
     expect(apiError.requestID).toMatch(/^req_scripted_/);
   });
 
+  it('5xx errors (529 included) are InternalServerErrors, 401 an AuthenticationError', async () => {
+    server = await startScriptedModelServer({ scenario: [errorResponse(529), errorResponse(401)] });
+    const overloaded = await client(server).chat.completions.create(ask).catch((caught: unknown) => caught);
+    expect(overloaded).toBeInstanceOf(OpenAI.InternalServerError);
+    expect((overloaded as InstanceType<typeof OpenAI.APIError>).status).toBe(529);
+    const unauthorized = await client(server).chat.completions.create(ask).catch((caught: unknown) => caught);
+    expect(unauthorized).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((unauthorized as InstanceType<typeof OpenAI.APIError>).code).toBe('invalid_api_key');
+  });
+
   it('a stream cut in the middle of tool arguments is an error', async () => {
     server = await startScriptedModelServer({
       scenario: [toolCallResponse('write', { file_path: 'a', content: 'y'.repeat(100) }, { toolInputChunks: 4, cutMidToolInput: true })],

@@ -49,7 +49,8 @@ export interface ScriptedError {
   readonly message?: string;
   /**
    * Error `type` in the body. Default per status and protocol, e.g. Anthropic 429
-   * `rate_limit_error`, 529 `overloaded_error`; OpenAI 429 `rate_limit_exceeded`.
+   * `rate_limit_error`, 529 `overloaded_error`; OpenAI 429 type `requests` with code
+   * `rate_limit_exceeded` (a given `type` is used as the OpenAI `code` too).
    */
   readonly type?: string;
   /** Sends `x-should-retry: true|false`, which both official SDKs obey. Default: not sent. */
