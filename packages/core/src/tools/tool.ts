@@ -69,6 +69,11 @@ export interface Tool<TArgs = Record<string, unknown>> {
    * A tool can only escalate to confirmation, never relax a decision.
    */
   escalate?(args: TArgs): string | undefined;
+  /**
+   * The deadline (ms) this call needs, e.g. `bash`: its `timeout` argument plus a drain margin.
+   * `undefined` (or no method) means the session's `toolTimeoutMs` applies.
+   */
+  timeoutMs?(args: TArgs): number | undefined;
   /** Runs the call. Throwing is allowed: the kernel turns it into a typed failed result. */
   execute(args: TArgs, context: ToolContext): Promise<ToolOutput>;
 }
