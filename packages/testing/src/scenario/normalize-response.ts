@@ -3,7 +3,9 @@ import type { ScriptedResponse } from './scripted-response.js';
 
 /** A tool call with its id and argument text fixed. */
 export interface NormalizedToolCall {
+  /** Call id (scripted or the deterministic default). */
   readonly id: string;
+  /** Tool name. */
   readonly name: string;
   /** Argument text exactly as it will be streamed (possibly malformed JSON). */
   readonly arguments: string;
@@ -13,12 +15,19 @@ export interface NormalizedToolCall {
 
 /** A {@link ScriptedResponse} with every default applied, ready for a protocol renderer. */
 export interface NormalizedResponse {
+  /** Reasoning deltas, in order (empty: no reasoning block). */
   readonly reasoning: readonly string[];
+  /** Signature sent after the reasoning deltas. */
   readonly reasoningSignature: string;
+  /** Data of a redacted reasoning block, when scripted. */
   readonly redactedReasoning: string | undefined;
+  /** Text deltas, in order (empty: no text block). */
   readonly text: readonly string[];
+  /** Tool calls, in order. */
   readonly toolCalls: readonly NormalizedToolCall[];
+  /** Neutral stop reason; renderers map it to the protocol's value. */
   readonly stopReason: LlmStopReason;
+  /** Usage with every counter present. */
   readonly usage: {
     readonly inputTokens: number;
     readonly outputTokens: number;
