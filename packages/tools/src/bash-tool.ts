@@ -1,0 +1,108 @@
+import { toolFailure } from '@a3s-lab/code-core';
+import type { ExecResult, Tool, ToolOutput } from '@a3s-lab/code-core';
+import { mutatingCapabilities } from './tool-support.js';
+
+/** Command deadline when no `timeout` is given, in ms. */
+export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
+/** Largest accepted `timeout`, in ms. */
+export const MAX_BASH_TIMEOUT_MS = 600_000;
+/** Extra time the kernel grants beyond the command deadline, so the backend can kill and drain. */
+export const BASH_KERNEL_MARGIN_MS = 5_000;
+/** Byte budget across stdout and stderr (head and tail kept by the backend). */
+export const BASH_MAX_OUTPUT_BYTES = 64 * 1024;
+
+/** Arguments of `bash`. */
+export interface BashArgs {
+  readonly command: string;
+  readonly timeout?: number;
+  readonly description?: string;
+}
+
+/**
+ * Creates the `bash` tool: runs a command with `bash -c` in the workspace root through the
+ * backend's process runner (own process group, deadline covering pipe draining). The output
+ * shows stdout, then stderr, labelled, with exact accounting of dropped bytes; `exitCode` is the
+ * process exit code.
+ */
+export function createBashTool(): Tool<BashArgs> {
+  return {
+    name: 'bash',
+    description:
+      'Run a shell command (bash -c) in the workspace root and return stdout, stderr and the exit code. Output is bounded: the beginning and end are ' +
+      `kept and the dropped byte count is reported. timeout is in milliseconds (default ${DEFAULT_BASH_TIMEOUT_MS}, max ${MAX_BASH_TIMEOUT_MS}).`,
+    parameters: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['command'],
+      properties: {
+        command: { type: 'string', minLength: 1, maxLength: 65536, description: 'The command line to run with bash -c.' },
+        timeout: { type: 'integer', minimum: 1, maximum: MAX_BASH_TIMEOUT_MS, description: `Deadline in milliseconds (1-${MAX_BASH_TIMEOUT_MS}). Default ${DEFAULT_BASH_TIMEOUT_MS}.` },
+        description: { type: 'string', maxLength: 1000, description: 'Short human-readable note of what the command does (shown to users).' },
+      },
+    },
+    requires: ['exec'],
+    capabilities: () => mutatingCapabilities(),
+    permissionTarget: (args) => ({ kind: 'command', command: args.command }),
+    timeoutMs: (args) => (args.timeout ?? DEFAULT_BASH_TIMEOUT_MS) + BASH_KERNEL_MARGIN_MS,
+    async execute(args, context) {
+      const { workspace, abortSignal } = context;
+      if (workspace.exec === undefined) return toolFailure('this workspace cannot run commands', { type: 'unsupported', message: 'workspace has no exec capability' });
+      const timeoutMs = args.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
+      const result = await workspace.exec({ command: args.command, timeoutMs, maxOutputBytes: BASH_MAX_OUTPUT_BYTES, abortSignal });
+      return renderExec(result, timeoutMs);
+    },
+  };
+}
+
+/** Formats a process result as the `bash` tool output (shared by hosts that run commands). */
+export function renderExec(result: ExecResult, timeoutMs: number): ToolOutput {
+  const parts: string[] = [];
+  if (result.stdout.length > 0) parts.push(`stdout:\n${withNewline(result.stdout)}`);
+  if (result.stderr.length > 0) parts.push(`stderr:\n${withNewline(result.stderr)}`);
+  if (parts.length === 0) parts.push('(no output)\n');
+  if (result.droppedBytes > 0) {
+    parts.push(
+      `[output truncated: ${result.droppedBytes} bytes dropped from the middle; the process wrote ${result.stdoutBytes} bytes to stdout and ${result.stderrBytes} bytes to stderr]\n`,
+    );
+  }
+  let exitCode: number;
+  let errorKind: ToolOutput['errorKind'];
+  if (result.timedOut) {
+    exitCode = result.exitCode ?? 124;
+    errorKind = { type: 'timeout', op: 'bash', duration_ms: timeoutMs };
+    parts.push(`[timed out after ${timeoutMs} ms; the process group was killed]\n`);
+  } else if (result.cancelled) {
+    exitCode = result.exitCode ?? 130;
+    errorKind = { type: 'cancelled', op: 'bash' };
+    parts.push('[cancelled; the process group was killed]\n');
+  } else {
+    exitCode = result.exitCode ?? 128 + signalNumber(result.signal);
+  }
+  parts.push(`exit code: ${result.exitCode ?? 'none'}${result.signal === null ? '' : ` (signal ${result.signal})`}`);
+  if ((result.timedOut || result.cancelled) && exitCode === 0) exitCode = 1;
+  return {
+    output: parts.join(''),
+    exitCode,
+    ...(errorKind === undefined ? {} : { errorKind }),
+    metadata: {
+      exit_code: result.exitCode,
+      signal: result.signal,
+      stdout_bytes: result.stdoutBytes,
+      stderr_bytes: result.stderrBytes,
+      dropped_bytes: result.droppedBytes,
+      duration_ms: result.durationMs,
+      timed_out: result.timedOut,
+      cancelled: result.cancelled,
+    },
+  };
+}
+
+function withNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+const SIGNALS: Readonly<Record<string, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGTERM: 15 };
+
+function signalNumber(signal: string | null): number {
+  return signal === null ? 1 : (SIGNALS[signal] ?? 1);
+}

@@ -1,0 +1,52 @@
+import type { AnyTool, WorkspaceCapabilities } from '@a3s-lab/code-core';
+import { createBashTool } from './bash-tool.js';
+import { createEditTool } from './edit-tool.js';
+import { createGitTool } from './git-tool.js';
+import { createGlobTool } from './glob-tool.js';
+import { createGrepTool } from './grep-tool.js';
+import { createLsTool } from './ls-tool.js';
+import { createPatchTool } from './patch-tool.js';
+import { createReadTool } from './read-tool.js';
+import { createWriteTool } from './write-tool.js';
+
+/** Names of the built-in workspace tools, in the order {@link createBuiltinTools} returns them. */
+export const BUILTIN_TOOL_NAMES = ['read', 'write', 'edit', 'patch', 'ls', 'glob', 'grep', 'bash', 'git'] as const;
+
+/** A built-in tool name. */
+export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
+
+/** Options of {@link createBuiltinTools}. */
+export interface BuiltinToolsOptions {
+  /** Only these tools (in the stable order). Default: all of them. */
+  readonly include?: readonly BuiltinToolName[];
+  /** Leave these tools out. Default: none. */
+  readonly exclude?: readonly BuiltinToolName[];
+}
+
+const FACTORIES: Readonly<Record<BuiltinToolName, () => AnyTool>> = {
+  read: createReadTool,
+  write: createWriteTool,
+  edit: createEditTool,
+  patch: createPatchTool,
+  ls: createLsTool,
+  glob: createGlobTool,
+  grep: createGrepTool,
+  bash: createBashTool,
+  git: createGitTool,
+};
+
+/**
+ * The built-in workspace tools in a stable order (`read, write, edit, patch, ls, glob, grep,
+ * bash, git`), freshly created. Pass the result through {@link selectToolsForWorkspace} to drop
+ * the ones a backend cannot serve.
+ */
+export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyTool[] {
+  const include = options.include === undefined ? null : new Set<string>(options.include);
+  const exclude = new Set<string>(options.exclude ?? []);
+  return BUILTIN_TOOL_NAMES.filter((name) => (include === null || include.has(name)) && !exclude.has(name)).map((name) => FACTORIES[name]());
+}
+
+/** The tools whose `requires` are all met by `capabilities`, order kept (an S3 workspace drops bash and git). */
+export function selectToolsForWorkspace<T extends Pick<AnyTool, 'requires'>>(tools: readonly T[], capabilities: WorkspaceCapabilities): T[] {
+  return tools.filter((tool) => (tool.requires ?? []).every((capability) => capabilities[capability]));
+}

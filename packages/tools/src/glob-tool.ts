@@ -1,0 +1,67 @@
+import { toolFailure } from '@a3s-lab/code-core';
+import type { Tool } from '@a3s-lab/code-core';
+import { failureFromThrown, readOnlyCapabilities } from './tool-support.js';
+
+/** Paths per `glob` page when no `limit` is given. */
+export const DEFAULT_GLOB_LIMIT = 200;
+/** Largest `glob` page. */
+export const MAX_GLOB_LIMIT = 1000;
+
+/** Arguments of `glob`. */
+export interface GlobArgs {
+  readonly pattern: string;
+  readonly path?: string;
+  readonly limit?: number;
+  readonly cursor?: string;
+  readonly sort?: 'backend' | 'path';
+}
+
+/** Creates the `glob` tool: file paths matching a glob, one per line, with cursor pagination. */
+export function createGlobTool(): Tool<GlobArgs> {
+  return {
+    name: 'glob',
+    description:
+      'Find files by glob pattern (e.g. "src/**/*.ts"), one path per line. The default order is the backend\'s (most recently modified first on a local ' +
+      'workspace); set sort: "path" for stable lexical pages when paginating with cursor.',
+    parameters: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['pattern'],
+      properties: {
+        pattern: { type: 'string', minLength: 1, maxLength: 4096, description: 'Glob pattern relative to path: * and ? within a segment, ** across directories, {a,b} alternatives.' },
+        path: { type: 'string', minLength: 1, description: 'Workspace-relative directory to search from. Default the workspace root.' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_GLOB_LIMIT, description: `Paths per page (1-${MAX_GLOB_LIMIT}). Default ${DEFAULT_GLOB_LIMIT}.` },
+        cursor: { type: 'string', minLength: 1, maxLength: 4096, description: 'Continuation cursor (metadata.next_cursor) from a previous call with the same pattern, path and sort.' },
+        sort: { type: 'string', enum: ['backend', 'path'], description: 'backend (default): the backend\'s relevance/recency order; path: lexical order.' },
+      },
+    },
+    requires: ['search'],
+    capabilities: () => readOnlyCapabilities({ resumable: true, supportsPagination: true }),
+    permissionTarget: (args) => ({ kind: 'paths', paths: [args.path ?? '.'] }),
+    async execute(args, context) {
+      const { workspace, abortSignal } = context;
+      if (workspace.glob === undefined) return toolFailure('this workspace cannot search files', { type: 'unsupported', message: 'workspace has no glob' });
+      let page;
+      try {
+        page = await workspace.glob({
+          pattern: args.pattern,
+          limit: args.limit ?? DEFAULT_GLOB_LIMIT,
+          sort: args.sort ?? 'backend',
+          abortSignal,
+          ...(args.path === undefined ? {} : { path: args.path }),
+          ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+        });
+      } catch (error) {
+        return failureFromThrown(error);
+      }
+      const truncated = page.nextCursor !== null || page.truncated === true;
+      let output = page.items.length === 0 ? `No files match ${args.pattern}` : page.items.join('\n');
+      if (page.nextCursor !== null) output += `\n... more files; call glob again with cursor="${page.nextCursor}"`;
+      for (const warning of page.warnings ?? []) output += `\nwarning: ${warning}`;
+      return {
+        output,
+        metadata: { count: page.items.length, next_cursor: page.nextCursor, truncated, ...(page.warnings === undefined ? {} : { warnings: page.warnings }) },
+      };
+    },
+  };
+}

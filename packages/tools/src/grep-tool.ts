@@ -1,0 +1,128 @@
+import { toolFailure } from '@a3s-lab/code-core';
+import type { SearchOutputMode, SearchResult, Tool } from '@a3s-lab/code-core';
+import { failureFromThrown, invalidArgument, readOnlyCapabilities } from './tool-support.js';
+
+/** Items per `grep` page when no `limit` is given (lines in content mode, files otherwise). */
+export const DEFAULT_GREP_LIMIT = 200;
+/** Largest `grep` page. */
+export const MAX_GREP_LIMIT = 2000;
+/** Largest `context`. */
+export const MAX_GREP_CONTEXT = 20;
+/** Matched lines are cut at this many characters (minified files). */
+export const MAX_GREP_LINE_CHARS = 500;
+
+/** Arguments of `grep`. */
+export interface GrepArgs {
+  readonly pattern: string;
+  readonly path?: string;
+  readonly glob?: string;
+  readonly context?: number;
+  readonly '-i'?: boolean;
+  readonly output_mode?: SearchOutputMode;
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
+/**
+ * Creates the `grep` tool: regex search through the workspace backend (ripgrep locally). Modes:
+ * `content` (matching lines, `path:line:text`, context lines `path-line-text`),
+ * `files_with_matches`, `count` (`path:count`) and `summary` (totals); non-content modes build
+ * no match text.
+ */
+export function createGrepTool(): Tool<GrepArgs> {
+  return {
+    name: 'grep',
+    description:
+      'Search file contents with a regular expression (ripgrep syntax). output_mode: content (default; "path:line:text", context lines "path-line-text"), ' +
+      'files_with_matches (paths only), count ("path:count") or summary (totals). Narrow with path and glob; continue long results with cursor.',
+    parameters: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['pattern'],
+      properties: {
+        pattern: { type: 'string', minLength: 1, maxLength: 4096, description: 'Regular expression to search for.' },
+        path: { type: 'string', minLength: 1, description: 'Workspace-relative file or directory to search. Default the workspace root.' },
+        glob: { type: 'string', minLength: 1, maxLength: 4096, description: 'Only search files matching this glob (e.g. "*.ts" or "src/**/*.rs").' },
+        context: { type: 'integer', minimum: 0, maximum: MAX_GREP_CONTEXT, description: `Lines of context around each match in content mode (0-${MAX_GREP_CONTEXT}). Default 0.` },
+        '-i': { type: 'boolean', description: 'Case-insensitive search. Default false.' },
+        output_mode: { type: 'string', enum: ['content', 'files_with_matches', 'count', 'summary'], description: 'Result shape. Default content.' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_GREP_LIMIT, description: `Items per page: lines in content mode, files otherwise (1-${MAX_GREP_LIMIT}). Default ${DEFAULT_GREP_LIMIT}.` },
+        cursor: { type: 'string', minLength: 1, maxLength: 4096, description: 'Continuation cursor (metadata.next_cursor) from a previous call with the same arguments.' },
+      },
+    },
+    requires: ['search'],
+    capabilities: () => readOnlyCapabilities({ resumable: true, supportsPagination: true }),
+    permissionTarget: (args) => ({ kind: 'paths', paths: [args.path ?? '.'] }),
+    async execute(args, context) {
+      const { workspace, abortSignal } = context;
+      if (workspace.search === undefined) return toolFailure('this workspace cannot search file contents', { type: 'unsupported', message: 'workspace has no search' });
+      const problem = regexProblem(args.pattern);
+      if (problem !== null) return invalidArgument(`invalid regular expression ${JSON.stringify(args.pattern)}: ${problem}`);
+      const mode = args.output_mode ?? 'content';
+      let result: SearchResult;
+      try {
+        result = await workspace.search({
+          pattern: args.pattern,
+          outputMode: mode,
+          limit: args.limit ?? DEFAULT_GREP_LIMIT,
+          abortSignal,
+          ...(args.path === undefined ? {} : { path: args.path }),
+          ...(args.glob === undefined ? {} : { glob: args.glob }),
+          ...(args['-i'] === true ? { caseInsensitive: true } : {}),
+          ...(mode === 'content' && args.context !== undefined ? { context: args.context } : {}),
+          ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+        });
+      } catch (error) {
+        return failureFromThrown(error);
+      }
+      const output = [renderResult(result, mode)];
+      if (result.nextCursor !== null) output.push(`... more results; call grep again with cursor="${result.nextCursor}"`);
+      for (const warning of result.warnings ?? []) output.push(`warning: ${warning}`);
+      return {
+        output: output.join('\n'),
+        metadata: {
+          mode,
+          total_matches: result.totalMatches,
+          total_files: result.totalFiles,
+          next_cursor: result.nextCursor,
+          search: { truncated: result.truncated === true, warnings: result.warnings ?? [] },
+        },
+      };
+    },
+  };
+}
+
+function renderResult(result: SearchResult, mode: SearchOutputMode): string {
+  if (result.totalMatches === 0) return 'No matches found';
+  if (mode === 'content') {
+    const out: string[] = [];
+    let previous: { path: string; line: number } | null = null;
+    for (const line of result.lines ?? []) {
+      // Like ripgrep: `--` separates non-adjacent groups.
+      if (previous !== null && (previous.path !== line.path || line.line !== previous.line + 1)) out.push('--');
+      const text = line.text.length > MAX_GREP_LINE_CHARS ? `${line.text.slice(0, MAX_GREP_LINE_CHARS)} ... [${line.text.length - MAX_GREP_LINE_CHARS} more characters]` : line.text;
+      out.push(`${line.path}${line.match ? ':' : '-'}${line.line}${line.match ? ':' : '-'}${text}`);
+      previous = line;
+    }
+    return out.join('\n');
+  }
+  const files = result.files ?? [];
+  if (mode === 'files_with_matches') return files.map((file) => file.path).join('\n');
+  if (mode === 'count') return files.map((file) => `${file.path}:${file.count}`).join('\n');
+  const top = [...files].sort((a, b) => b.count - a.count).slice(0, 20);
+  return [`${result.totalMatches} match(es) in ${result.totalFiles} file(s)`, ...top.map((file) => `${file.path}: ${file.count}`)].join('\n');
+}
+
+/**
+ * Why `pattern` is not a usable regular expression, or null. Checked with the JS engine after
+ * removing a leading inline flag group (`(?i)`), which ripgrep accepts and JS does not.
+ */
+function regexProblem(pattern: string): string | null {
+  const source = pattern.replace(/^\(\?[imsxU]+\)/, '');
+  try {
+    new RegExp(source);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

@@ -1,0 +1,89 @@
+import { CodeError, toolFailure } from '@a3s-lab/code-core';
+import type { Tool, WorkspaceEntry } from '@a3s-lab/code-core';
+import { invalidArgument, notFound, readOnlyCapabilities } from './tool-support.js';
+
+/** Entries per `ls` page when no `limit` is given. */
+export const DEFAULT_LS_LIMIT = 500;
+/** Largest `ls` page. */
+export const MAX_LS_LIMIT = 2000;
+
+/** Arguments of `ls`. */
+export interface LsArgs {
+  readonly path?: string;
+  readonly limit?: number;
+  readonly cursor?: string;
+  readonly offset?: number;
+}
+
+/**
+ * Creates the `ls` tool: one directory level, directories marked with a trailing `/`, paginated
+ * with the backend's cursor (or a numeric offset) and a continuation note.
+ */
+export function createLsTool(): Tool<LsArgs> {
+  return {
+    name: 'ls',
+    description: 'List one directory of the workspace (directories end with "/"). Long listings are paged: continue with the cursor named at the end of the output.',
+    parameters: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        path: { type: 'string', minLength: 1, description: 'Workspace-relative directory to list. Default the workspace root.' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_LS_LIMIT, description: `Entries per page (1-${MAX_LS_LIMIT}). Default ${DEFAULT_LS_LIMIT}.` },
+        cursor: { type: 'string', minLength: 1, maxLength: 4096, description: 'Continuation cursor from a previous ls of the same path.' },
+        offset: { type: 'integer', minimum: 0, maximum: 1000000, description: 'Number of entries to skip (alternative to cursor). Default 0.' },
+      },
+    },
+    requires: ['list'],
+    capabilities: () => readOnlyCapabilities({ resumable: true, supportsPagination: true }),
+    permissionTarget: (args) => ({ kind: 'paths', paths: [args.path ?? '.'] }),
+    async execute(args, context) {
+      const { workspace, abortSignal } = context;
+      if (workspace.list === undefined) return toolFailure('this workspace cannot list directories', { type: 'unsupported', message: 'workspace has no list capability' });
+      if (args.cursor !== undefined && args.offset !== undefined) return invalidArgument('give either cursor or offset, not both');
+      const path = args.path ?? '.';
+      const limit = args.limit ?? DEFAULT_LS_LIMIT;
+      const offset = args.offset ?? 0;
+      const entries: WorkspaceEntry[] = [];
+      let cursor = args.cursor;
+      let skipped = 0;
+      let nextCursor: string | null = null;
+      // An offset is served by skipping through backend pages; the cursor stays opaque.
+      for (;;) {
+        let page;
+        try {
+          page = await workspace.list({ path, limit: Math.min(MAX_LS_LIMIT, limit + offset - skipped), abortSignal, ...(cursor === undefined ? {} : { cursor }) });
+        } catch (error) {
+          if (CodeError.hasCode(error, 'SECURITY_ERROR')) throw error;
+          if (CodeError.isInstance(error) && error.details['errorKind'] !== undefined) return invalidArgument(`invalid cursor for ls of ${path}`);
+          throw error;
+        }
+        if (page === null) {
+          const stat = await workspace.stat({ path, abortSignal });
+          if (stat !== null && stat.type !== 'directory') return invalidArgument(`${stat.path} is a file, not a directory; use read to see it`);
+          return notFound(path, `Directory not found: ${path}`);
+        }
+        for (const entry of page.items) {
+          if (skipped < offset) skipped += 1;
+          else if (entries.length < limit) entries.push(entry);
+        }
+        nextCursor = page.nextCursor;
+        if (entries.length >= limit || nextCursor === null) break;
+        cursor = nextCursor;
+      }
+      const lines = entries.map((entry) => (entry.type === 'directory' ? `${entry.name}/` : entry.name));
+      let output = lines.length === 0 ? `(empty directory: ${path})` : lines.join('\n');
+      if (nextCursor !== null) output += `\n... more entries; call ls with path="${path}" and cursor="${nextCursor}"`;
+      return {
+        output,
+        metadata: {
+          path,
+          count: entries.length,
+          next_cursor: nextCursor,
+          next_offset: nextCursor === null ? null : offset + entries.length,
+          truncated: nextCursor !== null,
+          entries: entries.map((entry) => ({ name: entry.name, path: entry.path, type: entry.type, size: entry.size })),
+        },
+      };
+    },
+  };
+}

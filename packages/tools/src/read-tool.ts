@@ -1,0 +1,123 @@
+import type { Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import { loadFile } from './load-file.js';
+import { readFiles } from './read-files.js';
+import type { ReadFileRequest } from './read-files.js';
+import { classifyContent, continuationNote, DEFAULT_READ_LIMIT, MAX_IMAGE_BYTES, renderWindow } from './read-render.js';
+import { invalidArgument, readOnlyCapabilities } from './tool-support.js';
+
+/** Default shared byte budget of one read call. */
+export const DEFAULT_READ_MAX_OUTPUT_BYTES = 65536;
+/** Smallest accepted `max_output_bytes`. */
+export const MIN_READ_MAX_OUTPUT_BYTES = 1024;
+/** Largest accepted `max_output_bytes`. */
+export const MAX_READ_MAX_OUTPUT_BYTES = 98304;
+/** Most members of one `files` request. */
+export const MAX_READ_FILES = 32;
+
+/** Arguments of `read`. */
+export interface ReadArgs {
+  readonly file_path?: string;
+  readonly offset?: number;
+  readonly limit?: number;
+  readonly files?: readonly ReadFileRequest[];
+  readonly max_output_bytes?: number;
+}
+
+const offsetSchema = { type: 'integer', minimum: 0, description: '0-based line to start from. Default 0.' } as const;
+const limitSchema = { type: 'integer', minimum: 1, maximum: DEFAULT_READ_LIMIT, description: `Number of lines to show (1-${DEFAULT_READ_LIMIT}). Default ${DEFAULT_READ_LIMIT}.` } as const;
+
+/** Reserve for the single-file continuation note. */
+const SINGLE_RESERVED_BYTES = 128;
+
+/**
+ * Creates the `read` tool: one file (`file_path`, `offset`, `limit`) or up to 32 known files in
+ * one bounded response (`files`). Lines come numbered like `cat -n`; images come back as
+ * attachments; other binary files are described, not dumped.
+ */
+export function createReadTool(): Tool<ReadArgs> {
+  return {
+    name: 'read',
+    description:
+      'Read a text file from the workspace with line numbers (cat -n style). Use file_path (+ optional 0-based offset and limit) for one file, ' +
+      'or files (1-32 entries of {path, offset?, limit?}) to read several known files in one bounded response. Long files end with a note ' +
+      'naming the next offset; in files mode, when metadata.batch.truncated is true pass metadata.batch.continuation as files to continue. ' +
+      'Images (png, jpeg, gif, webp) are returned as attachments.',
+    parameters: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path of one file to read. Exclusive with files.' },
+        offset: offsetSchema,
+        limit: limitSchema,
+        files: {
+          type: 'array',
+          minItems: 1,
+          maxItems: MAX_READ_FILES,
+          description: `Several files to read in request order (1-${MAX_READ_FILES}). Exclusive with file_path.`,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['path'],
+            properties: {
+              path: { type: 'string', minLength: 1, description: 'Workspace-relative path of the file.' },
+              offset: offsetSchema,
+              limit: limitSchema,
+            },
+          },
+        },
+        max_output_bytes: {
+          type: 'integer',
+          minimum: MIN_READ_MAX_OUTPUT_BYTES,
+          maximum: MAX_READ_MAX_OUTPUT_BYTES,
+          description: `Byte budget of the whole response, headers and continuation text included. Default ${DEFAULT_READ_MAX_OUTPUT_BYTES}.`,
+        },
+      },
+    },
+    requires: ['read'],
+    capabilities: () => readOnlyCapabilities({ resumable: true, supportsPagination: true }),
+    permissionTarget: (args) => ({ kind: 'paths', paths: args.files !== undefined ? args.files.map((file) => file.path) : args.file_path !== undefined ? [args.file_path] : [] }),
+    async execute(args, context) {
+      const maxOutputBytes = args.max_output_bytes ?? DEFAULT_READ_MAX_OUTPUT_BYTES;
+      if ((args.file_path === undefined) === (args.files === undefined)) {
+        return invalidArgument('read needs exactly one of file_path (one file) or files (several files), not both and not neither');
+      }
+      if (args.files !== undefined) {
+        if (args.offset !== undefined || args.limit !== undefined) {
+          return invalidArgument('offset and limit apply to file_path; in files mode give them per entry ({path, offset, limit})');
+        }
+        return readFiles(args.files, maxOutputBytes, context);
+      }
+      return readSingle(args.file_path as string, args.offset ?? 0, args.limit ?? DEFAULT_READ_LIMIT, maxOutputBytes, context);
+    },
+  };
+}
+
+async function readSingle(path: string, offset: number, limit: number, maxOutputBytes: number, context: ToolContext): Promise<ToolOutput> {
+  const loaded = await loadFile(context.workspace, path, context.abortSignal);
+  if (!loaded.ok) return loaded.failure;
+  const { file } = loaded;
+  const content = classifyContent(file.content);
+  if (content.kind === 'image') {
+    if (file.size > MAX_IMAGE_BYTES) {
+      return { output: `${file.path}: image ${content.mediaType}, ${file.size} bytes (larger than ${MAX_IMAGE_BYTES} bytes, not attached)`, metadata: { path: file.path, media_type: content.mediaType, bytes: file.size } };
+    }
+    return {
+      output: `${file.path}: image ${content.mediaType}, ${file.size} bytes (attached)`,
+      attachments: [{ mediaType: content.mediaType, data: file.content, path: file.path }],
+      metadata: { path: file.path, media_type: content.mediaType, bytes: file.size },
+    };
+  }
+  if (content.kind === 'binary') {
+    return { output: `${file.path}: binary file, ${file.size} bytes (not shown)`, metadata: { path: file.path, binary: true, bytes: file.size } };
+  }
+  const total = content.lines.length;
+  if (total === 0) return { output: `${file.path}: empty file (0 lines)`, metadata: { path: file.path, total_lines: 0, offset, lines_shown: 0, next_offset: null, truncated: false } };
+  if (offset >= total) return invalidArgument(`offset ${offset} is past the end of ${file.path} (${total} lines; the last offset is ${total - 1})`);
+  const window = renderWindow(content.lines, offset, limit, maxOutputBytes - SINGLE_RESERVED_BYTES, true);
+  const next = window.nextOffset < total ? window.nextOffset : null;
+  const output = next === null ? window.text : window.text + continuationNote(total - next, next);
+  return {
+    output,
+    metadata: { path: file.path, total_lines: total, offset, lines_shown: window.linesShown, next_offset: next, truncated: window.stoppedByBudget && window.nextOffset < Math.min(total, offset + limit) },
+  };
+}

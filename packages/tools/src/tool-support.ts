@@ -1,0 +1,93 @@
+import { CodeError, toolFailure } from '@a3s-lab/code-core';
+import type { ToolCapabilities, ToolOutput } from '@a3s-lab/code-core';
+
+/** UTF-8 encoder shared by the tools. */
+export const utf8Encoder = new TextEncoder();
+/** Lenient UTF-8 decoder (invalid bytes become U+FFFD) shared by the tools. */
+export const utf8Decoder = new TextDecoder('utf-8');
+
+/** How many leading bytes are checked for a NUL byte to call a file binary. */
+export const BINARY_SNIFF_BYTES = 8192;
+
+/** Byte length of `text` in UTF-8. */
+export function byteLength(text: string): number {
+  // Counted from UTF-16 code units without allocating: rendering measures every line.
+  let bytes = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** True when the first {@link BINARY_SNIFF_BYTES} bytes hold a NUL byte. */
+export function looksBinary(content: Uint8Array): boolean {
+  return content.subarray(0, BINARY_SNIFF_BYTES).includes(0);
+}
+
+/** A failed output with an `invalid_argument` error kind. */
+export function invalidArgument(message: string, metadata?: Readonly<Record<string, unknown>>): ToolOutput {
+  return toolFailure(message, { type: 'invalid_argument', message }, metadata);
+}
+
+/** A failed output with a `not_found` error kind. */
+export function notFound(path: string, message = `File not found: ${path}`): ToolOutput {
+  return toolFailure(message, { type: 'not_found', path });
+}
+
+/** A thrown `invalid_argument` failure, for helpers that cannot return a ToolOutput. */
+export function invalidArgumentError(message: string, details: Readonly<Record<string, unknown>> = {}): CodeError {
+  return new CodeError('TOOL_ERROR', message, { details: { ...details, errorKind: { type: 'invalid_argument', message } } });
+}
+
+/** Converts a thrown CodeError carrying `details.errorKind` into a failed output; rethrows others. */
+export function failureFromThrown(error: unknown): ToolOutput {
+  if (CodeError.isInstance(error)) {
+    const kind = error.details['errorKind'];
+    if (typeof kind === 'object' && kind !== null && typeof (kind as { type?: unknown }).type === 'string') {
+      return toolFailure(error.message, kind as NonNullable<ToolOutput['errorKind']>);
+    }
+  }
+  throw error;
+}
+
+/** Capabilities of a read-only, idempotent, cancellation-safe call; paginated tools say so. */
+export function readOnlyCapabilities(overrides: Partial<ToolCapabilities> = {}): Partial<ToolCapabilities> {
+  return { readOnly: true, idempotent: true, cancellationSafe: true, maxParallelism: 16, outputKind: 'text', ...overrides };
+}
+
+/** Capabilities of a call that changes the workspace (the conservative default, made explicit). */
+export function mutatingCapabilities(overrides: Partial<ToolCapabilities> = {}): Partial<ToolCapabilities> {
+  return { readOnly: false, idempotent: false, cancellationSafe: false, maxParallelism: 1, outputKind: 'text', ...overrides };
+}
+
+/**
+ * Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a code point; returns the kept
+ * prefix (the whole text when it fits).
+ */
+export function truncateUtf8(text: string, maxBytes: number): string {
+  const bytes = utf8Encoder.encode(text);
+  if (bytes.byteLength <= maxBytes) return text;
+  return utf8Decoder.decode(bytes.subarray(0, utf8Boundary(bytes, maxBytes)));
+}
+
+/**
+ * The largest index `<= index` that starts a UTF-8 code point in `bytes` (continuation bytes are
+ * `10xxxxxx`), so slicing there never splits a character.
+ */
+export function utf8Boundary(bytes: Uint8Array, index: number): number {
+  let at = Math.max(0, Math.min(index, bytes.byteLength));
+  while (at > 0 && at < bytes.byteLength && ((bytes[at] as number) & 0xc0) === 0x80) at -= 1;
+  return at;
+}
+
+/** Parses a decimal offset cursor of the tools' own pagination; `null` when it is not one. */
+export function parseOffsetCursor(cursor: string | undefined): number | null {
+  if (cursor === undefined) return 0;
+  return /^\d{1,12}$/.test(cursor) ? Number(cursor) : null;
+}
