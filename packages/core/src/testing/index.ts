@@ -3,3 +3,5 @@
 export { MemoryWorkspaceBackend } from './memory-workspace-backend.js';
 export type { MemoryWorkspaceBackendOptions } from './memory-workspace-backend.js';
 export { globToRegExp } from './glob-pattern.js';
+export { describeWorkspaceContract } from './workspace-contract.js';
+export type { WorkspaceContractFixture, WorkspaceContractOptions } from './workspace-contract.js';

@@ -1,0 +1,121 @@
+import type { BigIntStats, Dirent } from 'node:fs';
+import { constants } from 'node:fs';
+import { lstat, open, readdir, unlink } from 'node:fs/promises';
+
+import { HostFailure, toHostFailure } from '@a3s-lab/code-core';
+import type { Page, WorkspaceEntry, WorkspaceEntryType, WorkspaceFile, WorkspaceStat } from '@a3s-lab/code-core';
+
+import { checkExpected, currentStats } from './atomic-write.js';
+import type { ConfinedPath } from './confine-path.js';
+import { checkLimit } from './search/run-search.js';
+import { decodeCursor, encodeCursor } from './search/search-cursor.js';
+import { pathSecurityError } from './security-error.js';
+import { versionToken } from './version-token.js';
+
+const ABSENT = new Set(['ENOENT', 'ENOTDIR']);
+
+function errnoOf(error: unknown): unknown {
+  return (error as { code?: unknown }).code;
+}
+
+/** Reads a confined file; `null` when absent. O_NOFOLLOW catches a symlink swapped in after confinement. */
+export async function readConfinedFile(target: ConfinedPath): Promise<WorkspaceFile | null> {
+  if (!target.exists) return null;
+  let handle;
+  try {
+    handle = await open(target.absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if (ABSENT.has(errnoOf(error) as string)) return null;
+    if (errnoOf(error) === 'ELOOP') throw pathSecurityError(target.relative, 'outside_workspace', 'path changed into a symlink while being read');
+    throw toHostFailure(error, target.relative);
+  }
+  try {
+    const stats = await handle.stat({ bigint: true });
+    if (stats.isDirectory()) throw new HostFailure('Conflict', `is a directory: ${target.relative}`, { path: target.relative, details: { hostCode: 'EISDIR' } });
+    const content = await handle.readFile();
+    const after = await handle.stat({ bigint: true });
+    return { path: target.relative, content: new Uint8Array(content.buffer, content.byteOffset, content.length), version: versionToken(after), size: content.length };
+  } catch (error) {
+    throw toHostFailure(error, target.relative);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Stats a confined path; `null` when absent. */
+export async function statConfined(target: ConfinedPath): Promise<WorkspaceStat | null> {
+  if (!target.exists) return null;
+  let stats: BigIntStats;
+  try {
+    stats = await lstat(target.absolute, { bigint: true });
+  } catch (error) {
+    if (ABSENT.has(errnoOf(error) as string)) return null;
+    throw toHostFailure(error, target.relative);
+  }
+  return { path: target.relative, type: typeOf(stats), size: Number(stats.size), modifiedMs: Number(stats.mtimeMs), version: versionToken(stats) };
+}
+
+/** Deletes a confined regular file; false when absent. */
+export async function deleteConfined(target: ConfinedPath, expectedVersion: string | undefined): Promise<boolean> {
+  const previous = await currentStats(target.absolute, target.relative);
+  if (previous === null) {
+    if (expectedVersion !== undefined) checkExpected(null, expectedVersion, target.relative);
+    return false;
+  }
+  checkExpected(previous, expectedVersion, target.relative);
+  try {
+    await unlink(target.absolute);
+    return true;
+  } catch (error) {
+    if (ABSENT.has(errnoOf(error) as string)) return false;
+    throw toHostFailure(error, target.relative);
+  }
+}
+
+/**
+ * Lists a confined directory sorted by name (UTF-16 order), paged by an offset cursor; `null`
+ * when the directory is absent. Entries are not followed: a symlink is reported as `symlink`.
+ */
+export async function listConfined(target: ConfinedPath, limit: number, cursor: string | undefined): Promise<Page<WorkspaceEntry> | null> {
+  const size = checkLimit(limit);
+  const offset = decodeCursor(cursor, { list: target.relative });
+  if (!target.exists) return null;
+  let entries: Dirent[];
+  try {
+    entries = await readdir(target.absolute, { withFileTypes: true });
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return null;
+    if (errnoOf(error) === 'ENOTDIR') throw new HostFailure('Conflict', `not a directory: ${target.relative}`, { path: target.relative, details: { hostCode: 'ENOTDIR' } });
+    throw toHostFailure(error, target.relative);
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const page = entries.slice(offset, offset + size);
+  const items = await Promise.all(
+    page.map(async (entry): Promise<WorkspaceEntry> => {
+      const path = target.relative === '.' ? entry.name : `${target.relative}/${entry.name}`;
+      let entrySize = 0;
+      try {
+        entrySize = Number((await lstat(`${target.absolute}/${entry.name}`)).size);
+      } catch {
+        // Removed between readdir and lstat: still listed, size unknown.
+      }
+      return { name: entry.name, path, type: direntType(entry), size: entrySize };
+    }),
+  );
+  const nextCursor = offset + size < entries.length ? encodeCursor(offset + size, { list: target.relative }) : null;
+  return { items, nextCursor };
+}
+
+function typeOf(stats: BigIntStats): WorkspaceEntryType {
+  if (stats.isFile()) return 'file';
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isSymbolicLink()) return 'symlink';
+  return 'other';
+}
+
+function direntType(entry: Dirent): WorkspaceEntryType {
+  if (entry.isFile()) return 'file';
+  if (entry.isDirectory()) return 'directory';
+  if (entry.isSymbolicLink()) return 'symlink';
+  return 'other';
+}

@@ -1,0 +1,310 @@
+import { lstat, readFile as readFileBytes } from 'node:fs/promises';
+import { posix } from 'node:path';
+
+import { CodeError, HostFailure, toHostFailure } from '@a3s-lab/code-core';
+import type {
+  BackendCallOptions,
+  ExecOptions,
+  ExecResult,
+  GitOptions,
+  GlobOptions,
+  Page,
+  SearchOptions,
+  SearchResult,
+  WorkspaceBackend,
+  WorkspaceCapabilities,
+  WorkspaceEntry,
+  WorkspaceFile,
+  WorkspaceStat,
+  WriteFileOptions,
+} from '@a3s-lab/code-core';
+
+import { abortError, throwIfAborted } from './abort.js';
+import { atomicWrite } from './atomic-write.js';
+import { buildChildEnv } from './child-env.js';
+import { confinePath, realRoot } from './confine-path.js';
+import type { ConfinedPath } from './confine-path.js';
+import { deleteConfined, listConfined, readConfinedFile, statConfined } from './file-operations.js';
+import { GIT_ENV, validateGitArgs } from './git-args.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from './process-runner.js';
+import { signalProcessGroup, unregisterProcessGroup } from './process-registry.js';
+import { isProtectedPath } from './protected-paths.js';
+import { FallbackEngine } from './search/fallback-engine.js';
+import { anchorGlob } from './search/glob-pattern.js';
+import { findRipgrep, isExecutable } from './search/ripgrep-path.js';
+import { RipgrepEngine } from './search/ripgrep-engine.js';
+import { runGlob } from './search/run-glob.js';
+import { runSearch } from './search/run-search.js';
+import type { SearchEngine } from './search/search-engine.js';
+import { pathSecurityError } from './security-error.js';
+
+/** Default deadline of a `git()` call. */
+export const DEFAULT_GIT_TIMEOUT_MS = 60_000;
+
+/** Options of {@link LocalWorkspaceBackend}. */
+export interface LocalWorkspaceBackendOptions {
+  /**
+   * Which search engine serves `search()` and `glob()`: `ripgrep` (the `@vscode/ripgrep` binary),
+   * `fallback` (pure TypeScript) or `auto` = ripgrep when its binary exists, else the fallback.
+   * Default `auto`. `ripgrep` fails calls with `Unavailable` when the binary is missing.
+   */
+  readonly searchEngine?: 'auto' | 'ripgrep' | 'fallback';
+  /** Explicit ripgrep binary; default the one of `@vscode/ripgrep`. */
+  readonly ripgrepPath?: string;
+  /** Byte budget of exec/git capture when a call does not set one; default 1 MiB. */
+  readonly maxOutputBytes?: number;
+  /** SIGTERM -> SIGKILL grace for process groups; default 2000 ms. */
+  readonly killGraceMs?: number;
+  /** Pipe drain window after the main child exits; default 250 ms. */
+  readonly drainGraceMs?: number;
+  /** Environment variables every child gets on purpose (may include secrets the host chooses to pass). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+const CAPABILITIES: WorkspaceCapabilities = Object.freeze({ read: true, write: true, list: true, search: true, exec: true, git: true, versionedWrites: true });
+
+/**
+ * A workspace on the local filesystem. Every path of every method (including exec's cwd, search
+ * roots and git's repository) goes through one confinement function; writes are atomic (temp
+ * file + fsync + rename) and refused on the agent's own config/hook/MCP files; processes run in
+ * their own process group with bounded capture; search uses ripgrep or a TypeScript fallback.
+ *
+ * @example
+ * const backend = new LocalWorkspaceBackend('/repo');
+ * await backend.writeFile({ path: 'notes.txt', content: 'hello\n' });
+ */
+export class LocalWorkspaceBackend implements WorkspaceBackend {
+  readonly kind = 'local';
+  readonly root: string;
+  readonly capabilities: WorkspaceCapabilities = CAPABILITIES;
+  private readonly options: LocalWorkspaceBackendOptions;
+  private rootRealPromise: Promise<string> | undefined;
+  private enginePromise: Promise<SearchEngine> | undefined;
+  private readonly groups = new Set<number>();
+
+  /** @param root workspace directory (must exist when the first call runs). */
+  constructor(root: string, options: LocalWorkspaceBackendOptions = {}) {
+    this.root = posix.resolve(root);
+    this.options = options;
+  }
+
+  async resolvePath(options: BackendCallOptions & { readonly path: string; readonly forWrite?: boolean }): Promise<string> {
+    const target = await this.confine(options.path, options.abortSignal);
+    if (options.forWrite === true) this.refuseProtected(target, options.path);
+    return target.relative;
+  }
+
+  async readFile(options: BackendCallOptions & { readonly path: string }): Promise<WorkspaceFile | null> {
+    return readConfinedFile(await this.confine(options.path, options.abortSignal));
+  }
+
+  async stat(options: BackendCallOptions & { readonly path: string }): Promise<WorkspaceStat | null> {
+    return statConfined(await this.confine(options.path, options.abortSignal));
+  }
+
+  async writeFile(options: WriteFileOptions): Promise<{ readonly path: string; readonly version: string }> {
+    const target = await this.confine(options.path, options.abortSignal);
+    this.refuseProtected(target, options.path);
+    const content = typeof options.content === 'string' ? Buffer.from(options.content, 'utf8') : options.content;
+    const { version } = await atomicWrite({
+      rootReal: await this.rootReal(),
+      target,
+      content,
+      ...(options.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion }),
+      ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+    });
+    return { path: target.relative, version };
+  }
+
+  async deleteFile(options: BackendCallOptions & { readonly path: string; readonly expectedVersion?: string }): Promise<boolean> {
+    const target = await this.confine(options.path, options.abortSignal);
+    this.refuseProtected(target, options.path);
+    return deleteConfined(target, options.expectedVersion);
+  }
+
+  async list(options: BackendCallOptions & { readonly path: string; readonly limit: number; readonly cursor?: string }): Promise<Page<WorkspaceEntry> | null> {
+    const target = await this.confine(options.path, options.abortSignal);
+    return listConfined(target, options.limit, options.cursor);
+  }
+
+  async glob(options: GlobOptions): Promise<Page<string>> {
+    const directory = await this.confineDirectory(options.path ?? '.', options.abortSignal);
+    checkPattern(options.pattern, 'glob pattern');
+    const engine = await this.engine();
+    return runGlob(
+      engine,
+      { rootReal: await this.rootReal(), searchPath: directory.relative, glob: anchorGlob(directory.relative, options.pattern), ...signalOf(options.abortSignal) },
+      options,
+    );
+  }
+
+  async search(options: SearchOptions): Promise<SearchResult> {
+    const target = await this.confine(options.path ?? '.', options.abortSignal);
+    if (!target.exists) throw new HostFailure('NotFound', `no such file or directory: ${target.relative}`, { path: target.relative, details: { hostCode: 'ENOENT' } });
+    checkPattern(options.pattern, 'search pattern', true);
+    if (options.glob !== undefined) checkPattern(options.glob, 'glob filter');
+    const stats = await lstat(target.absolute).catch((error: unknown) => {
+      throw toHostFailure(error, target.relative);
+    });
+    const isFile = stats.isFile();
+    const rootReal = await this.rootReal();
+    if (isFile && (await readFileBytes(target.absolute)).includes(0)) {
+      // A binary file named explicitly: ripgrep would print a notice instead of lines; both
+      // engines report no match instead.
+      return { mode: options.outputMode, ...(options.outputMode === 'content' ? { lines: [] } : { files: [] }), totalMatches: 0, totalFiles: 0, nextCursor: null };
+    }
+    const engine = await this.engine();
+    return runSearch(
+      engine,
+      {
+        rootReal,
+        searchPath: target.relative,
+        searchPathIsFile: isFile,
+        pattern: options.pattern,
+        caseInsensitive: options.caseInsensitive === true,
+        context: options.outputMode === 'content' ? Math.max(0, Math.floor(options.context ?? 0)) : 0,
+        ...(options.glob === undefined ? {} : { glob: anchorGlob(isFile ? posix.dirname(target.relative) : target.relative, options.glob) }),
+        ...signalOf(options.abortSignal),
+      },
+      options,
+    );
+  }
+
+  /**
+   * Runs `bash -c command` in its own process group (see `runProcess`). When the signal aborts
+   * mid-run the group is killed and the call rejects with an `AbortError` whose `result`
+   * property holds the partial {@link ExecResult} (`cancelled: true`).
+   */
+  async exec(options: ExecOptions): Promise<ExecResult> {
+    const cwd = await this.confineDirectory(options.cwd ?? '.', options.abortSignal);
+    const result = await runProcess({
+      file: 'bash',
+      args: ['-c', options.command],
+      cwd: cwd.absolute,
+      env: buildChildEnv({ ...this.options.env, ...options.env }),
+      timeoutMs: options.timeoutMs,
+      maxOutputBytes: options.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      groups: this.groups,
+      ...this.processTuning(),
+      ...signalOf(options.abortSignal),
+    });
+    if (result.cancelled) throw Object.assign(abortError(options.abortSignal), { result });
+    return result;
+  }
+
+  /**
+   * Runs the git CLI (argv, never a shell) in the workspace root: `git --no-pager <args>` with
+   * {@link GIT_ENV}, inherited `GIT_*` variables removed and `GIT_CEILING_DIRECTORIES` set so git
+   * never discovers a repository above the workspace. A `.git` symlink leading out is refused.
+   * Cancellation behaves like {@link exec}.
+   */
+  async git(options: GitOptions): Promise<ExecResult> {
+    validateGitArgs(options.args);
+    const root = await this.confineDirectory('.', options.abortSignal);
+    await this.checkGitDirectory();
+    const base: NodeJS.ProcessEnv = {};
+    for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('GIT_')) base[name] = value;
+    const result = await runProcess({
+      file: 'git',
+      args: ['--no-pager', ...options.args],
+      cwd: root.absolute,
+      env: buildChildEnv({ ...this.options.env, ...GIT_ENV, GIT_CEILING_DIRECTORIES: posix.dirname(root.absolute) }, base),
+      timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+      maxOutputBytes: options.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      groups: this.groups,
+      ...this.processTuning(),
+      ...signalOf(options.abortSignal),
+    });
+    if (result.cancelled) throw Object.assign(abortError(options.abortSignal), { result });
+    return result;
+  }
+
+  /** Kills every live process group started by this backend. Idempotent. */
+  async close(): Promise<void> {
+    for (const pgid of this.groups) {
+      signalProcessGroup(pgid, 'SIGKILL');
+      unregisterProcessGroup(pgid);
+    }
+    this.groups.clear();
+  }
+
+  /** Name of the search engine in use (`ripgrep` or `fallback`), resolving it if needed. */
+  async searchEngineName(): Promise<string> {
+    return (await this.engine()).name;
+  }
+
+  private processTuning(): { killGraceMs?: number; drainGraceMs?: number } {
+    return {
+      ...(this.options.killGraceMs === undefined ? {} : { killGraceMs: this.options.killGraceMs }),
+      ...(this.options.drainGraceMs === undefined ? {} : { drainGraceMs: this.options.drainGraceMs }),
+    };
+  }
+
+  private rootReal(): Promise<string> {
+    this.rootRealPromise ??= realRoot(this.root).catch((error: unknown) => {
+      this.rootRealPromise = undefined;
+      throw toHostFailure(error, '.');
+    });
+    return this.rootRealPromise;
+  }
+
+  private async confine(path: string, signal: AbortSignal | undefined): Promise<ConfinedPath> {
+    throwIfAborted(signal);
+    const target = await confinePath(await this.rootReal(), path);
+    throwIfAborted(signal);
+    return target;
+  }
+
+  private async confineDirectory(path: string, signal: AbortSignal | undefined): Promise<ConfinedPath> {
+    const target = await this.confine(path, signal);
+    const stats = target.exists ? await lstat(target.absolute).catch(() => null) : null;
+    if (stats === null) throw new HostFailure('NotFound', `no such directory: ${target.relative}`, { path: target.relative, details: { hostCode: 'ENOENT' } });
+    if (!stats.isDirectory()) throw new HostFailure('Conflict', `not a directory: ${target.relative}`, { path: target.relative, details: { hostCode: 'ENOTDIR' } });
+    return target;
+  }
+
+  private refuseProtected(target: ConfinedPath, input: string): void {
+    // Both the resolved and the literal form: a symlink to a protected file, or a protected name
+    // reached through a symlinked directory, are refused alike.
+    const literal = posix.normalize(input.startsWith('/') ? posix.relative(this.root, input) : input);
+    if (isProtectedPath(target.relative) || isProtectedPath(literal)) {
+      throw pathSecurityError(input, 'protected_path', `writing the agent's own configuration is not allowed: ${target.relative}`, { resolved: target.relative });
+    }
+  }
+
+  private async checkGitDirectory(): Promise<void> {
+    const rootReal = await this.rootReal();
+    const stats = await lstat(`${rootReal}/.git`).catch(() => null);
+    // A `.git` symlink must stay inside; a `.git` FILE (linked worktree, submodule) is git's own
+    // pointer to its repository and is left to git.
+    if (stats?.isSymbolicLink() === true) await confinePath(rootReal, '.git');
+  }
+
+  private engine(): Promise<SearchEngine> {
+    this.enginePromise ??= this.pickEngine();
+    return this.enginePromise;
+  }
+
+  private async pickEngine(): Promise<SearchEngine> {
+    const choice = this.options.searchEngine ?? 'auto';
+    if (choice === 'fallback') return new FallbackEngine();
+    const path = this.options.ripgrepPath !== undefined ? ((await isExecutable(this.options.ripgrepPath)) ? this.options.ripgrepPath : null) : await findRipgrep();
+    if (path !== null) return new RipgrepEngine(path);
+    if (choice === 'ripgrep') {
+      this.enginePromise = undefined;
+      throw new HostFailure('Unavailable', 'the ripgrep binary is not available', { details: { hostCode: 'ENOENT' } });
+    }
+    return new FallbackEngine();
+  }
+}
+
+function checkPattern(pattern: unknown, what: string, allowEmpty = false): void {
+  if (typeof pattern !== 'string' || (!allowEmpty && pattern === '') || pattern.includes('\0')) {
+    const message = `${what} must be a non-empty string without NUL bytes`;
+    throw new CodeError('TOOL_ERROR', message, { details: { errorKind: { type: 'invalid_argument', message } } });
+  }
+}
+
+function signalOf(signal: AbortSignal | undefined): { abortSignal?: AbortSignal } {
+  return signal === undefined ? {} : { abortSignal: signal };
+}

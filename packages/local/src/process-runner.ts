@@ -1,0 +1,188 @@
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+
+import { toHostFailure } from '@a3s-lab/code-core';
+import type { ExecResult } from '@a3s-lab/code-core';
+
+import { abortError } from './abort.js';
+import { OutputCapture } from './output-capture.js';
+import { registerProcessGroup, signalProcessGroup, unregisterProcessGroup } from './process-registry.js';
+
+/** Default byte budget across stdout and stderr together (1 MiB: half head, half tail). */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+/** Default time between SIGTERM and SIGKILL to the process group. */
+export const DEFAULT_KILL_GRACE_MS = 2000;
+/**
+ * Default time the pipes may stay open after the main child exited. A background grandchild that
+ * inherited stdout would otherwise keep the call waiting; after this window the group is killed
+ * and reading stops.
+ */
+export const DEFAULT_DRAIN_GRACE_MS = 250;
+// After SIGKILL a process normally disappears at once; a process stuck in uninterruptible sleep
+// must still not hold the call forever.
+const AFTER_KILL_WAIT_MS = 1000;
+
+/** Options of {@link runProcess}. */
+export interface RunProcessOptions {
+  /** Executable, resolved through PATH. */
+  readonly file: string;
+  /** Arguments passed as an argv array (never through a shell). */
+  readonly args: readonly string[];
+  /** Working directory (absolute, already confined). */
+  readonly cwd: string;
+  /** The complete child environment (see `buildChildEnv`). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Deadline covering spawning, draining the pipes and waiting for the child. */
+  readonly timeoutMs: number;
+  /** Byte budget across both streams; default {@link DEFAULT_MAX_OUTPUT_BYTES}. */
+  readonly maxOutputBytes?: number;
+  /** Cancels the run: the group is killed and the result has `cancelled: true`. */
+  readonly abortSignal?: AbortSignal;
+  /** SIGTERM -> SIGKILL delay; default {@link DEFAULT_KILL_GRACE_MS}. */
+  readonly killGraceMs?: number;
+  /** Pipe drain window after the main child exits; default {@link DEFAULT_DRAIN_GRACE_MS}. */
+  readonly drainGraceMs?: number;
+  /** Called with the group id (the leader's pid) right after spawning. */
+  readonly onSpawn?: (pgid: number) => void;
+  /** Called when the run's group is registered/unregistered, so a backend can kill its own groups. */
+  readonly groups?: Set<number>;
+}
+
+/**
+ * Runs one process in its own process group (detached), stdin from /dev/null, no TTY, with
+ * bounded head+tail capture. On timeout or abort the whole group gets SIGTERM, then SIGKILL after
+ * the grace; when the main child exits, the pipes get a short drain window, then the group is
+ * killed so no background process outlives the call. Never rejects once spawned: timeouts and
+ * cancellation are reported in the result.
+ *
+ * @throws AbortError when the signal is already aborted; HostFailure when spawning fails.
+ */
+export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
+  const started = performance.now();
+  if (options.abortSignal?.aborted === true) return Promise.reject(abortError(options.abortSignal));
+  const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const drainGraceMs = options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS;
+  const capture = new OutputCapture(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+
+  return new Promise<ExecResult>((resolve, reject) => {
+    let child;
+    try {
+      child = spawn(options.file, [...options.args], {
+        cwd: options.cwd,
+        env: options.env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+      });
+    } catch (error) {
+      reject(toHostFailure(error));
+      return;
+    }
+    const pid = child.pid;
+    if (pid === undefined) {
+      child.once('error', (error) => reject(toHostFailure(error)));
+      return;
+    }
+    registerProcessGroup(pid);
+    options.groups?.add(pid);
+    options.onSpawn?.(pid);
+
+    const { stdout, stderr } = child;
+    let exited = false;
+    let exitCode: number | null = null;
+    let exitSignal: string | null = null;
+    let stdoutOpen = true;
+    let stderrOpen = true;
+    let timedOut = false;
+    let cancelled = false;
+    let terminating = false;
+    let done = false;
+    const timers = new Set<NodeJS.Timeout>();
+    const later = (ms: number, action: () => void): void => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        action();
+      }, ms);
+      timers.add(timer);
+    };
+
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      options.abortSignal?.removeEventListener('abort', onAbort);
+      // Whatever is left of the group (background jobs, a grandchild holding a pipe) goes now.
+      signalProcessGroup(pid, 'SIGKILL');
+      unregisterProcessGroup(pid);
+      options.groups?.delete(pid);
+      stdout.destroy();
+      stderr.destroy();
+      child.removeAllListeners();
+      child.on('error', () => undefined);
+      const output = capture.finish();
+      resolve({
+        ...output,
+        exitCode,
+        signal: exitSignal,
+        timedOut,
+        cancelled,
+        durationMs: Math.round(performance.now() - started),
+      });
+    };
+
+    const terminate = (): void => {
+      if (terminating || done) return;
+      terminating = true;
+      signalProcessGroup(pid, 'SIGTERM');
+      later(killGraceMs, () => {
+        signalProcessGroup(pid, 'SIGKILL');
+        later(AFTER_KILL_WAIT_MS, finish);
+      });
+    };
+
+    function onAbort(): void {
+      if (done) return;
+      cancelled = true;
+      terminate();
+    }
+
+    const maybeFinish = (): void => {
+      if (exited && !stdoutOpen && !stderrOpen) finish();
+    };
+
+    stdout.on('data', (chunk: Buffer) => capture.push('stdout', chunk));
+    stderr.on('data', (chunk: Buffer) => capture.push('stderr', chunk));
+    stdout.on('close', () => {
+      stdoutOpen = false;
+      maybeFinish();
+    });
+    stderr.on('close', () => {
+      stderrOpen = false;
+      maybeFinish();
+    });
+    stdout.on('error', () => undefined);
+    stderr.on('error', () => undefined);
+    child.on('error', () => {
+      // Errors after a successful spawn (e.g. kill on a dead pid) change nothing: 'exit' decides.
+    });
+    child.on('exit', (code, signal) => {
+      exited = true;
+      exitCode = code;
+      exitSignal = signal;
+      if (!stdoutOpen && !stderrOpen) {
+        finish();
+        return;
+      }
+      later(drainGraceMs, finish);
+    });
+
+    later(Math.max(0, options.timeoutMs - (performance.now() - started)), () => {
+      if (done) return;
+      timedOut = true;
+      if (exited) finish();
+      else terminate();
+    });
+    options.abortSignal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+import { CodeError } from '@a3s-lab/code-core';
+
+import { abortError, throwIfAborted } from '../abort.js';
+import { RecordParser } from './ripgrep-output.js';
+import type { EngineFilesRequest, EngineRecord, EngineSearchRequest, SearchEngine } from './search-engine.js';
+
+/**
+ * Flags shared by every ripgrep run. Semantics (mirrored by the fallback engine):
+ * hidden files included, `.git` excluded, symlinks not followed, `.gitignore` files inside the
+ * searched directory respected even outside a git repository, plus the workspace root's
+ * `.gitignore` when a subdirectory is searched; nothing above the workspace root, no global
+ * gitignore, no `.ignore`/`.rgignore`, no `.git/info/exclude`, no user ripgrep config.
+ * Output is sorted by path so pages are stable.
+ */
+export function baseRipgrepArgs(rootReal: string, searchPath: string): string[] {
+  const args = [
+    '--no-config',
+    '--hidden',
+    '--no-require-git',
+    '--no-ignore-parent',
+    '--no-ignore-dot',
+    '--no-ignore-global',
+    '--no-ignore-exclude',
+    '--no-messages',
+    '--color=never',
+    '--null',
+    '--sort=path',
+  ];
+  if (searchPath !== '.' && existsSync(`${rootReal}/.gitignore`)) args.push('--ignore-file=.gitignore');
+  return args;
+}
+
+/** The argv of a search (without the binary), exposed so the benchmark runs ripgrep identically. */
+export function ripgrepSearchArgs(request: Omit<EngineSearchRequest, 'abortSignal'>): string[] {
+  const args = baseRipgrepArgs(request.rootReal, request.searchPath);
+  if (request.mode === 'content') {
+    args.push('--no-heading', '--with-filename', '--line-number');
+    if (request.context > 0) args.push(`--context=${request.context}`, '--no-context-separator');
+  } else {
+    args.push(request.mode === 'files' ? '--files-with-matches' : '--count', '--with-filename');
+  }
+  if (request.caseInsensitive) args.push('--ignore-case');
+  if (request.glob !== undefined) args.push(`--glob=${request.glob}`);
+  args.push('--glob=!.git', `--regexp=${request.pattern}`, '--', request.searchPath);
+  return args;
+}
+
+/** The argv of a file listing (`glob()`), exposed for the benchmark. */
+export function ripgrepFilesArgs(request: Omit<EngineFilesRequest, 'abortSignal'>): string[] {
+  return [...baseRipgrepArgs(request.rootReal, request.searchPath), '--files', `--glob=${request.glob}`, '--glob=!.git', '--', request.searchPath];
+}
+
+/** Search engine running the ripgrep binary at `rgPath` and parsing its NUL-separated plain output as it streams. */
+export class RipgrepEngine implements SearchEngine {
+  readonly name = 'ripgrep';
+
+  constructor(private readonly rgPath: string) {}
+
+  async *search(request: EngineSearchRequest): AsyncIterable<readonly EngineRecord[]> {
+    const kind = request.mode === 'content' ? 'content' : request.mode === 'files' ? 'files' : 'count';
+    yield* this.run(request.rootReal, ripgrepSearchArgs(request), kind, request.searchPath, request.abortSignal);
+  }
+
+  async *listFiles(request: EngineFilesRequest): AsyncIterable<readonly string[]> {
+    for await (const batch of this.run(request.rootReal, ripgrepFilesArgs(request), 'files', request.searchPath, request.abortSignal)) {
+      yield batch.map((record) => record.path);
+    }
+  }
+
+  private async *run(cwd: string, args: string[], kind: 'content' | 'files' | 'count', searchPath: string, signal: AbortSignal | undefined): AsyncGenerator<EngineRecord[]> {
+    throwIfAborted(signal);
+    const child = spawn(this.rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' } });
+    const parser = new RecordParser(kind, searchPath === '.' ? 2 : 0);
+    const stderr: Buffer[] = [];
+    let stderrBytes = 0;
+    child.stderr.on('data', (chunk: Buffer) => {
+      // Only the first few KiB matter: they carry the regex error message.
+      if (stderrBytes < 8192) stderr.push(chunk);
+      stderrBytes += chunk.length;
+    });
+    const exit = new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', (code) => resolve(code));
+    });
+    exit.catch(() => undefined);
+    const onAbort = (): void => {
+      child.kill('SIGKILL');
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let produced = 0;
+    let finished = false;
+    try {
+      for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+        const records = parser.push(chunk);
+        if (records.length > 0) {
+          produced += records.length;
+          yield records;
+        }
+      }
+      throwIfAborted(signal);
+      const tail = parser.end();
+      if (tail.length > 0) {
+        produced += tail.length;
+        yield tail;
+      }
+      const code = await exit;
+      throwIfAborted(signal);
+      finished = true;
+      if (code === 2 && produced === 0 && stderrBytes > 0) {
+        const message = Buffer.concat(stderr).toString('utf8').trim();
+        throw new CodeError('TOOL_ERROR', `invalid search pattern: ${message}`, { details: { errorKind: { type: 'invalid_argument', message } } });
+      }
+    } catch (error) {
+      if (signal?.aborted === true) throw abortError(signal);
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      if (!finished) {
+        // The consumer stopped early (page full) or failed: stop ripgrep now.
+        child.kill('SIGKILL');
+        child.stdout.destroy();
+      }
+    }
+  }
+}
