@@ -35,6 +35,50 @@ export type { InvocationOrigin } from './kernel/invocation-origin.js';
 export { InvocationRuntime } from './kernel/invocation-runtime.js';
 export type { NestedInvocationGateway, NestedInvokeOptions } from './kernel/invocation-runtime.js';
 
+// ---- kernel (governed tool invocation: pipeline, lifecycle, HITL, hooks, budget, redaction, artifacts) ----
+export { InvocationKernel } from './kernel/invocation-kernel.js';
+export type { ActiveInvocation, InvocationKernelOptions, InvocationRequest } from './kernel/invocation-kernel.js';
+export { InvocationLifecycle, isTerminalState } from './kernel/invocation-lifecycle.js';
+export type { InvocationOutcome, InvocationState } from './kernel/invocation-lifecycle.js';
+export {
+  DEFAULT_ABORT_GRACE_MS,
+  DEFAULT_MAX_CONCURRENT_TOOLS,
+  DEFAULT_MAX_INLINE_OUTPUT_BYTES,
+  DEFAULT_MAX_NESTING_DEPTH,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  MIN_INLINE_OUTPUT_BYTES,
+} from './kernel/kernel-options.js';
+export { CONFIRMATION_LANES, confirmationLaneOf } from './confirmation/confirmation-lane.js';
+export type { ConfirmationLane } from './confirmation/confirmation-lane.js';
+export { ConfirmationManager, DEFAULT_CONFIRMATION_POLICY, validateConfirmationPolicy } from './confirmation/confirmation-manager.js';
+export type {
+  ConfirmationOutcome,
+  ConfirmationPolicy,
+  ConfirmationPolicyInput,
+  ConfirmationRequest,
+  PendingConfirmation,
+} from './confirmation/confirmation-manager.js';
+export { DEFAULT_HOOK_PRIORITY, DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, HookRegistry } from './hooks/hook-registry.js';
+export type {
+  HookAction,
+  HookConfig,
+  HookEventName,
+  HookHandler,
+  HookInvocation,
+  HookMatcher,
+  HookMatchTarget,
+  HookResult,
+  HookRunResult,
+} from './hooks/hook-registry.js';
+export { BudgetGuard } from './budget/budget-guard.js';
+export type { BudgetGuardOptions, BudgetKind, BudgetLimits, BudgetUsage } from './budget/budget-guard.js';
+export { DefaultSecurityProvider, MIN_SECRET_VALUE_LENGTH, NO_REDACTION, REDACTION_MARKER } from './security/security-provider.js';
+export type { DefaultSecurityProviderOptions, SecurityProvider } from './security/security-provider.js';
+export { ArtifactStore, DEFAULT_MAX_ARTIFACTS, DEFAULT_MAX_ARTIFACT_BYTES } from './artifacts/artifact-store.js';
+export type { Artifact, ArtifactRef, ArtifactStoreLimits, ArtifactStoreSnapshot } from './artifacts/artifact-store.js';
+export { boundUtf8HeadTail, omissionMarker, utf8ByteLength } from './artifacts/utf8.js';
+export type { BoundedText } from './artifacts/utf8.js';
+
 export type {
   BackendCallOptions,
   ExecOptions,

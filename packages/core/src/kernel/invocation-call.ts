@@ -1,0 +1,102 @@
+import type { ToolCapabilities } from '../tools/tool-capabilities.js';
+import type { PermissionTarget } from '../tools/tool.js';
+import type { AnyTool } from '../tools/tool-registry.js';
+import type { ToolOutput } from '../tools/tool-result.js';
+import type { InvocationOutcome } from './invocation-lifecycle.js';
+import { InvocationLifecycle } from './invocation-lifecycle.js';
+import type { InvocationOrigin } from './invocation-origin.js';
+
+/** Why an invocation's execution scope was aborted. */
+export type AbortKind = 'timeout' | 'cancelled';
+
+/** A stage's verdict that ends the pipeline early with `output` and a terminal `outcome`. */
+export interface StageStop {
+  readonly output: ToolOutput;
+  readonly outcome: InvocationOutcome;
+}
+
+/** The permission target of a call with its paths resolved through the workspace. */
+export interface ResolvedTarget {
+  readonly target: PermissionTarget;
+  /** Paths that failed resolution (confinement), with the reason. */
+  readonly unresolved: readonly { readonly path: string; readonly reason: string }[];
+}
+
+/**
+ * The mutable state of one invocation while it moves through the pipeline. Allocation is kept
+ * lazy: the AbortController exists only once someone reads {@link signal} or aborts the call.
+ */
+export class InvocationCall {
+  readonly lifecycle: InvocationLifecycle;
+  /** The tool, once resolved. */
+  tool: AnyTool | null = null;
+  /** Current arguments (a pre-hook may replace them, after re-validation). */
+  args: unknown;
+  /** Cached permission target for the current args; reset when args change. */
+  target: ResolvedTarget | null = null;
+  /** Set when the call was aborted, with why. */
+  abortKind: AbortKind | null = null;
+  /** Human-readable abort reason (cancelAll's reason, timeout text). */
+  abortReason = '';
+  /** Called once when the call is aborted; the phase currently waiting installs it. */
+  onAbort: (() => void) | null = null;
+  #controller: AbortController | null = null;
+  #capabilities: ToolCapabilities | null = null;
+
+  constructor(
+    readonly toolId: string,
+    readonly toolName: string,
+    readonly origin: InvocationOrigin,
+    readonly parentToolId: string | undefined,
+    readonly ancestry: readonly string[],
+    args: unknown,
+    readonly startedAtMs: number,
+  ) {
+    this.lifecycle = new InvocationLifecycle(toolId);
+    this.args = args;
+  }
+
+  /** The call's execution-scope signal, aborted on timeout, cancellation or session close. */
+  get signal(): AbortSignal {
+    if (this.#controller === null) {
+      this.#controller = new AbortController();
+      if (this.abortKind !== null) this.#controller.abort(this.#abortError());
+    }
+    return this.#controller.signal;
+  }
+
+  /** True once the call has been aborted. */
+  get aborted(): boolean {
+    return this.abortKind !== null;
+  }
+
+  /** Aborts the call (first reason wins). Idempotent. */
+  abort(kind: AbortKind, reason: string): void {
+    if (this.abortKind !== null || this.lifecycle.terminal) return;
+    this.abortKind = kind;
+    this.abortReason = reason;
+    this.#controller?.abort(this.#abortError());
+    const listener = this.onAbort;
+    this.onAbort = null;
+    listener?.();
+  }
+
+  /** Capabilities of the current args (cached; conservative default when the tool throws). */
+  capabilities(resolve: () => ToolCapabilities): ToolCapabilities {
+    this.#capabilities ??= resolve();
+    return this.#capabilities;
+  }
+
+  /** Forgets everything derived from the arguments (after a hook replaced them). */
+  argsChanged(args: unknown): void {
+    this.args = args;
+    this.target = null;
+    this.#capabilities = null;
+  }
+
+  #abortError(): Error {
+    const error = new Error(this.abortReason || (this.abortKind === 'timeout' ? 'tool call timed out' : 'tool call cancelled'));
+    error.name = this.abortKind === 'timeout' ? 'TimeoutError' : 'AbortError';
+    return error;
+  }
+}

@@ -1,0 +1,366 @@
+import { ArtifactStore } from '../artifacts/artifact-store.js';
+import type { BudgetGuard } from '../budget/budget-guard.js';
+import type { ConfirmationManager } from '../confirmation/confirmation-manager.js';
+import { CodeError } from '../errors/code-error.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import { HookRegistry } from '../hooks/hook-registry.js';
+import { validatePermissionPolicy } from '../permission/permission-policy.js';
+import type { PermissionPolicy } from '../permission/permission-policy.js';
+import { DefaultSecurityProvider } from '../security/security-provider.js';
+import type { SecurityProvider } from '../security/security-provider.js';
+import type { ToolCapabilities } from '../tools/tool-capabilities.js';
+import { DEFAULT_TOOL_CAPABILITIES } from '../tools/tool-capabilities.js';
+import type { ToolServices } from '../tools/tool.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { ToolResult } from '../tools/tool-result.js';
+import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
+import { ExecutionQueue } from './execution-queue.js';
+import { InvocationCall } from './invocation-call.js';
+import type { StageStop } from './invocation-call.js';
+import type { InvocationState } from './invocation-lifecycle.js';
+import type { InvocationOrigin } from './invocation-origin.js';
+import type { NestedInvokeOptions } from './invocation-runtime.js';
+import { validateKernelOptions } from './kernel-options.js';
+import type { KernelDeps } from './kernel-deps.js';
+import { KernelToolContext } from './kernel-tool-context.js';
+import type { NestedInvoker } from './kernel-tool-context.js';
+import { checkActiveSkill } from './stages/active-skill.js';
+import { boundOutput } from './stages/bound-output.js';
+import { chargeBudget } from './stages/budget-check.js';
+import { confirmCall } from './stages/confirmation.js';
+import { applyEscalation } from './stages/escalation.js';
+import { executeWithDeadline, MAX_TIMER_MS } from './stages/execute.js';
+import { abortedOutput } from './stages/map-tool-error.js';
+import { requiresAuthorization } from './stages/origin-authority.js';
+import { decidePermission, denyCall } from './stages/permission.js';
+import { capabilitiesOf } from './stages/permission-target.js';
+import { runPostHooks } from './stages/post-hooks.js';
+import { runPreHooks } from './stages/pre-hooks.js';
+import { checkRecursion } from './stages/recursion-guard.js';
+import { resolveTool } from './stages/resolve-tool.js';
+import { sanitizeOutput } from './stages/sanitize-output.js';
+import { emitExecutionStart, emitToolEnd, emitToolStart } from './stages/tool-events.js';
+import { validateArguments } from './stages/validate-arguments.js';
+
+/** One tool call asked of the kernel. */
+export interface InvocationRequest {
+  readonly toolName: string;
+  /** Validated by the kernel (ajv) before anything else. */
+  readonly args: unknown;
+  readonly origin: InvocationOrigin;
+  /** Default: generated. Must not collide with a call that is still active. */
+  readonly toolId?: string;
+  /** Aborting it cancels the call (at any stage). */
+  readonly abortSignal?: AbortSignal;
+  /** Set for nested calls; nested tool events carry it as `payload.parent_tool_id` and `metadata.parent_tool_id`. */
+  readonly parentToolId?: string;
+  /** Names of the enclosing tool invocations, outermost first (recursion guard input). */
+  readonly ancestry?: readonly string[];
+}
+
+/** Everything a kernel is built from. */
+export interface InvocationKernelOptions {
+  readonly registry: ToolRegistry;
+  readonly workspace: WorkspaceBackend;
+  readonly sessionId: string;
+  /** Receives tool_*, confirmation_*, permission_denied events. A listener that throws is ignored. */
+  readonly emit: (event: AgentEvent) => void;
+  /** Absent = allow everything (tool-owned escalation may still ask). Validated. */
+  readonly permissionPolicy?: PermissionPolicy | undefined;
+  /** Absent / null = an `ask` is denied (fail closed). */
+  readonly confirmation?: ConfirmationManager | null | undefined;
+  /** Default: an empty registry using `security`. */
+  readonly hooks?: HookRegistry | undefined;
+  /** Default: no budget. */
+  readonly budget?: BudgetGuard | null | undefined;
+  /** Default: `new DefaultSecurityProvider()`. */
+  readonly security?: SecurityProvider | undefined;
+  /** Default: `new ArtifactStore()`. */
+  readonly artifacts?: ArtifactStore | undefined;
+  /** Deadline of a call unless the tool asks for its own (`tool.timeoutMs(args)`). Default 600000. */
+  readonly toolTimeoutMs?: number | undefined;
+  /** Inline output bound in UTF-8 bytes (min 256); larger output becomes an artifact. Default 102400. */
+  readonly maxInlineOutputBytes?: number | undefined;
+  /** Session services handed to tools. Default `{}`. */
+  readonly services?: ToolServices | undefined;
+  /** Tools the active skill allows; `null` = no restriction. Default: no restriction. */
+  readonly activeSkillTools?: (() => readonly string[] | null) | undefined;
+  /** Top-level calls executing at once (nested calls run within their parent's slot). Default 16. */
+  readonly maxConcurrentTools?: number | undefined;
+  /** Deepest nesting allowed (`ancestry.length`). Default 8. */
+  readonly maxNestingDepth?: number | undefined;
+  /** How long an aborted tool may take to settle before the kernel stops waiting. Default 1000. */
+  readonly abortGraceMs?: number | undefined;
+}
+
+/** A call the kernel is working on, as listed by {@link InvocationKernel.activeInvocations}. */
+export interface ActiveInvocation {
+  readonly toolId: string;
+  readonly toolName: string;
+  readonly origin: InvocationOrigin;
+  readonly parentToolId?: string;
+  readonly startedAtMs: number;
+  readonly state: InvocationState;
+}
+
+const NO_ANCESTRY: readonly string[] = Object.freeze([]);
+
+function isStop(value: object): value is StageStop {
+  return 'outcome' in value;
+}
+
+function abortReasonText(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason.message || 'aborted by caller';
+  return typeof reason === 'string' && reason.length > 0 ? reason : 'aborted by caller';
+}
+
+/**
+ * The ONE governed path of every tool call — model (`agent`), extension code (`nested`) and
+ * host (`host-direct`) alike: resolve, validate, active skill, pre-hooks, origin authority,
+ * permission, tool escalation, confirmation, budget, execution scope (queue, deadline,
+ * cancellation, recursion guard), execute, post-hooks, redaction, output bounds, events.
+ *
+ * Failures come back as failed {@link ToolResult}s (exit code != 0 with an `errorKind`); `invoke`
+ * rejects only with BUDGET_EXHAUSTED and SESSION_CLOSED.
+ */
+export class InvocationKernel {
+  /** Where large outputs are kept. */
+  readonly artifacts: ArtifactStore;
+  /** The session's hooks. */
+  readonly hooks: HookRegistry;
+  readonly #deps: KernelDeps;
+  readonly #queue: ExecutionQueue;
+  readonly #active = new Map<string, InvocationCall>();
+  readonly #idPrefix = `call_${Math.floor(Math.random() * 0x100000000).toString(36)}_`;
+  #counter = 0;
+  #closed = false;
+  readonly #invokeNested: NestedInvoker;
+
+  constructor(options: InvocationKernelOptions) {
+    const settings = validateKernelOptions(options);
+    const security = options.security ?? new DefaultSecurityProvider();
+    this.artifacts = options.artifacts ?? new ArtifactStore();
+    this.hooks = options.hooks ?? new HookRegistry({ security });
+    const listener = options.emit;
+    this.#deps = {
+      registry: options.registry,
+      workspace: options.workspace,
+      sessionId: options.sessionId,
+      emit: (event) => {
+        try {
+          listener(event);
+        } catch {
+          // A host listener that throws must not corrupt the invocation lifecycle.
+        }
+      },
+      policy: options.permissionPolicy === undefined ? null : validatePermissionPolicy(options.permissionPolicy),
+      confirmation: options.confirmation ?? null,
+      hooks: this.hooks,
+      budget: options.budget ?? null,
+      security,
+      artifacts: this.artifacts,
+      toolTimeoutMs: settings.toolTimeoutMs,
+      maxInlineOutputBytes: settings.maxInlineOutputBytes,
+      services: options.services ?? {},
+      activeSkillTools: options.activeSkillTools ?? null,
+      abortGraceMs: settings.abortGraceMs,
+      maxNestingDepth: settings.maxNestingDepth,
+    };
+    this.#queue = new ExecutionQueue(settings.maxConcurrentTools);
+    this.#invokeNested = (parent, toolName, args, nestedOptions) => this.#nested(parent, toolName, args, nestedOptions);
+  }
+
+  /**
+   * Runs one tool call through the whole pipeline. Resolves with the (redacted, bounded)
+   * result; rejects only with BUDGET_EXHAUSTED (the session stays usable) or SESSION_CLOSED.
+   */
+  async invoke(request: InvocationRequest): Promise<ToolResult> {
+    if (this.#closed) {
+      throw new CodeError('SESSION_CLOSED', `session is closed; tool '${request.toolName}' rejected`, { details: { tool: request.toolName } });
+    }
+    const deps = this.#deps;
+    const toolId = request.toolId ?? this.#idPrefix + (this.#counter += 1).toString(36);
+    if (this.#active.has(toolId)) {
+      const message = `tool call id '${toolId}' is already in use by an active call`;
+      return { name: request.toolName, output: message, exitCode: 1, errorKind: { type: 'invalid_argument', message } };
+    }
+    const call = new InvocationCall(toolId, request.toolName, request.origin, request.parentToolId, request.ancestry ?? NO_ANCESTRY, request.args, Date.now());
+    this.#active.set(toolId, call);
+    const signal = request.abortSignal;
+    let onCallerAbort: (() => void) | null = null;
+    if (signal !== undefined) {
+      if (signal.aborted) call.abort('cancelled', abortReasonText(signal));
+      else {
+        onCallerAbort = () => call.abort('cancelled', abortReasonText(signal));
+        signal.addEventListener('abort', onCallerAbort, { once: true });
+      }
+    }
+    try {
+      emitToolStart(deps, call);
+      let stop: StageStop;
+      try {
+        stop = await this.#run(call);
+      } catch (error) {
+        if (CodeError.hasCode(error, 'BUDGET_EXHAUSTED') || CodeError.hasCode(error, 'SESSION_CLOSED')) {
+          call.lifecycle.transition('failed');
+          const message = deps.security.redact(error.message);
+          emitToolEnd(deps, call, { name: call.toolName, output: message, exitCode: 1 }, { error_code: error.code });
+          throw error;
+        }
+        const message = error instanceof Error ? error.message : String(error);
+        stop = { output: { output: `Error: ${message}`, exitCode: 1 }, outcome: 'failed' };
+      }
+      return this.#finish(call, stop);
+    } finally {
+      this.#active.delete(toolId);
+      if (onCallerAbort !== null) signal!.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  /** Capabilities of a call with these arguments (conservative default for an unknown tool). */
+  capabilities(toolName: string, args: unknown): ToolCapabilities {
+    const tool = this.#deps.registry.get(toolName);
+    return tool === null ? DEFAULT_TOOL_CAPABILITIES : capabilitiesOf(tool, args);
+  }
+
+  /** Calls in progress (any origin), oldest first. */
+  activeInvocations(): readonly ActiveInvocation[] {
+    return [...this.#active.values()].map((call) => ({
+      toolId: call.toolId,
+      toolName: call.toolName,
+      origin: call.origin,
+      ...(call.parentToolId === undefined ? {} : { parentToolId: call.parentToolId }),
+      startedAtMs: call.startedAtMs,
+      state: call.lifecycle.state,
+    }));
+  }
+
+  /** Aborts every call in progress (pending confirmations and queued calls included). */
+  cancelAll(reason = 'cancelled'): void {
+    for (const call of [...this.#active.values()]) call.abort('cancelled', reason);
+  }
+
+  /** Cancels everything and makes later `invoke` calls reject with SESSION_CLOSED. Idempotent. */
+  close(reason = 'session closed'): void {
+    this.#closed = true;
+    this.cancelAll(reason);
+  }
+
+  /** True after {@link close}. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  async #run(call: InvocationCall): Promise<StageStop> {
+    const deps = this.#deps;
+    if (call.aborted) return this.#abortStop(call);
+    // 1-2: resolve, validate — before anything else can observe the call.
+    const tool = resolveTool(deps.registry, call.toolName);
+    if (isStop(tool)) return tool;
+    call.tool = tool;
+    let stop = validateArguments(tool, call.args);
+    if (stop !== undefined) return stop;
+    call.lifecycle.transition('admitted');
+    // 3: active skill.
+    if (deps.activeSkillTools !== null) {
+      stop = checkActiveSkill(deps.activeSkillTools(), call.toolName);
+      if (stop !== undefined) return stop;
+    }
+    // 4: pre-hooks, every origin.
+    if (deps.hooks.has('pre_tool_use')) {
+      stop = await runPreHooks(deps, call);
+      if (stop !== undefined) return stop;
+      if (call.aborted) return this.#abortStop(call);
+    }
+    // 5-8: origin authority, permission, escalation, confirmation.
+    if (requiresAuthorization(call.origin)) {
+      let decision = decidePermission(deps, call);
+      if (decision instanceof Promise) decision = await decision;
+      decision = applyEscalation(tool, call.args, decision);
+      if (decision.decision === 'deny') return denyCall(deps, call, decision.reason, decision.rule);
+      if (decision.decision === 'ask') {
+        stop = await confirmCall(deps, call, decision);
+        if (stop !== undefined) return stop;
+      }
+      if (call.aborted) return this.#abortStop(call);
+    }
+    // 9: budget, before any side effect (throws BUDGET_EXHAUSTED).
+    if (deps.budget !== null) chargeBudget(deps.budget);
+    // 10: recursion guard, queue, then deadline + cancellation around 11: execute.
+    stop = checkRecursion(deps.registry, call, deps.maxNestingDepth);
+    if (stop !== undefined) return stop;
+    // Nested calls run inside their parent's slot: queueing them could deadlock a full queue.
+    const queued = call.parentToolId === undefined;
+    if (queued && !this.#queue.tryAcquire() && !(await this.#waitForSlot(call))) return this.#abortStop(call);
+    let output;
+    try {
+      if (call.aborted) return this.#abortStop(call);
+      call.lifecycle.transition('running');
+      emitExecutionStart(deps, call);
+      const timeoutMs = this.#timeoutFor(call);
+      output = await executeWithDeadline(deps, call, new KernelToolContext(deps, call, this.#invokeNested), timeoutMs);
+    } finally {
+      if (queued) this.#queue.release();
+    }
+    // 12: post-hooks.
+    if (deps.hooks.has('post_tool_use')) output = await runPostHooks(deps, call, output);
+    const outcome = call.abortKind === 'timeout' ? 'timed_out' : call.abortKind === 'cancelled' ? 'cancelled' : (output.exitCode ?? 0) === 0 ? 'completed' : 'failed';
+    return { output, outcome };
+  }
+
+  /** 13-15: redact, bound, settle the lifecycle, emit `tool_end`. */
+  #finish(call: InvocationCall, stop: StageStop): ToolResult {
+    const deps = this.#deps;
+    const output = boundOutput(deps.artifacts, call, sanitizeOutput(deps.security, stop.output), deps.maxInlineOutputBytes);
+    const result: ToolResult = { ...output, name: call.toolName, exitCode: output.exitCode ?? 0 };
+    call.lifecycle.transition(stop.outcome);
+    emitToolEnd(deps, call, result);
+    return result;
+  }
+
+  #abortStop(call: InvocationCall): StageStop {
+    return { output: abortedOutput(call, this.#timeoutFor(call), this.#deps.abortGraceMs, false), outcome: call.abortKind === 'timeout' ? 'timed_out' : 'cancelled' };
+  }
+
+  #timeoutFor(call: InvocationCall): number {
+    const asked = call.tool?.timeoutMs?.(call.args);
+    if (typeof asked === 'number' && asked > 0) return Math.min(asked, MAX_TIMER_MS);
+    return this.#deps.toolTimeoutMs;
+  }
+
+  #waitForSlot(call: InvocationCall): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      if (call.aborted) {
+        resolve(false);
+        return;
+      }
+      const withdraw = this.#queue.enqueue(() => {
+        call.onAbort = null;
+        resolve(true);
+      });
+      call.onAbort = () => {
+        if (withdraw()) resolve(false);
+      };
+    });
+  }
+
+  #nested(parent: InvocationCall, toolName: string, args: unknown, options: NestedInvokeOptions): Promise<ToolResult> {
+    if (parent.lifecycle.terminal) {
+      return Promise.reject(
+        new CodeError('SECURITY_ERROR', `nested call to '${toolName}' refused: its parent call '${parent.toolId}' has already ended`, { details: { tool: toolName, parentToolId: parent.toolId } }),
+      );
+    }
+    const parentSignal = parent.signal;
+    const signal = options.abortSignal === undefined ? parentSignal : AbortSignal.any([parentSignal, options.abortSignal]);
+    return this.invoke({
+      toolName,
+      args,
+      origin: 'nested',
+      parentToolId: parent.toolId,
+      ancestry: [...parent.ancestry, parent.toolName],
+      abortSignal: signal,
+      ...(options.id === undefined ? {} : { toolId: `${parent.toolId}.${options.id}` }),
+    });
+  }
+}

@@ -1,0 +1,89 @@
+import type { ToolContext, ToolServices } from '../tools/tool.js';
+import type { ToolResult } from '../tools/tool-result.js';
+import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
+import type { InvocationCall } from './invocation-call.js';
+import type { InvocationOrigin } from './invocation-origin.js';
+import { InvocationRuntime } from './invocation-runtime.js';
+import type { NestedInvocationGateway, NestedInvokeOptions } from './invocation-runtime.js';
+import type { KernelDeps } from './kernel-deps.js';
+import { emitCallEvent } from './kernel-deps.js';
+
+/** How the kernel runs a governed nested call on behalf of `parent`. */
+export type NestedInvoker = (parent: InvocationCall, toolName: string, args: unknown, options: NestedInvokeOptions) => Promise<ToolResult>;
+
+/**
+ * The {@link ToolContext} of one running call. The abort signal and the nested
+ * {@link InvocationRuntime} are created on first use, so a tool that needs neither costs
+ * neither.
+ */
+export class KernelToolContext implements ToolContext {
+  readonly #deps: KernelDeps;
+  readonly #call: InvocationCall;
+  readonly #invokeNested: NestedInvoker;
+  #runtime: InvocationRuntime | null = null;
+
+  constructor(deps: KernelDeps, call: InvocationCall, invokeNested: NestedInvoker) {
+    this.#deps = deps;
+    this.#call = call;
+    this.#invokeNested = invokeNested;
+  }
+
+  get toolId(): string {
+    return this.#call.toolId;
+  }
+
+  get toolName(): string {
+    return this.#call.toolName;
+  }
+
+  get origin(): InvocationOrigin {
+    return this.#call.origin;
+  }
+
+  get sessionId(): string {
+    return this.#deps.sessionId;
+  }
+
+  get abortSignal(): AbortSignal {
+    return this.#call.signal;
+  }
+
+  get workspace(): WorkspaceBackend {
+    return this.#deps.workspace;
+  }
+
+  get ancestry(): readonly string[] {
+    return this.#call.ancestry;
+  }
+
+  get services(): ToolServices {
+    return this.#deps.services;
+  }
+
+  /** Governed nested calls (origin `nested`, this call as parent). */
+  get runtime(): InvocationRuntime {
+    if (this.#runtime === null) {
+      const call = this.#call;
+      const invoke = this.#invokeNested;
+      const registry = this.#deps.registry;
+      const gateway: NestedInvocationGateway = {
+        invokeNested: (toolName, args, options) => invoke(call, toolName, args, options),
+        toolNames: () => registry.names(),
+      };
+      this.#runtime = new InvocationRuntime(gateway);
+    }
+    return this.#runtime;
+  }
+
+  /** Streams redacted partial output as `tool_output_delta`; ignored once the call has ended. */
+  emitOutputDelta(text: string): void {
+    const call = this.#call;
+    if (call.lifecycle.state !== 'running' || typeof text !== 'string' || text.length === 0) return;
+    emitCallEvent(this.#deps, call, 'tool_output_delta', { tool_id: call.toolId, tool_name: call.toolName, delta: this.#deps.security.redact(text) });
+  }
+
+  /** Stores redacted `content` as an artifact of this tool and returns its URI. */
+  storeArtifact(content: string, options: { readonly mediaType?: string } = {}): string {
+    return this.#deps.artifacts.put(this.#call.toolName, this.#deps.security.redact(content), options).uri;
+  }
+}

@@ -1,0 +1,35 @@
+import { confirmationLaneOf } from '../../confirmation/confirmation-lane.js';
+import type { PermissionDecision } from '../../permission/permission-policy.js';
+import type { InvocationCall, StageStop } from '../invocation-call.js';
+import type { KernelDeps } from '../kernel-deps.js';
+import { emitCallEvent } from '../kernel-deps.js';
+import { capabilitiesOf } from './permission-target.js';
+import { denyCall } from './permission.js';
+
+/**
+ * Stage 8: turns an `ask` into a human decision. No confirmation manager, or a disabled one,
+ * fails CLOSED with a reason that says how to allow the call. While waiting the call is
+ * `gate-pending`; aborting the call cancels the pending confirmation.
+ */
+export async function confirmCall(deps: KernelDeps, call: InvocationCall, decision: PermissionDecision): Promise<StageStop | undefined> {
+  const manager = deps.confirmation;
+  if (manager === null || !manager.enabled) {
+    const how = manager === null ? 'no confirmation provider is configured' : 'confirmations are disabled (confirmationPolicy.enabled: false)';
+    return denyCall(deps, call, `'${call.toolName}' requires confirmation (${decision.reason}) but ${how}; add a matching rule to permissionPolicy.allow or enable confirmationPolicy to allow it`, decision.rule);
+  }
+  const tool = call.tool!;
+  const lane = confirmationLaneOf(call.toolName, call.capabilities(() => capabilitiesOf(tool, call.args)), tool.orchestration);
+  call.lifecycle.transition('gate-pending');
+  const outcome = await manager.request({
+    toolId: call.toolId,
+    toolName: call.toolName,
+    args: deps.security.redactValue(call.args),
+    lane,
+    abortSignal: call.signal,
+    emit: (event) => emitCallEvent(deps, call, event.type, { ...event.payload }),
+  });
+  if (outcome.approved) return undefined;
+  if (outcome.source === 'cancelled' && call.aborted) return undefined; // the kernel reports the abort itself
+  const who = outcome.source === 'timeout' ? 'confirmation timed out' : 'rejected';
+  return denyCall(deps, call, `${who}: ${outcome.reason}`, decision.rule);
+}

@@ -1,0 +1,52 @@
+import { resolveToolCapabilities } from '../../tools/tool-capabilities.js';
+import type { ToolCapabilities } from '../../tools/tool-capabilities.js';
+import type { AnyTool } from '../../tools/tool-registry.js';
+import type { PermissionTarget } from '../../tools/tool.js';
+import type { InvocationCall, ResolvedTarget } from '../invocation-call.js';
+import type { KernelDeps } from '../kernel-deps.js';
+
+const NONE: PermissionTarget = Object.freeze({ kind: 'none' });
+
+/**
+ * The call's permission target with every path resolved through the workspace's confinement
+ * function (deny rules and hook path patterns match the RESOLVED path). A path that fails
+ * resolution is kept literally in `unresolved`; the permission stage denies such a call.
+ * Cached on the call until its arguments change. Synchronous unless there are paths to resolve.
+ */
+export function resolvePermissionTarget(deps: KernelDeps, call: InvocationCall): ResolvedTarget | Promise<ResolvedTarget> {
+  if (call.target !== null) return call.target;
+  const tool = call.tool!;
+  const raw = tool.permissionTarget === undefined ? NONE : tool.permissionTarget(call.args);
+  if (raw.kind !== 'paths') {
+    call.target = { target: raw, unresolved: [] };
+    return call.target;
+  }
+  return resolvePaths(deps, call, tool, raw.paths);
+}
+
+async function resolvePaths(deps: KernelDeps, call: InvocationCall, tool: AnyTool, literal: readonly string[]): Promise<ResolvedTarget> {
+  const forWrite = !call.capabilities(() => capabilitiesOf(tool, call.args)).readOnly;
+  const unresolved: { path: string; reason: string }[] = [];
+  const paths = await Promise.all(
+    literal.map(async (path) => {
+      try {
+        return await deps.workspace.resolvePath({ path, forWrite });
+      } catch (error) {
+        unresolved.push({ path, reason: error instanceof Error ? error.message : String(error) });
+        return path;
+      }
+    }),
+  );
+  const resolved: ResolvedTarget = { target: { kind: 'paths', paths }, unresolved };
+  call.target = resolved;
+  return resolved;
+}
+
+/** A tool's capabilities for `args`; a tool whose `capabilities` throws gets the conservative default. */
+export function capabilitiesOf(tool: AnyTool, args: unknown): ToolCapabilities {
+  try {
+    return resolveToolCapabilities(tool.capabilities?.(args));
+  } catch {
+    return resolveToolCapabilities(undefined);
+  }
+}

@@ -1,0 +1,58 @@
+import type { HookMatchTarget } from '../../hooks/hook-registry.js';
+import type { InvocationCall, StageStop } from '../invocation-call.js';
+import type { KernelDeps } from '../kernel-deps.js';
+import { resolvePermissionTarget } from './permission-target.js';
+import { validateArguments } from './validate-arguments.js';
+
+/** What `pre_tool_use` / `post_tool_use` matchers see of a call. */
+export async function hookTarget(deps: KernelDeps, call: InvocationCall, event: 'pre_tool_use' | 'post_tool_use'): Promise<HookMatchTarget> {
+  if (!deps.hooks.needsTarget(event)) return { toolName: call.toolName };
+  const { target } = await resolvePermissionTarget(deps, call);
+  if (target.kind === 'paths') return { toolName: call.toolName, paths: target.paths };
+  if (target.kind === 'command') return { toolName: call.toolName, command: target.command };
+  return { toolName: call.toolName };
+}
+
+/**
+ * Stage 4: runs the `pre_tool_use` hooks (the caller skips this when none is registered).
+ * - `block` -> `hook_denied` (not retryable); `retry` -> `hook_denied` retryable;
+ * - `skip` -> the tool does not run; exit 0 with `metadata.skipped`;
+ * - `modified: { args }` replaces the arguments, which are validated AGAIN (a hook cannot
+ *   launder invalid arguments into a tool);
+ * - a hook that throws, times out or answers garbage fails CLOSED (`hook_denied`).
+ * Applies to every origin, host-direct included.
+ */
+export async function runPreHooks(deps: KernelDeps, call: InvocationCall): Promise<StageStop | undefined> {
+  const target = await hookTarget(deps, call, 'pre_tool_use');
+  const payload: Record<string, unknown> = { tool_id: call.toolId, tool_name: call.toolName, args: call.args, origin: call.origin };
+  if (target.paths !== undefined) payload['paths'] = target.paths;
+  if (target.command !== undefined) payload['command'] = target.command;
+  if (call.parentToolId !== undefined) payload['parent_tool_id'] = call.parentToolId;
+  const result = await deps.hooks.run('pre_tool_use', payload, { target });
+  const reason = result.reason ?? 'blocked by a pre_tool_use hook';
+  if (result.action === 'block' || result.action === 'retry') {
+    const retryable = result.action === 'retry' && result.failed !== true;
+    const kind = retryable && result.retryAfterMs !== undefined ? { type: 'hook_denied' as const, reason, retryable, retry_after_ms: result.retryAfterMs } : { type: 'hook_denied' as const, reason, retryable };
+    return { output: { output: `Blocked by hook${result.hookId === undefined ? '' : ` '${result.hookId}'`}: ${reason}`, exitCode: 1, errorKind: kind }, outcome: 'denied' };
+  }
+  if (result.action === 'skip') {
+    return {
+      output: { output: `Tool '${call.toolName}' was skipped by hook '${result.hookId ?? '?'}': ${reason}`, exitCode: 0, metadata: { skipped: true, skipped_by: result.hookId ?? null, reason } },
+      outcome: 'completed',
+    };
+  }
+  const modified = result.modified;
+  if (modified !== undefined) {
+    if (!Object.prototype.hasOwnProperty.call(modified, 'args')) {
+      const why = `pre_tool_use hook returned 'modified' without an 'args' field (expected { args: <new arguments> })`;
+      return { output: { output: `Blocked by hook: ${why}`, exitCode: 1, errorKind: { type: 'hook_denied', reason: why, retryable: false } }, outcome: 'denied' };
+    }
+    const stop = validateArguments(call.tool!, modified['args']);
+    if (stop !== undefined) {
+      const message = `arguments modified by a pre_tool_use hook are invalid: ${stop.output.output}`;
+      return { output: { output: message, exitCode: 1, errorKind: { type: 'invalid_argument', message } }, outcome: 'failed' };
+    }
+    call.argsChanged(modified['args']);
+  }
+  return undefined;
+}

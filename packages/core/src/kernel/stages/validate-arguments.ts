@@ -1,0 +1,63 @@
+import { Ajv } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { AnyTool } from '../../tools/tool-registry.js';
+import type { StageStop } from '../invocation-call.js';
+
+// One shared instance: compiling is the expensive part and results are cached per tool below.
+// strict:false because tool schemas are model-facing JSON that may carry annotations ajv does
+// not know; allErrors so the model sees every failing path at once.
+const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+
+type Compiled = ValidateFunction | { readonly schemaError: string };
+const cache = new WeakMap<AnyTool, Compiled>();
+
+/** How many failing paths a message lists. */
+const MAX_LISTED_ERRORS = 8;
+
+function compile(tool: AnyTool): Compiled {
+  let compiled = cache.get(tool);
+  if (compiled === undefined) {
+    try {
+      const validate = ajv.compile(tool.parameters as object);
+      // The validator keeps working after its schema leaves ajv's registry; removing it means
+      // dynamic tools do not accumulate and two tools may reuse the same `$id`.
+      ajv.removeSchema(tool.parameters as object);
+      compiled = validate;
+    } catch (error) {
+      compiled = { schemaError: error instanceof Error ? error.message : String(error) };
+    }
+    cache.set(tool, compiled);
+  }
+  return compiled;
+}
+
+function describe(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  let path = error.instancePath === '' ? '' : error.instancePath;
+  if (error.keyword === 'required' && typeof params['missingProperty'] === 'string') path += `/${params['missingProperty']}`;
+  if (error.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
+    return `${path}/${params['additionalProperty']}: unexpected property`;
+  }
+  if (error.keyword === 'required') return `${path}: required property is missing`;
+  if (error.keyword === 'enum' && Array.isArray(params['allowedValues'])) return `${path || '/'}: must be one of ${JSON.stringify(params['allowedValues'])}`;
+  return `${path || '/'}: ${error.message ?? error.keyword}`;
+}
+
+/**
+ * Stage 2: validates `args` against the tool's JSON Schema with a validator compiled once per
+ * tool object. Runs before hooks, confirmation and any side effect. A failure ends the call
+ * with `invalid_argument` listing the failing paths (JSON pointers into the arguments).
+ */
+export function validateArguments(tool: AnyTool, args: unknown): StageStop | undefined {
+  const compiled = compile(tool);
+  if (typeof compiled !== 'function') {
+    const message = `Tool '${tool.name}' has an invalid parameter schema: ${compiled.schemaError}`;
+    return { output: { output: message, exitCode: 1, errorKind: { type: 'unsupported', message } }, outcome: 'failed' };
+  }
+  if (compiled(args)) return undefined;
+  const errors = compiled.errors ?? [];
+  const lines = [...new Set(errors.map(describe))];
+  const listed = lines.length > MAX_LISTED_ERRORS ? [...lines.slice(0, MAX_LISTED_ERRORS), `... ${lines.length - MAX_LISTED_ERRORS} more`] : lines;
+  const message = `Invalid arguments for tool '${tool.name}': ${listed.join('; ') || 'arguments do not match the schema'}`;
+  return { output: { output: message, exitCode: 1, errorKind: { type: 'invalid_argument', message } }, outcome: 'failed' };
+}
