@@ -1,0 +1,143 @@
+import type { JsonSchema, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import { programError } from './program-error-code.js';
+import type { ProgramError } from './program-error-code.js';
+import { renderProgramOutcome } from './program-output.js';
+import {
+  MAX_OUTPUT_BYTES_CEILING,
+  MAX_PROGRAM_TIMEOUT_MS,
+  MAX_SOURCE_BYTES,
+  MAX_TOOL_CALLS_CEILING,
+  ProgramLimits,
+  resolveProgramLimits,
+} from './program-limits.js';
+import type { ProgramRunLimits } from './program-limits.js';
+import { NEVER_CALLABLE_FROM_PROGRAM, runProgram } from './program-run.js';
+import { utf8Length } from './utf8.js';
+
+/** Arguments of the `program` tool, as the model (or `session.program`) sends them. */
+export interface ProgramToolArgs {
+  readonly type: 'script';
+  readonly language?: 'javascript';
+  readonly source?: string;
+  readonly path?: string;
+  readonly inputs?: unknown;
+  readonly allowed_tools?: readonly string[];
+  readonly limits?: Partial<ProgramRunLimits>;
+}
+
+/** Options of {@link createProgramTool}. */
+export interface ProgramToolOptions {
+  /** Per-run limits used when a call gives none. Default {@link ProgramLimits}. */
+  readonly defaultLimits?: Partial<ProgramRunLimits>;
+}
+
+const PROGRAM_PARAMETERS: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  properties: {
+    type: { type: 'string', enum: ['script'], description: 'Program kind; only "script".' },
+    language: { type: 'string', enum: ['javascript'], description: 'Script language; only "javascript" (the default).' },
+    source: {
+      type: 'string',
+      description: `Inline ES module source (at most ${MAX_SOURCE_BYTES} bytes) defining \`export default async function run(ctx, inputs)\`. Exclusive with path.`,
+    },
+    path: { type: 'string', description: 'Workspace-relative .js or .mjs file holding the script. Exclusive with source.' },
+    inputs: { description: 'Any JSON value, passed to run() as `inputs`. Default {}.' },
+    allowed_tools: {
+      type: 'array',
+      items: { type: 'string' },
+      maxItems: 256,
+      description: 'Tools the script may call through ctx. Default: every session tool except program, dynamic_workflow and parallel_task (never callable).',
+    },
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        timeoutMs: { type: 'integer', minimum: 1, maximum: MAX_PROGRAM_TIMEOUT_MS, description: `Wall-clock deadline in ms (default ${ProgramLimits.timeoutMs}).` },
+        maxToolCalls: { type: 'integer', minimum: 1, maximum: MAX_TOOL_CALLS_CEILING, description: `Tool calls allowed (default ${ProgramLimits.maxToolCalls}).` },
+        maxOutputBytes: { type: 'integer', minimum: 1, maximum: MAX_OUTPUT_BYTES_CEILING, description: `Byte bound of the result (default ${ProgramLimits.maxOutputBytes}).` },
+      },
+    },
+  },
+};
+
+const DESCRIPTION = [
+  'Run a sandboxed JavaScript program (QuickJS) that calls tools itself, instead of spending one model turn per call.',
+  'The script is an ES module: `export default async function run(ctx, inputs) { ... return value }`.',
+  'ctx: readFile(path) -> text, read(path|args) -> output, grep(pattern, opts?) -> output, glob(pattern, opts?) -> string[],',
+  'ls(path?) -> output, bash(command, opts?) -> output, git(command|args) -> output (these throw on a failed call),',
+  'tool(name, args) -> {name, output, exitCode, metadata} (never throws on failure). console.log is collected.',
+  'No imports, filesystem, network, processes or timers. Return a small summary (findings, evidence refs), not raw output.',
+].join(' ');
+
+/**
+ * Creates the `program` tool: programmatic tool calling in a QuickJS sandbox. Every `ctx` call
+ * is a governed nested call through `context.runtime` (permission, confirmation, hooks, budget
+ * and events apply per call).
+ */
+export function createProgramTool(options: ProgramToolOptions = {}): Tool<ProgramToolArgs> {
+  const defaults = resolveProgramLimits(options.defaultLimits ?? {});
+  return {
+    name: 'program',
+    description: DESCRIPTION,
+    parameters: PROGRAM_PARAMETERS,
+    orchestration: 'program',
+    // Conservative: the script may call mutating tools, and tool names alone do not prove a
+    // tool read-only, so the program is never scheduled as a safe parallel call.
+    capabilities: () => ({ outputKind: 'structured' }),
+    execute: (args, context) => executeProgram(args, context, defaults),
+  };
+}
+
+async function executeProgram(args: ProgramToolArgs, context: ToolContext, defaults: ProgramRunLimits): Promise<ToolOutput> {
+  const limits = resolveProgramLimits(args.limits, defaults);
+  const early = (error: ProgramError): ToolOutput =>
+    renderProgramOutcome({ error, toolCalls: [], logs: [], logsTruncated: false, durationMs: 0, moduleGeneration: 0, disposedCleanly: true }, limits, (content, o) =>
+      context.storeArtifact(content, o),
+    );
+  if (args.type !== 'script') return early(programError('PROGRAM_INVALID_ARGUMENT', `unsupported program type '${String(args.type)}': only "script"`));
+  if (args.language !== undefined && args.language !== 'javascript') {
+    return early(programError('PROGRAM_INVALID_ARGUMENT', `unsupported program language '${String(args.language)}': only "javascript"`));
+  }
+  const loaded = await loadSource(args, context);
+  if (typeof loaded !== 'string') return early(loaded);
+  const bytes = utf8Length(loaded);
+  if (bytes > MAX_SOURCE_BYTES) {
+    return early(programError('PROGRAM_SOURCE_TOO_LARGE', `program source is ${bytes} bytes, over the ${MAX_SOURCE_BYTES} byte limit`, { limit: MAX_SOURCE_BYTES, bytes }));
+  }
+  const outcome = await runProgram({
+    source: loaded,
+    inputs: args.inputs ?? {},
+    limits,
+    allowedTools: allowedTools(args.allowed_tools, context),
+    invoke: (tool, toolArgs, abortSignal) => context.runtime.invoke(tool, toolArgs, { abortSignal }),
+    abortSignal: context.abortSignal,
+  });
+  // Budget exhaustion / session close inside the script end the enclosing call the same way.
+  if (outcome.hostError !== undefined) throw outcome.hostError;
+  return renderProgramOutcome(outcome, limits, (content, o) => context.storeArtifact(content, o));
+}
+
+async function loadSource(args: ProgramToolArgs, context: ToolContext): Promise<string | ProgramError> {
+  const hasSource = typeof args.source === 'string';
+  const hasPath = typeof args.path === 'string';
+  if (hasSource === hasPath) return programError('PROGRAM_INVALID_ARGUMENT', 'program needs exactly one of `source` and `path`');
+  if (hasSource) return args.source as string;
+  const path = args.path as string;
+  if (!/\.m?js$/.test(path)) return programError('PROGRAM_INVALID_ARGUMENT', `program path must name a .js or .mjs file, got '${path}'`, { path });
+  // Confinement is the backend's: a path leading out throws SECURITY_ERROR, which the kernel
+  // reports as permission_denied.
+  const file = await context.workspace.readFile({ path, abortSignal: context.abortSignal });
+  if (file === null) return programError('PROGRAM_SCRIPT_NOT_FOUND', `program script '${path}' does not exist`, { path });
+  if (file.size > MAX_SOURCE_BYTES) {
+    return programError('PROGRAM_SOURCE_TOO_LARGE', `program source is ${file.size} bytes, over the ${MAX_SOURCE_BYTES} byte limit`, { limit: MAX_SOURCE_BYTES, bytes: file.size, path });
+  }
+  return new TextDecoder('utf-8').decode(file.content);
+}
+
+/** The allow-list of one run: the requested names (or the whole surface) minus the never-callable ones. */
+function allowedTools(requested: readonly string[] | undefined, context: ToolContext): ReadonlySet<string> {
+  const names = requested ?? context.runtime.toolNames();
+  return new Set(names.filter((name) => !NEVER_CALLABLE_FROM_PROGRAM.includes(name) && name !== context.toolName));
+}
