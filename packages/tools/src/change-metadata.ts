@@ -84,21 +84,23 @@ export async function describeChange(input: ChangeInput, context: Pick<ToolConte
   return { metadata, diff, additions: full.additions, deletions: full.deletions, artifacts };
 }
 
-/** Old and new side of the first hunk of a unified diff (context plus changed lines). */
+/** Old and new side of the first hunk of a unified diff (context plus changed lines), each bounded. */
 function firstHunkPreview(diff: string): { before: string; after: string } {
   const start = diff.indexOf('\n@@');
   if (start === -1) return { before: '', after: '' };
   let before = '';
   let after = '';
-  const lines = diff.slice(diff.indexOf('\n', start + 1) + 1).split('\n');
-  for (const line of lines) {
-    if (line.startsWith('@@') || before.length + after.length > PREVIEW_BYTES * 4) break;
+  let at = diff.indexOf('\n', start + 1) + 1;
+  while (at > 0 && at < diff.length && (before.length <= PREVIEW_BYTES || after.length <= PREVIEW_BYTES)) {
+    const end = diff.indexOf('\n', at);
+    const line = diff.slice(at, end === -1 ? diff.length : end);
+    if (line.startsWith('@@')) break;
     const body = `${line.slice(1)}\n`;
-    if (line.startsWith(' ')) {
-      before += body;
-      after += body;
-    } else if (line.startsWith('-')) before += body;
-    else if (line.startsWith('+')) after += body;
+    const prefix = line[0];
+    if ((prefix === ' ' || prefix === '-') && before.length <= PREVIEW_BYTES) before += body;
+    if ((prefix === ' ' || prefix === '+') && after.length <= PREVIEW_BYTES) after += body;
+    if (end === -1) break;
+    at = end + 1;
   }
   return { before, after };
 }

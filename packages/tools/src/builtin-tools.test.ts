@@ -1,0 +1,154 @@
+import type { AnyTool, JsonSchema, WorkspaceCapabilities } from '@a3s-lab/code-core';
+import { canRunInParallel, resolveToolCapabilities } from '@a3s-lab/code-core';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_TOOL_NAMES, createBuiltinTools, selectToolsForWorkspace } from './builtin-tools.js';
+import * as api from './index.js';
+
+const tools = createBuiltinTools();
+const byName = (name: string): AnyTool => tools.find((tool) => tool.name === name) as AnyTool;
+
+/** Walks a schema, collecting problems: undocumented properties, open objects, unbounded numbers/arrays. */
+function schemaProblems(schema: JsonSchema, where: string, problems: string[]): void {
+  if (schema.type === 'object') {
+    if (schema.additionalProperties !== false) problems.push(`${where}: additionalProperties must be false`);
+    for (const [name, property] of Object.entries(schema.properties ?? {})) {
+      if (typeof property.description !== 'string' || property.description.length < 10) problems.push(`${where}.${name}: missing description`);
+      schemaProblems(property, `${where}.${name}`, problems);
+    }
+  }
+  if (schema.type === 'integer' && (typeof schema['minimum'] !== 'number' || (typeof schema['maximum'] !== 'number' && !where.endsWith('.offset')))) {
+    problems.push(`${where}: integer without bounds`);
+  }
+  if (schema.type === 'array') {
+    if (typeof schema['maxItems'] !== 'number') problems.push(`${where}: array without maxItems`);
+    if (schema.items !== undefined) schemaProblems(schema.items, `${where}[]`, problems);
+  }
+}
+
+describe('built-in tools', () => {
+  it('come in a stable order and can be filtered', () => {
+    expect(tools.map((tool) => tool.name)).toEqual([...BUILTIN_TOOL_NAMES]);
+    expect(createBuiltinTools({ include: ['grep', 'read'] }).map((tool) => tool.name)).toEqual(['read', 'grep']);
+    expect(createBuiltinTools({ exclude: ['bash'] }).map((tool) => tool.name)).not.toContain('bash');
+  });
+
+  it('publish strict, documented, bounded schemas that ajv compiles', () => {
+    const ajv = new Ajv({ strict: true, allErrors: true });
+    for (const tool of tools) {
+      const problems: string[] = [];
+      schemaProblems(tool.parameters, tool.name, problems);
+      expect(problems).toEqual([]);
+      expect(() => ajv.compile(tool.parameters)).not.toThrow();
+      expect(tool.description.length).toBeGreaterThan(40);
+    }
+  });
+
+  it('validate arguments against the REFERENCE bounds', () => {
+    const ajv = new Ajv({ strict: true });
+    const valid = (name: string, args: unknown): boolean => ajv.validate(byName(name).parameters, args);
+    expect(valid('read', { file_path: 'a', offset: 0, limit: 2000 })).toBe(true);
+    expect(valid('read', { file_path: 'a', limit: 2001 })).toBe(false);
+    expect(valid('read', { files: Array.from({ length: 32 }, () => ({ path: 'a' })), max_output_bytes: 98304 })).toBe(true);
+    expect(valid('read', { files: Array.from({ length: 33 }, () => ({ path: 'a' })) })).toBe(false);
+    expect(valid('read', { files: [] })).toBe(false);
+    expect(valid('read', { file_path: 'a', max_output_bytes: 1023 })).toBe(false);
+    expect(valid('read', { file_path: 'a', extra: 1 })).toBe(false);
+    expect(valid('glob', { pattern: '*', limit: 1000, sort: 'path' })).toBe(true);
+    expect(valid('glob', { pattern: '*', limit: 1001 })).toBe(false);
+    expect(valid('grep', { pattern: 'x', '-i': true, context: 20, output_mode: 'summary' })).toBe(true);
+    expect(valid('grep', { pattern: 'x', context: 21 })).toBe(false);
+    expect(valid('bash', { command: 'ls', timeout: 600000 })).toBe(true);
+    expect(valid('bash', { command: 'ls', timeout: 600001 })).toBe(false);
+    expect(valid('git', { command: 'log', limit: 200, max_bytes: 256 })).toBe(true);
+    expect(valid('git', { command: 'log', limit: 201 })).toBe(false);
+    expect(valid('git', { command: 'diff', max_bytes: 102401 })).toBe(false);
+    expect(valid('git', { command: 'push' })).toBe(false);
+    expect(valid('edit', { file_path: 'a', old_string: 'x', new_string: 'y', dry_run: true, expected_replacements: 2, max_replacements: 3 })).toBe(true);
+  });
+
+  it('declare per-invocation capabilities: reads fan out, writes are serial', () => {
+    const caps = (name: string, args: Record<string, unknown>) => resolveToolCapabilities(byName(name).capabilities?.(args));
+    const reads = [
+      caps('read', { file_path: 'a' }),
+      caps('ls', {}),
+      caps('glob', { pattern: '*' }),
+      caps('grep', { pattern: 'x' }),
+      caps('git', { command: 'log' }),
+      caps('edit', { file_path: 'a', old_string: 'a', new_string: 'b', dry_run: true }),
+    ];
+    expect(canRunInParallel(reads)).toBe(true);
+    for (const [name, args] of [
+      ['write', { file_path: 'a', content: '' }],
+      ['edit', { file_path: 'a', old_string: 'a', new_string: 'b' }],
+      ['patch', { file_path: 'a', diff: '@@' }],
+      ['bash', { command: 'ls' }],
+      ['git', { command: 'checkout', ref: 'x' }],
+    ] as const) {
+      expect(canRunInParallel([caps(name, args)])).toBe(false);
+    }
+  });
+
+  it('name permission targets: paths for file tools, command for bash and git', () => {
+    expect(byName('read').permissionTarget?.({ files: [{ path: 'a' }, { path: 'b' }] })).toEqual({ kind: 'paths', paths: ['a', 'b'] });
+    expect(byName('write').permissionTarget?.({ file_path: '.env', content: '' })).toEqual({ kind: 'paths', paths: ['.env'] });
+    expect(byName('ls').permissionTarget?.({})).toEqual({ kind: 'paths', paths: ['.'] });
+    expect(byName('bash').permissionTarget?.({ command: 'rm -rf x' })).toEqual({ kind: 'command', command: 'rm -rf x' });
+  });
+
+  it('are selected by workspace capabilities', () => {
+    const s3: WorkspaceCapabilities = { read: true, write: true, list: true, search: false, exec: false, git: false, versionedWrites: true };
+    expect(selectToolsForWorkspace(tools, s3).map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'patch', 'ls']);
+    const local: WorkspaceCapabilities = { ...s3, search: true, exec: true, git: true };
+    expect(selectToolsForWorkspace(tools, local)).toHaveLength(9);
+    expect(selectToolsForWorkspace(tools, { ...local, write: false }).map((tool) => tool.name)).toEqual(['read', 'ls', 'glob', 'grep', 'bash', 'git']);
+  });
+
+  it('pins the public export list', () => {
+    expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
+      [
+        "BASH_KERNEL_MARGIN_MS",
+        "BASH_MAX_OUTPUT_BYTES",
+        "BUILTIN_TOOL_NAMES",
+        "DEFAULT_BASH_TIMEOUT_MS",
+        "DEFAULT_GIT_LIMIT",
+        "DEFAULT_GIT_MAX_BYTES",
+        "DEFAULT_GLOB_LIMIT",
+        "DEFAULT_GREP_LIMIT",
+        "DEFAULT_LS_LIMIT",
+        "DEFAULT_READ_LIMIT",
+        "DEFAULT_READ_MAX_OUTPUT_BYTES",
+        "GIT_COMMANDS",
+        "GIT_SUBCOMMANDS",
+        "LARGE_FILE_BYTES",
+        "MAX_BASH_TIMEOUT_MS",
+        "MAX_GLOB_LIMIT",
+        "MAX_GREP_CONTEXT",
+        "MAX_GREP_LIMIT",
+        "MAX_IMAGE_BYTES",
+        "MAX_INLINE_DIFF_BYTES",
+        "MAX_LINE_CHARS",
+        "MAX_LS_LIMIT",
+        "MAX_READ_FILES",
+        "MAX_READ_MAX_OUTPUT_BYTES",
+        "MIN_READ_MAX_OUTPUT_BYTES",
+        "PREVIEW_BYTES",
+        "createBashTool",
+        "createBuiltinTools",
+        "createEditTool",
+        "createGitTool",
+        "createGlobTool",
+        "createGrepTool",
+        "createLsTool",
+        "createPatchTool",
+        "createReadTool",
+        "createUnifiedDiff",
+        "createWriteTool",
+        "isReadOnlyGit",
+        "renderExec",
+        "selectToolsForWorkspace",
+        "sha256Hex",
+      ]
+    `);
+  });
+});
