@@ -15,6 +15,7 @@ export { AGENT_EVENT_TYPES_V1, agentEventTypesV1, isKnownAgentEventType } from '
 export type { AgentEventTypeV1, KnownAgentEventTypeV1 } from './events/agent-event-types.js';
 export { createAgentEvent, parseAgentEvent, withEventMetadata } from './events/agent-event.js';
 export type { AgentEvent, AgentEventMetadata } from './events/agent-event.js';
+export { agentEventJsonSchemaV1 } from './events/agent-event-schema.js';
 
 export type { JsonSchema } from './tools/json-schema.js';
 export {

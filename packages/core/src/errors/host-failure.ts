@@ -62,7 +62,7 @@ const ERRNO_REASONS: Readonly<Record<string, HostFailureReason>> = {
 export function toHostFailure(error: unknown, path?: string): HostFailure {
   if (HostFailure.isHostFailure(error)) return error;
   const record = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
-  const key = [record['code'], record['name'], record['Code']].find((k): k is string => typeof k === 'string' && k in ERRNO_REASONS);
+  const key = [record['code'], record['name'], record['Code']].find((k): k is string => typeof k === 'string' && Object.hasOwn(ERRNO_REASONS, k));
   const reason: HostFailureReason = key === undefined ? 'Unavailable' : (ERRNO_REASONS[key] ?? 'Unavailable');
   const message = error instanceof Error ? error.message : String(error);
   return new HostFailure(reason, message, { cause: error, ...(path === undefined ? {} : { path }), details: key === undefined ? {} : { hostCode: key } });
