@@ -18,10 +18,13 @@ export const CTX_HELPERS = ['readFile', 'read', 'grep', 'glob', 'ls', 'bash', 'g
 /** One of {@link CTX_HELPERS}. */
 export type CtxHelper = (typeof CTX_HELPERS)[number];
 
-const helperSet: ReadonlySet<string> = new Set(CTX_HELPERS);
+/** Host-side helper names: the public ones plus `readFilePage`, one page of `ctx.readFile`. */
+type HostHelper = Exclude<CtxHelper, 'readFile'> | 'readFilePage';
 
-/** True for a `ctx` method name. */
-export function isCtxHelper(name: string): name is CtxHelper {
+const helperSet: ReadonlySet<string> = new Set([...CTX_HELPERS.filter((name) => name !== 'readFile'), 'readFilePage']);
+
+/** True for a helper name the host serves. */
+export function isHostHelper(name: string): name is HostHelper {
   return helperSet.has(name);
 }
 
@@ -30,12 +33,17 @@ export function isCtxHelper(name: string): name is CtxHelper {
  * message string for arguments that do not fit (the guest gets a TypeError-like failure and no
  * tool runs).
  */
-export function planHelperCall(helper: CtxHelper, params: readonly unknown[]): HelperPlan | string {
+export function planHelperCall(helper: HostHelper, params: readonly unknown[]): HelperPlan | string {
   const [first, second] = params;
   switch (helper) {
-    case 'readFile':
+    case 'readFilePage':
+      // ctx.readFile pages through the file (each page is one governed `read` call).
       if (typeof first !== 'string') return 'ctx.readFile(path) needs a string path';
-      return { tool: 'read', args: { file_path: first }, project: projectWith(readText) };
+      return {
+        tool: 'read',
+        args: { file_path: first, ...(typeof second === 'number' && second > 0 ? { offset: second } : {}) },
+        project: projectWith((result) => ({ text: readText(result), next: nextOffset(result) })),
+      };
     case 'read':
       if (typeof first === 'string') return { tool: 'read', args: { ...options(second), file_path: first }, project: projectWith(outputText) };
       if (isRecord(first)) return { tool: 'read', args: { ...first }, project: projectWith(outputText) };
@@ -104,37 +112,46 @@ function outputText(result: ToolResult): string {
 const ANCHORED_LINE = /^ *(\d+)\t/;
 
 /**
- * The file text behind a `read` result. `read` renders numbered lines (`     1\tline`) plus a
- * continuation footer for the model; a program wants the raw text. Structured metadata wins
- * when the tool provides it; otherwise the numbered lines are un-numbered, stopping at the
- * first line that is not one (the footer). Output with no numbered line is returned as is.
+ * The file text behind one `read` page. `read` renders numbered lines (`     1\tline\n`) plus a
+ * continuation footer for the model; a program wants the text. The number of lines comes from
+ * `metadata.lines_shown`, so a footer (or content that looks like one) is never mistaken for a
+ * line; every shown line is returned with its newline.
  */
 export function readText(result: ToolResult): string {
   const metadata = result.metadata ?? {};
   if (typeof metadata['content'] === 'string') return metadata['content'];
-  const range = metadata['range'];
-  const declared = isRecord(range) && typeof range['returned_lines'] === 'number' ? range['returned_lines'] : undefined;
+  const shown = typeof metadata['lines_shown'] === 'number' ? metadata['lines_shown'] : undefined;
+  if (shown === 0) return '';
   const lines = result.output.split('\n');
   const text: string[] = [];
   for (const line of lines) {
-    if (declared !== undefined && text.length >= declared) break;
+    if (shown !== undefined && text.length >= shown) break;
     const match = ANCHORED_LINE.exec(line);
     if (match === null) break;
-    text.push(line.slice(match[0].length));
+    text.push(`${line.slice(match[0].length)}\n`);
   }
-  if (text.length === 0) return declared === 0 ? '' : result.output;
-  return text.join('\n') + (text.length < lines.length ? '\n' : '');
+  return text.length === 0 ? result.output : text.join('');
+}
+
+function nextOffset(result: ToolResult): number | null {
+  const next = result.metadata?.['next_offset'];
+  return typeof next === 'number' ? next : null;
 }
 
 const GLOB_METADATA_KEYS = ['files', 'paths', 'matches'] as const;
 
-/** The paths behind a `glob` result: structured metadata when present, else one path a line. */
+/**
+ * The paths behind a `glob` result: a structured list when the tool gives one; otherwise the
+ * first `metadata.count` lines (the lines after them are continuation notes and warnings).
+ */
 export function globPaths(result: ToolResult): string[] {
   const metadata = result.metadata ?? {};
   for (const key of GLOB_METADATA_KEYS) {
     const value = metadata[key];
     if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return [...(value as string[])];
   }
+  const count = metadata['count'];
+  if (typeof count === 'number') return count === 0 ? [] : result.output.split('\n').slice(0, count);
   return result.output
     .split('\n')
     .map((line) => line.trim())

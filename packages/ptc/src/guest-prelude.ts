@@ -36,7 +36,16 @@ export const GUEST_PRELUDE_SOURCE = String.raw`(function (hostCall, hostLog, inp
     });
   };
   const ctx = freeze({
-    readFile: (path) => call('readFile', [path]),
+    readFile: async (path) => {
+      let text = '';
+      let offset = 0;
+      for (;;) {
+        const page = await call('readFilePage', [path, offset]);
+        text += page.text;
+        if (page.next === null || page.next <= offset) return text;
+        offset = page.next;
+      }
+    },
     read: (pathOrArgs, options) => call('read', [pathOrArgs, options]),
     grep: (pattern, options) => call('grep', [pattern, options]),
     glob: (pattern, options) => call('glob', [pattern, options]),

@@ -2,7 +2,7 @@ import { CodeError } from '@a3s-lab/code-core';
 import type { ToolResult } from '@a3s-lab/code-core';
 import { Scope } from 'quickjs-emscripten';
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten';
-import { isCtxHelper, planHelperCall } from './ctx-helpers.js';
+import { isHostHelper, planHelperCall } from './ctx-helpers.js';
 import type { HelperReply } from './ctx-helpers.js';
 import { GUEST_PRELUDE_SOURCE, RUN_CAPTURE_EXPORT, RUN_CAPTURE_TRAILER } from './guest-prelude.js';
 import { classifyGuestError, describeGuestError } from './guest-error.js';
@@ -305,7 +305,7 @@ class ProgramRun {
     } catch {
       params = null;
     }
-    const plan = isCtxHelper(helper) ? planHelperCall(helper, Array.isArray(params) ? params : []) : `ctx.${helper} is not a ctx method`;
+    const plan = isHostHelper(helper) ? planHelperCall(helper, Array.isArray(params) ? params : []) : `ctx.${helper} is not a ctx method`;
     if (typeof plan === 'string') {
       this.#reply(deferred, { ok: false, error: { message: plan } });
       return deferred.handle;

@@ -1,0 +1,288 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_MAX_TOOL_CALLS,
+  DEFAULT_PROGRAM_TIMEOUT_MS,
+  MAX_SOURCE_BYTES,
+  ProgramLimits,
+  VM_MAX_STACK_SIZE,
+  VM_MEMORY_LIMIT_BYTES,
+  createProgramTool,
+  toProgramArgs,
+} from '../src/index.js';
+import type { ProgramMetadata, ProgramToolArgs } from '../src/index.js';
+import { createFakeContext } from './fake-context.js';
+import type { FakeTool } from './fake-context.js';
+
+const SEARCH_AUTH = `
+export default async function run(ctx, inputs) {
+  const hits = await ctx.grep(inputs.query, { glob: '*.rs' });
+  const files = await ctx.glob('crates/**/*.rs');
+  const snippets = [];
+
+  for (const file of files.slice(0, 20)) {
+    const content = await ctx.readFile(file);
+    if (content.includes(inputs.query)) {
+      snippets.push({ file, preview: content.slice(0, 1200) });
+    }
+  }
+
+  return {
+    summary: \`Found \${snippets.length} candidate files for \${inputs.query}\`,
+    evidence: snippets,
+    rawSearch: hits,
+  };
+}
+`;
+
+const FILES: Record<string, string> = {
+  'crates/auth/src/lib.rs': 'pub struct PermissionPolicy;\nimpl PermissionPolicy {}\n',
+  'crates/core/src/main.rs': 'fn main() {}\n',
+};
+
+/** Fake tools rendering like the built-ins: numbered read lines, one glob path a line. */
+const fakeTools: Record<string, FakeTool> = {
+  grep: (args) => ({ output: `crates/auth/src/lib.rs:1:pub struct ${String(args['pattern'])};` }),
+  glob: () => ({ output: `${Object.keys(FILES).join('\n')}\n... more files; call glob again with cursor="c1"`, metadata: { count: 2, next_cursor: 'c1' } }),
+  read: (args) => {
+    const text = FILES[String(args['file_path'])];
+    if (text === undefined) return { output: `file not found: ${String(args['file_path'])}`, exitCode: 1, errorKind: { type: 'not_found', path: String(args['file_path']) } };
+    const lines = text.split('\n').slice(0, -1);
+    return { output: lines.map((line, index) => `${String(index + 1).padStart(6, ' ')}\t${line}\n`).join(''), metadata: { lines_shown: lines.length, next_offset: null } };
+  },
+  ls: (args) => ({ output: `listing ${String(args['path'] ?? '.')}` }),
+  bash: (args) => (args['command'] === 'false' ? { output: 'exit 1: boom', exitCode: 1 } : { output: `ran ${String(args['command'])}` }),
+  git: (args) => ({ output: `git ${String(args['command'])}` }),
+  program: () => ({ output: 'must never run' }),
+  parallel_task: () => ({ output: 'must never run' }),
+};
+
+async function runProgram(args: Omit<ProgramToolArgs, 'type'>, tools = fakeTools, files: Record<string, string> = {}) {
+  const fake = createFakeContext(tools, { files });
+  const result = await createProgramTool().execute({ type: 'script', ...args }, fake.context);
+  const metadata = (result.metadata ?? {}) as { program: ProgramMetadata; script_result?: unknown };
+  return { result, metadata, program: metadata.program, ...fake };
+}
+
+describe('program tool', () => {
+  it('exports its limits as named constants and one policy object', () => {
+    expect([DEFAULT_PROGRAM_TIMEOUT_MS, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_OUTPUT_BYTES, MAX_SOURCE_BYTES]).toEqual([30_000, 20, 65_536, 192 * 1024]);
+    expect(VM_MEMORY_LIMIT_BYTES).toBe(64 * 1024 * 1024);
+    expect(ProgramLimits).toMatchObject({ timeoutMs: 30_000, maxToolCalls: 20, maxOutputBytes: 65_536, maxSourceBytes: MAX_SOURCE_BYTES, memoryLimitBytes: VM_MEMORY_LIMIT_BYTES, maxStackSizeBytes: VM_MAX_STACK_SIZE });
+    const tool = createProgramTool();
+    expect(tool.name).toBe('program');
+    expect(tool.orchestration).toBe('program');
+    expect(tool.capabilities?.({ type: 'script' }).readOnly).toBeUndefined();
+  });
+
+  it('runs the spec sample search-auth.js by path with inputs, allowedTools and limits', async () => {
+    const args = toProgramArgs({
+      path: 'scripts/ptc/search-auth.js',
+      inputs: { query: 'PermissionPolicy' },
+      allowedTools: ['grep', 'glob', 'read'],
+      limits: { timeoutMs: 30000, maxToolCalls: 30, maxOutputBytes: 65536 },
+    });
+    const { type: _type, ...rest } = args;
+    const { result, metadata, program, calls } = await runProgram(rest, fakeTools, { 'scripts/ptc/search-auth.js': SEARCH_AUTH });
+    expect(result.exitCode ?? 0).toBe(0);
+    expect(metadata.script_result).toEqual({
+      summary: 'Found 1 candidate files for PermissionPolicy',
+      evidence: [{ file: 'crates/auth/src/lib.rs', preview: FILES['crates/auth/src/lib.rs'] }],
+      rawSearch: 'crates/auth/src/lib.rs:1:pub struct PermissionPolicy;',
+    });
+    expect(JSON.parse(result.output)).toEqual(metadata.script_result);
+    expect(program.limits).toEqual({ timeoutMs: 30000, maxToolCalls: 30, maxOutputBytes: 65536 });
+    expect(program.tool_calls.map((call) => call.tool)).toEqual(['grep', 'glob', 'read', 'read']);
+    for (const call of program.tool_calls) {
+      expect(call).toEqual({ tool: call.tool, success: true, exit_code: 0, bytes: expect.any(Number), duration_ms: expect.any(Number) });
+      expect(call.bytes).toBeGreaterThan(0);
+    }
+    expect(typeof program.duration_ms).toBe('number');
+    expect(calls[0]).toEqual({ tool: 'grep', args: { glob: '*.rs', pattern: 'PermissionPolicy' } });
+    expect(calls[2]).toEqual({ tool: 'read', args: { file_path: 'crates/auth/src/lib.rs' } });
+  });
+
+  it('runs the node-sdk inline sample with allowedTools grep and glob', async () => {
+    const source = `
+      export default async function run(ctx, inputs) {
+        const hits = await ctx.grep(inputs.query, { glob: '*.ts' })
+        const files = await ctx.glob('src/**/*.ts')
+        return { hits, files: files.slice(0, 10) }
+      }`;
+    const { result, metadata, program } = await runProgram({ source, inputs: { query: 'PermissionPolicy' }, allowed_tools: ['grep', 'glob'], limits: { timeoutMs: 30000, maxToolCalls: 20, maxOutputBytes: 65536 } });
+    expect(result.exitCode ?? 0).toBe(0);
+    expect(metadata.script_result).toEqual({ hits: 'crates/auth/src/lib.rs:1:pub struct PermissionPolicy;', files: Object.keys(FILES) });
+    expect(program).toEqual({
+      tool_calls: [
+        { tool: 'grep', success: true, exit_code: 0, bytes: expect.any(Number), duration_ms: expect.any(Number) },
+        { tool: 'glob', success: true, exit_code: 0, bytes: expect.any(Number), duration_ms: expect.any(Number) },
+      ],
+      duration_ms: expect.any(Number),
+      limits: { timeoutMs: 30000, maxToolCalls: 20, maxOutputBytes: 65536 },
+      logs: [],
+      logs_truncated: false,
+    });
+  });
+
+  it('accepts a plain async function run declaration and a string result as is', async () => {
+    const { result, metadata } = await runProgram({ source: 'async function run(ctx, inputs) { return `hello ${inputs.name}` }', inputs: { name: 'ptc' } });
+    expect(result.output).toBe('hello ptc');
+    expect(metadata.script_result).toBe('hello ptc');
+  });
+
+  it('a failed helper call throws a catchable Error carrying the tool output; ctx.tool does not throw', async () => {
+    const source = `
+      export default async function run(ctx) {
+        let caught = null;
+        try { await ctx.bash('false') } catch (error) { caught = { name: error.name, message: error.message, exitCode: error.exitCode, tool: error.tool, isError: error instanceof Error } }
+        const raw = await ctx.tool('bash', { command: 'false' });
+        const missing = await ctx.readFile('nope.rs').catch((error) => error.errorKind);
+        return { caught, raw, missing };
+      }`;
+    const { metadata, program } = await runProgram({ source });
+    expect(metadata.script_result).toEqual({
+      caught: { name: 'ToolCallError', message: 'exit 1: boom', exitCode: 1, tool: 'bash', isError: true },
+      raw: { name: 'bash', output: 'exit 1: boom', exitCode: 1, metadata: {} },
+      missing: { type: 'not_found', path: 'nope.rs' },
+    });
+    expect(program.tool_calls.map((call) => [call.tool, call.success, call.exit_code])).toEqual([
+      ['bash', false, 1],
+      ['bash', false, 1],
+      ['read', false, 1],
+    ]);
+  });
+
+  it('maps every ctx helper to its tool call', async () => {
+    const source = `
+      export default async function run(ctx) {
+        return [await ctx.read('crates/core/src/main.rs'), await ctx.ls(), await ctx.ls('src'), await ctx.bash('echo hi', { timeout: 5000 }), await ctx.git('status'), await ctx.git({ command: 'log', limit: 2 }), await ctx.read({ file_path: 'crates/core/src/main.rs', offset: 0 })];
+      }`;
+    const { metadata, calls } = await runProgram({ source });
+    expect(calls).toEqual([
+      { tool: 'read', args: { file_path: 'crates/core/src/main.rs' } },
+      { tool: 'ls', args: {} },
+      { tool: 'ls', args: { path: 'src' } },
+      { tool: 'bash', args: { timeout: 5000, command: 'echo hi' } },
+      { tool: 'git', args: { command: 'status' } },
+      { tool: 'git', args: { command: 'log', limit: 2 } },
+      { tool: 'read', args: { file_path: 'crates/core/src/main.rs', offset: 0 } },
+    ]);
+    expect((metadata.script_result as string[])[0]).toBe('     1\tfn main() {}\n');
+  });
+
+  it('ctx.readFile pages through a long file, one governed call per page', async () => {
+    const lines = Array.from({ length: 5 }, (_, index) => `line ${index}`);
+    const pagedRead: FakeTool = (args) => {
+      const offset = typeof args['offset'] === 'number' ? args['offset'] : 0;
+      const page = lines.slice(offset, offset + 2);
+      const next = offset + 2 < lines.length ? offset + 2 : null;
+      const rendered = page.map((line, index) => `${String(offset + index + 1).padStart(6, ' ')}\t${line}\n`).join('');
+      return { output: next === null ? rendered : `${rendered}\n(${lines.length - next} more lines; call read with offset=${next})`, metadata: { lines_shown: page.length, next_offset: next } };
+    };
+    const { metadata, calls } = await runProgram({ source: 'export default (ctx) => ctx.readFile("big.txt")' }, { read: pagedRead });
+    expect(metadata.script_result).toBe(lines.map((line) => `${line}\n`).join(''));
+    expect(calls.map((call) => call.args['offset'])).toEqual([undefined, 2, 4]);
+  });
+
+  it('allow-list: omitted means every tool but program; orchestrators are never callable, even when listed', async () => {
+    const source = `
+      export default async function run(ctx) {
+        const out = {};
+        for (const name of ['ls', 'program', 'parallel_task', 'dynamic_workflow']) {
+          try { out[name] = (await ctx.tool(name, {})).output } catch (error) { out[name] = error.message }
+        }
+        return out;
+      }`;
+    const open = await runProgram({ source });
+    expect(open.metadata.script_result).toEqual({
+      ls: 'listing .',
+      program: "tool 'program' can never be called from inside a program",
+      parallel_task: "tool 'parallel_task' can never be called from inside a program",
+      dynamic_workflow: "tool 'dynamic_workflow' can never be called from inside a program",
+    });
+    const listed = await runProgram({ source, allowed_tools: ['program', 'parallel_task', 'dynamic_workflow'] });
+    expect((listed.metadata.script_result as Record<string, string>)['ls']).toContain("tool 'ls' is not allowed in this program");
+    expect((listed.metadata.script_result as Record<string, string>)['program']).toBe("tool 'program' can never be called from inside a program");
+    expect(listed.calls).toEqual([]);
+    expect(open.calls.map((call) => call.tool)).toEqual(['ls']);
+  });
+
+  it('console output is collected, bounded, into metadata.program.logs', async () => {
+    const source = `
+      export default async function run() {
+        console.log('hello', { a: 1 }, [2]);
+        console.warn('careful');
+        for (let i = 0; i < 2000; i++) console.log('x'.repeat(100));
+        return 1;
+      }`;
+    const { program } = await runProgram({ source });
+    expect(program.logs.slice(0, 2)).toEqual([
+      { level: 'log', message: 'hello {"a":1} [2]' },
+      { level: 'warn', message: 'careful' },
+    ]);
+    expect(program.logs_truncated).toBe(true);
+    expect(program.logs.reduce((sum, entry) => sum + entry.message.length, 0)).toBeLessThanOrEqual(ProgramLimits.maxLogBytes);
+  });
+
+  it('rejects bad arguments with typed failures and runs nothing', async () => {
+    const cases: [Omit<ProgramToolArgs, 'type'>, string, string | undefined][] = [
+      [{ source: 'export default () => 1', path: 'a.js' }, 'PROGRAM_INVALID_ARGUMENT', 'invalid_argument'],
+      [{}, 'PROGRAM_INVALID_ARGUMENT', 'invalid_argument'],
+      [{ path: 'script.ts' }, 'PROGRAM_INVALID_ARGUMENT', 'invalid_argument'],
+      [{ path: 'missing.mjs' }, 'PROGRAM_SCRIPT_NOT_FOUND', 'not_found'],
+      [{ source: `export default () => 1;\n//${'x'.repeat(MAX_SOURCE_BYTES)}` }, 'PROGRAM_SOURCE_TOO_LARGE', 'invalid_argument'],
+      [{ source: 'export default async function run( {' }, 'PROGRAM_SYNTAX_ERROR', 'invalid_argument'],
+      [{ source: 'export const value = 1;' }, 'PROGRAM_INVALID_EXPORT', 'invalid_argument'],
+      [{ source: 'export default 42;' }, 'PROGRAM_INVALID_EXPORT', 'invalid_argument'],
+    ];
+    for (const [args, code, kind] of cases) {
+      const { result, program, calls } = await runProgram(args);
+      expect(result.exitCode, code).toBe(1);
+      expect(program.error?.code).toBe(code);
+      expect(result.errorKind?.type).toBe(kind);
+      expect(result.output).toContain(code);
+      expect(calls).toEqual([]);
+    }
+    const tooLarge = await runProgram({ source: `export default () => 1;\n//${'x'.repeat(MAX_SOURCE_BYTES)}` });
+    expect(tooLarge.program.error?.details).toMatchObject({ limit: MAX_SOURCE_BYTES });
+    await expect(createProgramTool().execute({ type: 'script', source: 'export default () => 1', limits: { timeoutMs: 0 } }, createFakeContext({}).context)).rejects.toMatchObject({
+      code: 'TOOL_ERROR',
+      details: { field: 'limits.timeoutMs', errorKind: { type: 'invalid_argument' } },
+    });
+  });
+
+  it('a script throwing reports PROGRAM_RUNTIME_ERROR with the guest message and stack', async () => {
+    const { result, program } = await runProgram({ source: 'export default async function run() { null.x }' });
+    expect(program.error?.code).toBe('PROGRAM_RUNTIME_ERROR');
+    expect(program.error?.details).toMatchObject({ name: 'TypeError', phase: 'run' });
+    expect(result.output).toContain('TypeError');
+  });
+
+  it('the caller abort ends a parked program with PROGRAM_CANCELLED and aborts the nested call', async () => {
+    const controller = new AbortController();
+    let nestedSignal: AbortSignal | undefined;
+    const slow: FakeTool = (_args, signal) => {
+      nestedSignal = signal;
+      return new Promise((resolve) => signal?.addEventListener('abort', () => resolve({ output: 'aborted', exitCode: 1 })));
+    };
+    const fake = createFakeContext({ slow }, { abortSignal: controller.signal });
+    const running = createProgramTool().execute({ type: 'script', source: 'export default (ctx) => ctx.tool("slow", {})' }, fake.context);
+    setTimeout(() => controller.abort(), 50);
+    const result = await running;
+    expect(result.errorKind).toEqual({ type: 'cancelled', op: 'program' });
+    expect((result.metadata as { program: ProgramMetadata }).program.error?.code).toBe('PROGRAM_CANCELLED');
+    expect(nestedSignal?.aborted).toBe(true);
+  });
+
+  it('toProgramArgs converts the SDK camelCase shape and leaves absent options out', () => {
+    expect(toProgramArgs({ source: 's', allowedTools: ['grep'], limits: { maxToolCalls: 3 }, inputs: { a: 1 } })).toEqual({
+      type: 'script',
+      language: 'javascript',
+      source: 's',
+      inputs: { a: 1 },
+      allowed_tools: ['grep'],
+      limits: { maxToolCalls: 3 },
+    });
+    expect(toProgramArgs({ path: 'p.mjs' })).toEqual({ type: 'script', language: 'javascript', path: 'p.mjs' });
+  });
+});
