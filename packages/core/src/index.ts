@@ -111,3 +111,15 @@ export type {
   LlmStreamEvent,
   LlmUsage,
 } from './llm/llm-client.js';
+
+// ---- permission policy (rules, shell-command analysis) ----
+export { evaluatePermission, validatePermissionPolicy } from './permission/permission-policy.js';
+export type { PermissionDecision, PermissionDecisionValue, PermissionPolicy, PermissionRequest } from './permission/permission-policy.js';
+export { MAX_PERMISSION_RULE_LENGTH, parsePermissionRule } from './permission/permission-rule.js';
+export type { PermissionRule } from './permission/permission-rule.js';
+export type { CommandPattern } from './permission/command-pattern.js';
+export type { PathGlob } from './permission/path-glob.js';
+export { analyzeShellCommand } from './permission/shell-command-parser.js';
+export type { ShellCommandAnalysis, ShellSubCommand } from './permission/shell-command-parser.js';
+export { MAX_SHELL_NESTING_DEPTH } from './permission/shell-issue.js';
+export type { ShellIssue, ShellIssueKind } from './permission/shell-issue.js';

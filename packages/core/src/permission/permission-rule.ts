@@ -46,6 +46,7 @@ export function parsePermissionRule(rule: string): PermissionRule {
     throw invalidRule(source.slice(0, 64), `the rule is longer than ${MAX_PERMISSION_RULE_LENGTH} characters`);
   }
   const open = source.indexOf('(');
+  if (open === -1 && source.includes(')')) throw invalidRule(source, 'unbalanced parentheses: ")" without "("');
   const toolPattern = (open === -1 ? source : source.slice(0, open)).trim();
   if (!TOOL_GLOB.test(toolPattern)) {
     throw invalidRule(source, `"${toolPattern}" is not a tool-name glob (letters, digits, _, -, * and ? only)`);
@@ -56,8 +57,6 @@ export function parsePermissionRule(rule: string): PermissionRule {
     specifier = source.slice(open + 1, -1).trim();
     if (specifier.length === 0) throw invalidRule(source, 'the specifier between the parentheses is empty');
     if (!parenthesesBalance(specifier)) throw invalidRule(source, 'unbalanced parentheses in the specifier');
-  } else if (source.includes(')')) {
-    throw invalidRule(source, 'unbalanced parentheses: ")" without "("');
   }
   // Only letters, digits, `_`, `-`, `*` and `?` get here, so this translation is a safe regex.
   // Case-insensitive: a `Bash(rm*)` deny rule copied from another agent's config must still bite.
