@@ -46,6 +46,8 @@ const legitimate: Row[] = [
   row('echo hi # ; rm -rf /', 'allow', 'a comment runs nothing'),
   row('git log \\\n  --oneline', 'allow', 'line continuation'),
   row('  git status  ', 'allow', 'surrounding blanks'),
+  row('echo hi\\;rm x', 'allow', 'an escaped ; is literal'),
+  row('echo "a\\"; rm -rf /"', 'allow', 'an escaped double quote does not end the string'),
 ];
 
 const denied: Row[] = [
@@ -142,6 +144,8 @@ const asked: Row[] = [
   row('echo a\u0000b', 'ask', 'NUL'),
   row("echo $'a\\u200Bb'", 'ask', 'zero-width space produced by $\'...\''),
   row('git status\r\n', 'ask', 'carriage return'),
+  row('git log --x\recho --output=/etc/passwd', 'ask', 'CR: bash would run one git command with all of these arguments'),
+  row('{rm,-rf,/}', 'ask', 'brace expansion building a command'),
   row('(echo hi)', 'ask', 'subshell'),
   row('{ echo hi; }', 'ask', 'group'),
   row('if true; then echo hi; fi', 'ask', 'if'),

@@ -63,6 +63,13 @@ const GATES = ['deny', 'ask'] as const;
  * - Rules with a specifier never match a `none` target. Nothing matches -> `defaultDecision`.
  *
  * @throws CodeError SESSION_CONFIGURATION_ERROR for an invalid rule (see {@link validatePermissionPolicy}).
+ *
+ * @example
+ * const policy = validatePermissionPolicy({ allow: ['bash(git log*)'], deny: ['bash(rm*)'] });
+ * evaluatePermission(policy, { toolName: 'bash', target: { kind: 'command', command: 'git log -5' } });
+ * // { decision: 'allow', rule: 'bash(git log*)', reason: 'every sub-command matches an allow rule ("bash(git log*)")' }
+ * evaluatePermission(policy, { toolName: 'bash', target: { kind: 'command', command: 'git log $(rm -rf ~)' } });
+ * // { decision: 'deny', rule: 'bash(rm*)', reason: 'sub-command "rm -rf ~" matches deny rule "bash(rm*)"' }
  */
 export function evaluatePermission(policy: PermissionPolicy, request: PermissionRequest): PermissionDecision {
   const rules: ToolRules = {

@@ -149,11 +149,8 @@ class ShellLexer {
   }
 
   private skipComment(): void {
-    const newline = this.source.indexOf('\n', this.pos);
-    const carriageReturn = this.source.indexOf('\r', this.pos);
     // A CR ends a comment too: we split on CR, so text after it must be seen as a command.
-    const ends = [newline, carriageReturn].filter((index) => index !== -1);
-    this.pos = ends.length === 0 ? this.source.length : Math.min(...ends);
+    while (this.pos < this.source.length && this.source[this.pos] !== '\n' && this.source[this.pos] !== '\r') this.pos += 1;
   }
 
   private readOperator(): void {
