@@ -8,8 +8,12 @@ export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_BASH_TIMEOUT_MS = 600_000;
 /** Extra time the kernel grants beyond the command deadline, so the backend can kill and drain. */
 export const BASH_KERNEL_MARGIN_MS = 5_000;
-/** Byte budget across stdout and stderr (head and tail kept by the backend). */
-export const BASH_MAX_OUTPUT_BYTES = 64 * 1024;
+/**
+ * Byte budget of the capture across stdout and stderr (head and tail kept by the backend). It is
+ * larger than the kernel's inline bound (100 KiB) on purpose: the kernel inlines head + tail and
+ * keeps the whole capture as an artifact the host can fetch.
+ */
+export const BASH_MAX_OUTPUT_BYTES = 1024 * 1024;
 
 /** Arguments of `bash`. */
 export interface BashArgs {

@@ -21,6 +21,7 @@ export interface ReadArgs {
   readonly limit?: number;
   readonly files?: readonly ReadFileRequest[];
   readonly max_output_bytes?: number;
+  readonly format?: 'numbered' | 'raw';
 }
 
 const offsetSchema = { type: 'integer', minimum: 0, description: '0-based line to start from. Default 0.' } as const;
@@ -65,6 +66,13 @@ export function createReadTool(): Tool<ReadArgs> {
             },
           },
         },
+        format: {
+          type: 'string',
+          enum: ['numbered', 'raw'],
+          description:
+            "numbered (default): lines with line numbers. raw: the file's exact text (line endings kept, no numbers, no byte budget; " +
+            'without offset/limit the whole file) - for programs and hosts that process the content. file_path only.',
+        },
         max_output_bytes: {
           type: 'integer',
           minimum: MIN_READ_MAX_OUTPUT_BYTES,
@@ -85,8 +93,11 @@ export function createReadTool(): Tool<ReadArgs> {
         if (args.offset !== undefined || args.limit !== undefined) {
           return invalidArgument('offset and limit apply to file_path; in files mode give them per entry ({path, offset, limit})');
         }
+        if (args.format === 'raw') return invalidArgument('format raw reads one file: use file_path');
         return readFiles(args.files, maxOutputBytes, context);
       }
+      if (args.format === 'raw') return readRaw(args.file_path as string, args.offset, args.limit, context);
+      if (args.format !== undefined && args.format !== 'numbered') return invalidArgument(`unknown format '${String(args.format)}'`);
       return readSingle(args.file_path as string, args.offset ?? 0, args.limit ?? DEFAULT_READ_LIMIT, maxOutputBytes, context);
     },
   };
@@ -119,5 +130,29 @@ async function readSingle(path: string, offset: number, limit: number, maxOutput
   return {
     output,
     metadata: { path: file.path, total_lines: total, offset, lines_shown: window.linesShown, next_offset: next, truncated: window.stoppedByBudget && window.nextOffset < Math.min(total, offset + limit) },
+  };
+}
+
+/**
+ * Raw mode: the exact text (line endings kept). Large results are bounded by the kernel, which
+ * keeps the whole text as an artifact; hosts read it back from there.
+ */
+async function readRaw(path: string, offset: number | undefined, limit: number | undefined, context: ToolContext): Promise<ToolOutput> {
+  const loaded = await loadFile(context.workspace, path, context.abortSignal);
+  if (!loaded.ok) return loaded.failure;
+  const { file } = loaded;
+  const content = classifyContent(file.content);
+  if (content.kind !== 'text') return invalidArgument(`${file.path} is not a text file (${content.kind}); format raw returns text only`);
+  const text = new TextDecoder().decode(file.content);
+  if (offset === undefined && limit === undefined) {
+    return { output: text, metadata: { path: file.path, bytes: file.size, raw: true, total_lines: content.lines.length } };
+  }
+  const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const start = offset ?? 0;
+  if (start > 0 && start >= lines.length) return invalidArgument(`offset ${start} is past the end of ${file.path} (${lines.length} lines)`);
+  const end = limit === undefined ? lines.length : Math.min(lines.length, start + limit);
+  return {
+    output: lines.slice(start, end).join(''),
+    metadata: { path: file.path, raw: true, total_lines: lines.length, offset: start, lines_shown: end - start, next_offset: end < lines.length ? end : null },
   };
 }

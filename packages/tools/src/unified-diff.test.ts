@@ -36,13 +36,15 @@ describe('unified diff create/parse/apply', () => {
       const afterLines = mutate(splitLinesKeepEol(before), random);
       let after = afterLines.join('');
       if (random() < 0.1 && after.endsWith('\n')) after = after.slice(0, -1);
-      const diff = createUnifiedDiff('f.txt', before, after);
-      if (before === after) {
-        expect(diff.text).toBe('');
-        continue;
+      for (const context of [0, 1, 3]) {
+        const diff = createUnifiedDiff('f.txt', before, after, { context });
+        if (before === after) {
+          expect(diff.text).toBe('');
+          continue;
+        }
+        const parsed = parseUnifiedDiff(diff.text);
+        expect(applyHunks('f.txt', before, parsed.hunks, parsed.crlf)).toBe(after);
       }
-      const parsed = parseUnifiedDiff(diff.text);
-      expect(applyHunks('f.txt', before, parsed.hunks, parsed.crlf)).toBe(after);
     }
   });
 
