@@ -1,0 +1,157 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfirmationManager, HookRegistry, InvocationKernel, ToolRegistry } from '@a3s-lab/code-core';
+import type { AgentEvent, InvocationKernelOptions } from '@a3s-lab/code-core';
+import { MemoryWorkspaceBackend } from '@a3s-lab/code-core/testing';
+import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
+import { createBuiltinTools } from '@a3s-lab/code-tools';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProgramTool, toProgramArgs } from '../src/index.js';
+import type { ProgramMetadata } from '../src/index.js';
+
+let root: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'a3s-ptc-'));
+  await mkdir(join(root, 'crates/auth/src'), { recursive: true });
+  await mkdir(join(root, 'scripts/ptc'), { recursive: true });
+  await writeFile(join(root, 'crates/auth/src/lib.rs'), 'pub struct PermissionPolicy;\nimpl PermissionPolicy {}\n');
+  await writeFile(join(root, 'crates/auth/src/other.rs'), 'fn unrelated() {}\n');
+  await writeFile(
+    join(root, 'scripts/ptc/search-auth.js'),
+    `export default async function run(ctx, inputs) {
+  const hits = await ctx.grep(inputs.query, { glob: '*.rs' });
+  const files = await ctx.glob('crates/**/*.rs');
+  const snippets = [];
+  for (const file of files.slice(0, 20)) {
+    const content = await ctx.readFile(file);
+    if (content.includes(inputs.query)) snippets.push({ file, preview: content.slice(0, 1200) });
+  }
+  return { summary: \`Found \${snippets.length} candidate files for \${inputs.query}\`, evidence: snippets, rawSearch: hits };
+}
+`,
+  );
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function kernelOver(workspace: InvocationKernelOptions['workspace'], options: Partial<InvocationKernelOptions> = {}) {
+  const events: AgentEvent[] = [];
+  const registry = new ToolRegistry([...createBuiltinTools(), createProgramTool()]);
+  const kernel = new InvocationKernel({ sessionId: 'ptc-e2e', registry, workspace, emit: (event) => events.push(event), ...options });
+  return { kernel, events };
+}
+
+const programMeta = (metadata: unknown) => (metadata as { program: ProgramMetadata; script_result?: unknown });
+
+describe('program through the real kernel', () => {
+  it('runs search-auth.js by path over a local workspace with the real tools', async () => {
+    const { kernel, events } = kernelOver(new LocalWorkspaceBackend(root));
+    const result = await kernel.invoke({
+      toolName: 'program',
+      args: toProgramArgs({ path: 'scripts/ptc/search-auth.js', inputs: { query: 'PermissionPolicy' }, allowedTools: ['grep', 'glob', 'read'], limits: { timeoutMs: 30000, maxToolCalls: 30, maxOutputBytes: 65536 } }),
+      origin: 'host-direct',
+      toolId: 'p1',
+    });
+    expect(result.exitCode, result.output).toBe(0);
+    const { program, script_result } = programMeta(result.metadata);
+    expect(script_result).toMatchObject({
+      summary: 'Found 1 candidate files for PermissionPolicy',
+      evidence: [{ file: 'crates/auth/src/lib.rs', preview: 'pub struct PermissionPolicy;\nimpl PermissionPolicy {}\n' }],
+    });
+    expect(program.tool_calls.map((call) => call.tool).sort()).toEqual(['glob', 'grep', 'read', 'read']);
+    expect(program.tool_calls.every((call) => call.success)).toBe(true);
+    // Every ctx call was a governed nested invocation carrying the program's id.
+    const nestedStarts = events.filter((event) => event.type === 'tool_start' && event.payload['parent_tool_id'] === 'p1');
+    expect(nestedStarts).toHaveLength(4);
+    expect(nestedStarts.every((event) => event.payload['origin'] === 'nested')).toBe(true);
+  });
+
+  it('runs the inline sample over the memory workspace', async () => {
+    const { kernel } = kernelOver(new MemoryWorkspaceBackend({ files: { 'src/a.ts': 'export class PermissionPolicy {}\n', 'src/b.ts': 'x\n' } }));
+    const result = await kernel.invoke({
+      toolName: 'program',
+      args: toProgramArgs({
+        source: `export default async function run(ctx, inputs) {
+          const hits = await ctx.grep(inputs.query, { glob: '*.ts' })
+          const files = await ctx.glob('src/**/*.ts')
+          return { hits, files: files.slice(0, 10) }
+        }`,
+        inputs: { query: 'PermissionPolicy' },
+        allowedTools: ['grep', 'glob'],
+        limits: { timeoutMs: 30000, maxToolCalls: 20, maxOutputBytes: 65536 },
+      }),
+      origin: 'host-direct',
+    });
+    expect(result.exitCode, result.output).toBe(0);
+    const { program, script_result } = programMeta(result.metadata);
+    expect((script_result as { files: string[] }).files.sort()).toEqual(['src/a.ts', 'src/b.ts']);
+    expect((script_result as { hits: string }).hits).toContain('src/a.ts');
+    expect(program.tool_calls.map((call) => call.tool)).toEqual(['grep', 'glob']);
+    expect(program.limits).toEqual({ timeoutMs: 30000, maxToolCalls: 20, maxOutputBytes: 65536 });
+  });
+
+  it('bash under permissionPolicy ask raises a confirmation; denying it throws inside the script and nothing runs', async () => {
+    const confirmation = new ConfirmationManager({});
+    const { kernel, events } = kernelOver(new LocalWorkspaceBackend(root), { permissionPolicy: { allow: ['program'], ask: ['bash*'] }, confirmation });
+    const running = kernel.invoke({
+      toolName: 'program',
+      args: toProgramArgs({
+        source: `export default async function run(ctx) {
+          try { await ctx.bash('touch created-by-program.txt'); return 'ran' }
+          catch (error) { return { denied: error.message, kind: error.errorKind && error.errorKind.type } }
+        }`,
+      }),
+      origin: 'agent',
+      toolId: 'p2',
+    });
+    for (let i = 0; i < 200 && confirmation.pending().length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(confirmation.pending()).toHaveLength(1);
+    const pending = confirmation.pending()[0];
+    expect(pending?.toolName).toBe('bash');
+    const required = events.find((event) => event.type === 'confirmation_required');
+    expect(required?.payload['parent_tool_id']).toBe('p2');
+    confirmation.confirm(pending?.toolId ?? '', false, 'not in this program');
+    const result = await running;
+    expect(result.exitCode, result.output).toBe(0);
+    expect(programMeta(result.metadata).script_result).toMatchObject({ kind: 'permission_denied', denied: expect.stringContaining('not in this program') });
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(join(root, 'created-by-program.txt'))).toBe(false);
+  });
+
+  it('a pre-hook sees every nested call with parent_tool_id, and its block reaches the script', async () => {
+    const hooks = new HookRegistry();
+    const seen: Record<string, unknown>[] = [];
+    hooks.register('audit', 'pre_tool_use', null, null, (event) => {
+      seen.push(event.payload);
+      return event.payload['tool_name'] === 'ls' ? { action: 'block', reason: 'no listing' } : { action: 'continue' };
+    });
+    const { kernel } = kernelOver(new MemoryWorkspaceBackend({ files: { 'a.txt': 'alpha\n' } }), { hooks });
+    const result = await kernel.invoke({
+      toolName: 'program',
+      args: toProgramArgs({ source: 'export default async (ctx) => ({ text: await ctx.readFile("a.txt"), ls: await ctx.ls().catch((e) => e.errorKind.type) })' }),
+      origin: 'host-direct',
+      toolId: 'p3',
+    });
+    expect(result.exitCode, result.output).toBe(0);
+    expect(programMeta(result.metadata).script_result).toEqual({ text: 'alpha\n', ls: 'hook_denied' });
+    const nested = seen.filter((payload) => payload['tool_name'] !== 'program');
+    expect(nested.map((payload) => [payload['tool_name'], payload['origin'], payload['parent_tool_id']])).toEqual([
+      ['read', 'nested', 'p3'],
+      ['ls', 'nested', 'p3'],
+    ]);
+  });
+
+  it('the kernel refuses a program inside a program even when the script asks for it', async () => {
+    const { kernel } = kernelOver(new MemoryWorkspaceBackend());
+    const result = await kernel.invoke({
+      toolName: 'program',
+      args: toProgramArgs({ source: 'export default (ctx) => ctx.tool("program", { type: "script", source: "export default () => 1" }).catch((e) => e.message)', allowedTools: ['program'] }),
+      origin: 'host-direct',
+    });
+    expect(programMeta(result.metadata).script_result).toBe("tool 'program' can never be called from inside a program");
+  });
+});
