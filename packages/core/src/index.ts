@@ -123,3 +123,25 @@ export { analyzeShellCommand } from './permission/shell-command-parser.js';
 export type { ShellCommandAnalysis, ShellSubCommand } from './permission/shell-command-parser.js';
 export { MAX_SHELL_NESTING_DEPTH } from './permission/shell-issue.js';
 export type { ShellIssue, ShellIssueKind } from './permission/shell-issue.js';
+
+// ---- session runtime (agent loop, runs, streams) ----
+export { AdmissionGate } from './session/admission-gate.js';
+export type { AdmissionLease } from './session/admission-gate.js';
+export { AgentSession } from './session/agent-session.js';
+export type { ActiveTool, AgentSessionInit } from './session/agent-session.js';
+export { EventStream } from './session/event-stream.js';
+export { repairHistory } from './session/history-repair.js';
+export { DEFAULT_RETENTION_LIMITS, DEFAULT_RUN_EVENT_PAGE_LIMIT, RunStore } from './session/run-store.js';
+export type { RetentionLimits, RunEventPage, RunHandle, RunRecord, RunSnapshot, RunStatus, RunUsage } from './session/run-store.js';
+export { normalizeSendRequest, toUserMessage } from './session/send-request.js';
+export type { Attachment, SendRequest, SendResult } from './session/send-request.js';
+export { SESSION_OPTION_DEFAULTS, SESSION_OPTION_NAMES, resolveSessionOptions } from './session/session-options.js';
+export type { ResolvedSessionOptions, SessionOptions, WorkerAgentSpec, WorkerKind } from './session/session-options.js';
+export { SESSION_STATE_VERSION } from './session/session-state.js';
+export type { SessionStateV1 } from './session/session-state.js';
+export { buildSystemPrompt } from './session/system-prompt.js';
+export type { SystemPromptContext } from './session/system-prompt.js';
+export { ToolCallRunner } from './session/tool-call-runner.js';
+export type { ToolCallRequest } from './session/tool-call-runner.js';
+export { cancelledError, runTurnLoop, stableJson, toBase64 } from './session/turn-loop.js';
+export type { TurnLoopContext, TurnLoopLimits, TurnLoopOutcome } from './session/turn-loop.js';

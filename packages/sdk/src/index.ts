@@ -1,2 +1,32 @@
-// Public surface of @a3s-lab/code. Exports are listed by name.
-export {};
+// Public surface of @a3s-lab/code. Exports are listed by name; src/index.test.ts pins them.
+export { Agent } from './agent.js';
+export type { AgentCreateOptions } from './agent.js';
+export { Session } from './session.js';
+export type { GitOptions, GlobOptions, GrepOptions, ReadFileOptions } from './session.js';
+export type { ToolResult } from './tool-result-view.js';
+export { createLlmClient } from './create-llm-client.js';
+export type { LlmClientFactory } from './create-llm-client.js';
+export { secretEnvironmentValues } from './secret-environment.js';
+
+export { LocalWorkspaceBackend } from '@a3s-lab/code-local';
+export {
+  AGENT_EVENT_TYPES_V1,
+  CodeError,
+  ERROR_CODES,
+  EventStream,
+  InvocationRuntime,
+  agentEventTypesV1,
+} from '@a3s-lab/code-core';
+export type {
+  AgentEvent,
+  AgentEventTypeV1,
+  ErrorCode,
+  RunEventPage,
+  RunRecord,
+  SendRequest,
+  SendResult,
+  SessionOptions,
+  Tool,
+  ToolContext,
+  WorkspaceBackend,
+} from '@a3s-lab/code-core';

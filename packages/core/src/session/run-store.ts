@@ -1,0 +1,253 @@
+import type { AgentEvent } from '../events/agent-event.js';
+import { withEventMetadata } from '../events/agent-event.js';
+
+/** Status of a recorded run. */
+export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** Token usage summed over a run. */
+export interface RunUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly totalTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+}
+
+/** The record of one `send` / `stream` call. */
+export interface RunRecord {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly status: RunStatus;
+  /** `send` or `stream`. */
+  readonly kind: string;
+  readonly prompt: string;
+  readonly startedAtMs: number;
+  readonly endedAtMs: number | null;
+  /** Final assistant text, when the run completed. */
+  readonly text: string | null;
+  readonly error: { readonly code: string; readonly message: string } | null;
+  readonly usage: RunUsage;
+  readonly toolCallsCount: number;
+  readonly turns: number;
+  /** Sequence number of the last recorded event. */
+  readonly lastSequence: number;
+}
+
+/** A page of replayed events; the cursor is exclusive. */
+export interface RunEventPage {
+  readonly events: AgentEvent[];
+  /** Lowest sequence still retained (events before it were evicted). */
+  readonly firstAvailableSequence: number;
+  /** Pass as `afterSequence` to continue; `null` when the page is empty. */
+  readonly nextAfterSequence: number | null;
+  /** True when the requested cursor predates the retained window: history is incomplete. */
+  readonly retentionGap: boolean;
+  readonly hasMore: boolean;
+}
+
+/** FIFO retention for runs and their events. */
+export interface RetentionLimits {
+  /** Runs kept per session (oldest finished runs evicted first). Default 64. */
+  readonly maxRuns?: number;
+  /** Events kept per run (oldest evicted first). Default 8192. */
+  readonly maxEventsPerRun?: number;
+}
+
+/** Default retention limits. */
+export const DEFAULT_RETENTION_LIMITS = Object.freeze({ maxRuns: 64, maxEventsPerRun: 8192 });
+
+/** Default page size of `runEventPage`. */
+export const DEFAULT_RUN_EVENT_PAGE_LIMIT = 256;
+
+/** Plain-data form of a run, as held in snapshots. */
+export interface RunSnapshot {
+  readonly record: RunRecord;
+  readonly events: AgentEvent[];
+  readonly firstSequence: number;
+}
+
+interface MutableRun {
+  record: { -readonly [K in keyof RunRecord]: RunRecord[K] };
+  events: AgentEvent[];
+  /** Sequence of events[0]. */
+  firstSequence: number;
+}
+
+/** Live handle of a running run, used by the loop to record events and totals. */
+export interface RunHandle {
+  readonly id: string;
+  /** Records `event` with replay metadata and returns the recorded envelope. */
+  append(event: AgentEvent): AgentEvent;
+  addUsage(usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }): void;
+  addToolCalls(count: number): void;
+  setTurns(turns: number): void;
+  finish(status: Exclude<RunStatus, 'running'>, outcome: { text?: string | null; error?: { code: string; message: string } | null }): RunRecord;
+  record(): RunRecord;
+}
+
+/**
+ * Records every run of a session and its events with replay metadata (`run_id`, `session_id`,
+ * `sequence`, `timestamp_ms`), under FIFO retention limits.
+ */
+export class RunStore {
+  readonly #sessionId: string;
+  readonly #maxRuns: number;
+  readonly #maxEvents: number;
+  readonly #runs = new Map<string, MutableRun>();
+  #current: MutableRun | null = null;
+  #counter = 0;
+
+  constructor(sessionId: string, limits: RetentionLimits = {}) {
+    this.#sessionId = sessionId;
+    this.#maxRuns = limits.maxRuns ?? DEFAULT_RETENTION_LIMITS.maxRuns;
+    this.#maxEvents = limits.maxEventsPerRun ?? DEFAULT_RETENTION_LIMITS.maxEventsPerRun;
+  }
+
+  /** Starts a run and makes it current. */
+  start(kind: string, prompt: string): RunHandle {
+    this.#counter += 1;
+    const id = `run_${Date.now().toString(36)}_${this.#counter.toString(36)}_${randomSuffix()}`;
+    const run: MutableRun = {
+      record: {
+        id,
+        sessionId: this.#sessionId,
+        status: 'running',
+        kind,
+        prompt,
+        startedAtMs: Date.now(),
+        endedAtMs: null,
+        text: null,
+        error: null,
+        usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        toolCallsCount: 0,
+        turns: 0,
+        lastSequence: 0,
+      },
+      events: [],
+      firstSequence: 1,
+    };
+    this.#runs.set(id, run);
+    this.#current = run;
+    this.#evictRuns();
+    return this.#handle(run);
+  }
+
+  #handle(run: MutableRun): RunHandle {
+    return {
+      id: run.record.id,
+      append: (event) => {
+        const sequence = run.record.lastSequence + 1;
+        run.record.lastSequence = sequence;
+        const recorded = withEventMetadata(event, { run_id: run.record.id, session_id: this.#sessionId, sequence, timestamp_ms: Date.now() });
+        run.events.push(recorded);
+        if (run.events.length > this.#maxEvents) {
+          const drop = run.events.length - this.#maxEvents;
+          run.events.splice(0, drop);
+          run.firstSequence += drop;
+        }
+        return recorded;
+      },
+      addUsage: (usage) => {
+        const u = run.record.usage;
+        const promptTokens = u.promptTokens + usage.inputTokens;
+        const completionTokens = u.completionTokens + usage.outputTokens;
+        run.record.usage = {
+          promptTokens,
+          completionTokens,
+          totalTokens: promptTokens + completionTokens,
+          cacheReadTokens: u.cacheReadTokens + (usage.cacheReadTokens ?? 0),
+          cacheWriteTokens: u.cacheWriteTokens + (usage.cacheWriteTokens ?? 0),
+        };
+      },
+      addToolCalls: (count) => {
+        run.record.toolCallsCount += count;
+      },
+      setTurns: (turns) => {
+        run.record.turns = turns;
+      },
+      finish: (status, outcome) => {
+        if (run.record.status === 'running') {
+          run.record.status = status;
+          run.record.endedAtMs = Date.now();
+          run.record.text = outcome.text ?? null;
+          run.record.error = outcome.error ?? null;
+        }
+        if (this.#current === run) this.#current = null;
+        this.#evictRuns();
+        return { ...run.record };
+      },
+      record: () => ({ ...run.record }),
+    };
+  }
+
+  #evictRuns(): void {
+    if (this.#runs.size <= this.#maxRuns) return;
+    for (const [id, run] of this.#runs) {
+      if (this.#runs.size <= this.#maxRuns) break;
+      if (run.record.status !== 'running') this.#runs.delete(id);
+    }
+  }
+
+  /** Records of the retained runs, oldest first. */
+  runs(): RunRecord[] {
+    return [...this.#runs.values()].map((r) => ({ ...r.record }));
+  }
+
+  /** The running run, or `null`. */
+  current(): RunRecord | null {
+    return this.#current === null ? null : { ...this.#current.record };
+  }
+
+  /** The record of `runId`, or `null` when unknown or evicted. */
+  get(runId: string): RunRecord | null {
+    const run = this.#runs.get(runId);
+    return run === undefined ? null : { ...run.record };
+  }
+
+  /** Every retained event of `runId`, or `null` when the run is unknown or evicted. */
+  events(runId: string): AgentEvent[] | null {
+    const run = this.#runs.get(runId);
+    return run === undefined ? null : [...run.events];
+  }
+
+  /**
+   * A page of events after `afterSequence` (exclusive), at most `limit` (default 256).
+   * `null` when the run is unknown or evicted.
+   */
+  page(runId: string, afterSequence?: number, limit: number = DEFAULT_RUN_EVENT_PAGE_LIMIT): RunEventPage | null {
+    const run = this.#runs.get(runId);
+    if (run === undefined) return null;
+    const size = Math.max(1, Math.min(Math.floor(limit), 10_000));
+    const after = afterSequence ?? 0;
+    const first = run.firstSequence;
+    const retentionGap = after < first - 1;
+    const startIndex = Math.max(0, after - first + 1);
+    const events = run.events.slice(startIndex, startIndex + size);
+    const last = events.at(-1);
+    const nextAfterSequence = last === undefined ? null : (last.metadata?.sequence ?? null);
+    return { events, firstAvailableSequence: first, nextAfterSequence, retentionGap, hasMore: startIndex + size < run.events.length };
+  }
+
+  /** Plain-data copy of every retained run, for snapshots. */
+  snapshot(): RunSnapshot[] {
+    return [...this.#runs.values()].map((r) => ({ record: { ...r.record }, events: [...r.events], firstSequence: r.firstSequence }));
+  }
+
+  /** Replaces the retained runs with `runs` (a run recorded as running is restored as cancelled). */
+  restore(runs: readonly RunSnapshot[]): void {
+    this.#runs.clear();
+    this.#current = null;
+    for (const r of runs) {
+      const record = { ...r.record };
+      if (record.status === 'running') {
+        record.status = 'cancelled';
+        record.endedAtMs = record.endedAtMs ?? Date.now();
+      }
+      this.#runs.set(record.id, { record, events: [...r.events], firstSequence: r.firstSequence });
+    }
+  }
+}
+
+function randomSuffix(): string {
+  return Math.floor(Math.random() * 0xffffff).toString(36);
+}

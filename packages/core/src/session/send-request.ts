@@ -1,0 +1,69 @@
+import { CodeError } from '../errors/code-error.js';
+import type { LlmContentPart, LlmMessage } from '../llm/llm-client.js';
+import { toBase64 } from './turn-loop.js';
+
+/** An attachment sent with a prompt (images). */
+export interface Attachment {
+  /** Raw bytes (Uint8Array / Buffer) or base64 text. */
+  readonly data: Uint8Array | string;
+  /** IANA media type, e.g. `image/png`. */
+  readonly mediaType: string;
+}
+
+/** Object form of a `send` / `stream` request. */
+export interface SendRequest {
+  readonly prompt: string;
+  /** Replaces the session's conversation before this prompt. */
+  readonly history?: readonly LlmMessage[];
+  readonly attachments?: readonly Attachment[];
+}
+
+/** What `send` resolves with (and `stream().result`). */
+export interface SendResult {
+  /** The final assistant text. */
+  readonly text: string;
+  readonly runId: string;
+  readonly toolCallsCount: number;
+  readonly turns: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly totalTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+}
+
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** Normalises `prompt | SendRequest`; SESSION_ERROR on malformed input. */
+export function normalizeSendRequest(request: unknown): SendRequest {
+  if (typeof request === 'string') return { prompt: request };
+  if (typeof request !== 'object' || request === null) {
+    throw new CodeError('SESSION_ERROR', 'send/stream expects a prompt string or { prompt, history?, attachments? }', { details: { field: 'request' } });
+  }
+  const r = request as Record<string, unknown>;
+  if (typeof r['prompt'] !== 'string') throw new CodeError('SESSION_ERROR', "request.prompt must be a string", { details: { field: 'prompt' } });
+  if (r['history'] !== undefined && !Array.isArray(r['history'])) throw new CodeError('SESSION_ERROR', 'request.history must be an array of messages', { details: { field: 'history' } });
+  if (r['attachments'] !== undefined) {
+    if (!Array.isArray(r['attachments'])) throw new CodeError('SESSION_ERROR', 'request.attachments must be an array', { details: { field: 'attachments' } });
+    r['attachments'].forEach((a: unknown, i: number) => {
+      const att = a as Record<string, unknown> | null;
+      if (typeof att !== 'object' || att === null || typeof att['mediaType'] !== 'string' || !IMAGE_TYPES.has(att['mediaType'])) {
+        throw new CodeError('SESSION_ERROR', `attachments[${i}].mediaType must be one of ${[...IMAGE_TYPES].join(', ')}`, { details: { field: `attachments[${i}].mediaType` } });
+      }
+      if (!(att['data'] instanceof Uint8Array) && typeof att['data'] !== 'string') {
+        throw new CodeError('SESSION_ERROR', `attachments[${i}].data must be bytes or base64 text`, { details: { field: `attachments[${i}].data` } });
+      }
+    });
+  }
+  return request as SendRequest;
+}
+
+/** The user message of a request. */
+export function toUserMessage(request: SendRequest): LlmMessage {
+  const content: LlmContentPart[] = [];
+  for (const a of request.attachments ?? []) {
+    content.push({ type: 'image', mediaType: a.mediaType, data: typeof a.data === 'string' ? a.data : toBase64(a.data) });
+  }
+  content.push({ type: 'text', text: request.prompt });
+  return { role: 'user', content };
+}

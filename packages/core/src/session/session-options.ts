@@ -1,0 +1,280 @@
+import { CodeError } from '../errors/code-error.js';
+import type { RetentionLimits } from './run-store.js';
+
+/** Kinds of worker agents (subagents). */
+export type WorkerKind = 'read_only' | 'planner' | 'implementer' | 'verifier' | 'reviewer' | 'custom';
+
+/** A reproducible worker-agent spec, registered on a session and delegated to by name. */
+export interface WorkerAgentSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly kind: WorkerKind;
+  readonly model?: string;
+  readonly maxSteps?: number;
+  readonly prompt?: string;
+  readonly permissions?: Readonly<Record<string, unknown>>;
+  /** How the child resolves `ask` decisions. Default `auto_approve`. */
+  readonly confirmationInheritance?: 'auto_approve' | 'deny_on_ask' | 'inherit_parent';
+}
+
+/**
+ * Session options (camelCase), as accepted by `agent.sessionAsync(workspace, options)`.
+ * Defaults are those of REFERENCE.md. Every field is validated; a bad value is a
+ * SESSION_CONFIGURATION_ERROR naming the field.
+ */
+export interface SessionOptions {
+  /** `provider/model`; default: the config's default model. */
+  readonly model?: string;
+  /** Planning: `auto` (default) | `enabled` | `disabled`. */
+  readonly planningMode?: 'auto' | 'enabled' | 'disabled';
+  /** Legacy planning switch: true = `enabled`, false = `disabled`. */
+  readonly planning?: boolean;
+  /** Deadline of one tool call, ms (default 600000; a tool may ask for its own, e.g. bash `timeout`). */
+  readonly toolTimeoutMs?: number;
+  /** Deadline of one model call including retries, ms (default none). */
+  readonly llmApiTimeoutMs?: number;
+  /** Consecutive all-failed tool rounds before the run stops (default 3). */
+  readonly circuitBreakerThreshold?: number;
+  /** Identical consecutive tool calls allowed before refusal (default 3). */
+  readonly duplicateToolCallThreshold?: number;
+  /** Model turns requesting tools per run (default 50). */
+  readonly maxToolRounds?: number;
+  readonly manualDelegationEnabled?: boolean;
+  readonly autoCompact?: boolean;
+  /** Fraction of maxContextTokens that triggers compaction (default 0.8). */
+  readonly autoCompactThreshold?: number;
+  /** Context window of the model in tokens (default 200000; 0 is rejected). */
+  readonly maxContextTokens?: number;
+  readonly autoDelegation?: { readonly enabled?: boolean; readonly maxTasks?: number };
+  /** Bound of `parallel_task` (default 8). */
+  readonly maxParallelTasks?: number;
+  readonly autoParallel?: boolean;
+  readonly workerAgents?: readonly WorkerAgentSpec[];
+  /** Which tools are allowed, asked about or denied. */
+  readonly permissionPolicy?: {
+    readonly allow?: readonly string[];
+    readonly ask?: readonly string[];
+    readonly deny?: readonly string[];
+    readonly defaultDecision?: 'allow' | 'ask' | 'deny';
+  };
+  /** Human confirmation behaviour. */
+  readonly confirmationPolicy?: {
+    readonly enabled?: boolean;
+    readonly defaultTimeoutMs?: number;
+    readonly timeoutAction?: 'reject' | 'auto_approve';
+    readonly yoloLanes?: readonly string[];
+  };
+  /** Workspace backend; default a local backend rooted at the session workspace. */
+  readonly workspaceBackend?: unknown;
+  /** Where snapshots are saved. */
+  readonly sessionStore?: unknown;
+  /** Session id; default generated. */
+  readonly sessionId?: string;
+  readonly autoSave?: boolean;
+  /** Artifact retention (default 256 artifacts / 16 MiB). */
+  readonly artifactStoreLimits?: { readonly maxArtifacts?: number; readonly maxBytes?: number };
+  /** Run and run-event retention. */
+  readonly retentionLimits?: RetentionLimits;
+  /** Replaces the built-in system prompt. */
+  readonly systemPrompt?: string;
+  /** Appended to the system prompt (project conventions, house rules). */
+  readonly instructions?: string;
+  /** Hard limits on tool calls, tokens and wall time for the session. */
+  readonly budget?: { readonly maxToolCalls?: number; readonly maxTokens?: number; readonly maxWallTimeMs?: number; readonly softThresholds?: readonly number[] };
+  /** Response token cap per model call. */
+  readonly maxOutputTokens?: number;
+}
+
+/** Options with defaults applied. */
+export interface ResolvedSessionOptions extends SessionOptions {
+  readonly planningMode: 'auto' | 'enabled' | 'disabled';
+  readonly toolTimeoutMs: number;
+  readonly circuitBreakerThreshold: number;
+  readonly duplicateToolCallThreshold: number;
+  readonly maxToolRounds: number;
+  readonly autoCompact: boolean;
+  readonly autoCompactThreshold: number;
+  readonly maxContextTokens: number;
+  readonly maxParallelTasks: number;
+  readonly autoParallel: boolean;
+}
+
+/** Defaults of REFERENCE.md. */
+export const SESSION_OPTION_DEFAULTS = Object.freeze({
+  planningMode: 'auto' as const,
+  toolTimeoutMs: 600_000,
+  circuitBreakerThreshold: 3,
+  duplicateToolCallThreshold: 3,
+  maxToolRounds: 50,
+  autoCompact: false,
+  autoCompactThreshold: 0.8,
+  maxContextTokens: 200_000,
+  maxParallelTasks: 8,
+  autoParallel: true,
+});
+
+type Check = (value: unknown, field: string) => void;
+
+const fail = (field: string, expected: string, value: unknown): never => {
+  throw new CodeError('SESSION_CONFIGURATION_ERROR', `invalid session option '${field}': expected ${expected}, got ${describe(value)}`, {
+    details: { field, expected },
+  });
+};
+const describe = (value: unknown): string => {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return typeof value;
+};
+const bool: Check = (v, f) => {
+  if (typeof v !== 'boolean') fail(f, 'a boolean', v);
+};
+const str: Check = (v, f) => {
+  if (typeof v !== 'string' || v.length === 0) fail(f, 'a non-empty string', v);
+};
+const int =
+  (min: number, max = Number.MAX_SAFE_INTEGER): Check =>
+  (v, f) => {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) fail(f, `an integer in ${min}..${max}`, v);
+  };
+const fraction: Check = (v, f) => {
+  if (typeof v !== 'number' || !(v > 0 && v <= 1)) fail(f, 'a number in (0, 1]', v);
+};
+const oneOf =
+  (...values: string[]): Check =>
+  (v, f) => {
+    if (typeof v !== 'string' || !values.includes(v)) fail(f, `one of ${values.map((x) => `'${x}'`).join(', ')}`, v);
+  };
+const stringList: Check = (v, f) => {
+  if (!Array.isArray(v)) fail(f, 'an array of strings', v);
+  (v as unknown[]).forEach((item, i) => str(item, `${f}[${i}]`));
+};
+const object =
+  (fields: Record<string, Check>): Check =>
+  (v, f) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(f, 'an object', v);
+    for (const [key, value] of Object.entries(v as Record<string, unknown>)) {
+      const check = fields[key];
+      if (check === undefined) {
+        throw new CodeError('SESSION_CONFIGURATION_ERROR', `unknown session option '${f}.${key}' (known: ${Object.keys(fields).join(', ')})`, {
+          details: { field: `${f}.${key}` },
+        });
+      }
+      if (value !== undefined) check(value, `${f}.${key}`);
+    }
+  };
+const anyObject: Check = (v, f) => {
+  if (typeof v !== 'object' || v === null) fail(f, 'an object', v);
+};
+const workerList: Check = (v, f) => {
+  if (!Array.isArray(v)) fail(f, 'an array of worker specs', v);
+  const names = new Set<string>();
+  (v as unknown[]).forEach((item, i) => {
+    const field = `${f}[${i}]`;
+    object(WORKER_FIELDS)(item, field);
+    const spec = item as Record<string, unknown>;
+    str(spec['name'], `${field}.name`);
+    str(spec['description'], `${field}.description`);
+    oneOf('read_only', 'planner', 'implementer', 'verifier', 'reviewer', 'custom')(spec['kind'], `${field}.kind`);
+    if (names.has(spec['name'] as string)) fail(`${field}.name`, 'a unique worker name', spec['name']);
+    names.add(spec['name'] as string);
+  });
+};
+
+const WORKER_FIELDS: Record<string, Check> = {
+  name: str,
+  description: str,
+  kind: oneOf('read_only', 'planner', 'implementer', 'verifier', 'reviewer', 'custom'),
+  model: str,
+  maxSteps: int(1, 10_000),
+  prompt: (v, f) => {
+    if (typeof v !== 'string') fail(f, 'a string', v);
+  },
+  permissions: anyObject,
+  confirmationInheritance: oneOf('auto_approve', 'deny_on_ask', 'inherit_parent'),
+};
+
+const FIELDS: Record<string, Check> = {
+  model: (v, f) => {
+    if (typeof v !== 'string' || !/^[^/\s]+\/\S+$/.test(v)) fail(f, "'provider/model'", v);
+  },
+  planningMode: oneOf('auto', 'enabled', 'disabled'),
+  planning: bool,
+  toolTimeoutMs: int(1, 86_400_000),
+  llmApiTimeoutMs: int(1, 86_400_000),
+  circuitBreakerThreshold: int(1, 1000),
+  duplicateToolCallThreshold: int(1, 1000),
+  maxToolRounds: int(1, 10_000),
+  manualDelegationEnabled: bool,
+  autoCompact: bool,
+  autoCompactThreshold: fraction,
+  maxContextTokens: int(1, 100_000_000),
+  autoDelegation: object({ enabled: bool, maxTasks: int(1, 32) }),
+  maxParallelTasks: int(1, 32),
+  autoParallel: bool,
+  workerAgents: workerList,
+  permissionPolicy: object({ allow: stringList, ask: stringList, deny: stringList, defaultDecision: oneOf('allow', 'ask', 'deny') }),
+  confirmationPolicy: object({ enabled: bool, defaultTimeoutMs: int(1, 86_400_000), timeoutAction: oneOf('reject', 'auto_approve'), yoloLanes: stringList }),
+  workspaceBackend: (v, f) => {
+    const b = v as Record<string, unknown> | null;
+    if (typeof b !== 'object' || b === null || typeof b['readFile'] !== 'function' || typeof b['resolvePath'] !== 'function' || typeof b['capabilities'] !== 'object') {
+      fail(f, 'a WorkspaceBackend (capabilities, resolvePath, readFile...)', v);
+    }
+  },
+  sessionStore: anyObject,
+  sessionId: (v, f) => {
+    if (typeof v !== 'string' || !/^[A-Za-z0-9._:@-]{1,128}$/.test(v)) fail(f, 'an id of 1-128 letters, digits or . _ : @ -', v);
+  },
+  autoSave: bool,
+  artifactStoreLimits: object({ maxArtifacts: int(1, 1_000_000), maxBytes: int(1024, Number.MAX_SAFE_INTEGER) }),
+  retentionLimits: object({ maxRuns: int(1, 100_000), maxEventsPerRun: int(16, 10_000_000) }),
+  systemPrompt: str,
+  instructions: (v, f) => {
+    if (typeof v !== 'string') fail(f, 'a string', v);
+  },
+  budget: object({
+    maxToolCalls: int(1),
+    maxTokens: int(1),
+    maxWallTimeMs: int(1),
+    softThresholds: (v, f) => {
+      if (!Array.isArray(v) || !v.every((x) => typeof x === 'number' && x > 0 && x < 1)) fail(f, 'an array of fractions in (0, 1)', v);
+    },
+  }),
+  maxOutputTokens: int(1, 1_000_000),
+};
+
+/** Names of every accepted session option. */
+export const SESSION_OPTION_NAMES: readonly string[] = Object.freeze(Object.keys(FIELDS));
+
+/**
+ * Validates `options` and applies defaults. Throws SESSION_CONFIGURATION_ERROR naming the
+ * first bad field (unknown fields included, so typos are caught).
+ */
+export function resolveSessionOptions(options: unknown = {}): ResolvedSessionOptions {
+  if (options === undefined || options === null) options = {};
+  if (typeof options !== 'object' || Array.isArray(options)) fail('options', 'an object', options);
+  const input = options as Record<string, unknown>;
+  for (const [key, value] of Object.entries(input)) {
+    const check = FIELDS[key];
+    if (check === undefined) {
+      throw new CodeError('SESSION_CONFIGURATION_ERROR', `unknown session option '${key}'`, { details: { field: key, known: SESSION_OPTION_NAMES } });
+    }
+    if (value !== undefined) check(value, key);
+  }
+  const typed = input as SessionOptions;
+  const planningMode = typed.planningMode ?? (typed.planning === undefined ? SESSION_OPTION_DEFAULTS.planningMode : typed.planning ? 'enabled' : 'disabled');
+  return {
+    ...typed,
+    planningMode,
+    toolTimeoutMs: typed.toolTimeoutMs ?? SESSION_OPTION_DEFAULTS.toolTimeoutMs,
+    circuitBreakerThreshold: typed.circuitBreakerThreshold ?? SESSION_OPTION_DEFAULTS.circuitBreakerThreshold,
+    duplicateToolCallThreshold: typed.duplicateToolCallThreshold ?? SESSION_OPTION_DEFAULTS.duplicateToolCallThreshold,
+    maxToolRounds: typed.maxToolRounds ?? SESSION_OPTION_DEFAULTS.maxToolRounds,
+    autoCompact: typed.autoCompact ?? SESSION_OPTION_DEFAULTS.autoCompact,
+    autoCompactThreshold: typed.autoCompactThreshold ?? SESSION_OPTION_DEFAULTS.autoCompactThreshold,
+    maxContextTokens: typed.maxContextTokens ?? SESSION_OPTION_DEFAULTS.maxContextTokens,
+    maxParallelTasks: typed.maxParallelTasks ?? SESSION_OPTION_DEFAULTS.maxParallelTasks,
+    autoParallel: typed.autoParallel ?? SESSION_OPTION_DEFAULTS.autoParallel,
+  };
+}

@@ -1,0 +1,102 @@
+import { createAgentEvent } from '../events/agent-event.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import type { InvocationKernel } from '../kernel/invocation-kernel.js';
+import { canRunInParallel } from '../tools/tool-capabilities.js';
+import type { ToolCapabilities } from '../tools/tool-capabilities.js';
+import type { ToolResult } from '../tools/tool-result.js';
+
+/** One tool call requested by the model. */
+export interface ToolCallRequest {
+  readonly id: string;
+  readonly name: string;
+  readonly args: unknown;
+  /** Raw text when the model's arguments were not valid JSON. */
+  readonly invalidInput?: string;
+  /** Set when the loop refuses the call without running it (duplicate-call guard). */
+  readonly refusal?: string;
+}
+
+/**
+ * Runs a model turn's tool calls through the kernel (origin `agent`). Consecutive calls whose
+ * capabilities all allow it run concurrently; everything else runs one by one in order.
+ * Results come back in request order.
+ */
+export class ToolCallRunner {
+  readonly #kernel: InvocationKernel;
+  readonly #emit: (event: AgentEvent) => void;
+
+  constructor(kernel: InvocationKernel, emit: (event: AgentEvent) => void) {
+    this.#kernel = kernel;
+    this.#emit = emit;
+  }
+
+  /** Runs every request; rejects only when the kernel does (budget exhausted, session closed). */
+  async runAll(requests: readonly ToolCallRequest[], signal: AbortSignal): Promise<ToolResult[]> {
+    const results: ToolResult[] = new Array<ToolResult>(requests.length);
+    let index = 0;
+    while (index < requests.length) {
+      const group = [index];
+      const caps: ToolCapabilities[] = [this.#capabilities(requests[index] as ToolCallRequest)];
+      while (index + group.length < requests.length) {
+        const next = requests[index + group.length] as ToolCallRequest;
+        const nextCaps = this.#capabilities(next);
+        if (!canRunInParallel([...caps, nextCaps])) break;
+        caps.push(nextCaps);
+        group.push(index + group.length);
+      }
+      if (group.length === 1) {
+        results[index] = await this.#runOne(requests[index] as ToolCallRequest, signal);
+      } else {
+        const width = Math.max(1, Math.min(...caps.map((c) => c.maxParallelism)));
+        await runBounded(group, width, async (i) => {
+          results[i] = await this.#runOne(requests[i] as ToolCallRequest, signal);
+        });
+      }
+      index += group.length;
+    }
+    return results;
+  }
+
+  #capabilities(request: ToolCallRequest): ToolCapabilities {
+    if (request.invalidInput !== undefined || request.refusal !== undefined) {
+      return { readOnly: true, idempotent: true, resumable: false, cancellationSafe: true, supportsPagination: false, maxParallelism: 16, outputKind: 'text' };
+    }
+    return this.#kernel.capabilities(request.name, request.args);
+  }
+
+  async #runOne(request: ToolCallRequest, signal: AbortSignal): Promise<ToolResult> {
+    if (request.invalidInput !== undefined) {
+      return this.#refuse(request, `invalid JSON in the arguments of ${request.name}: ${truncate(request.invalidInput, 200)}. Send the arguments again as one valid JSON object.`, {
+        type: 'invalid_argument',
+        message: 'arguments are not valid JSON',
+      });
+    }
+    if (request.refusal !== undefined) {
+      return this.#refuse(request, request.refusal, { type: 'invalid_argument', message: request.refusal });
+    }
+    return this.#kernel.invoke({ toolName: request.name, args: request.args, origin: 'agent', toolId: request.id, abortSignal: signal });
+  }
+
+  #refuse(request: ToolCallRequest, output: string, errorKind: { type: 'invalid_argument'; message: string }): ToolResult {
+    this.#emit(createAgentEvent('tool_start', { tool_id: request.id, tool_name: request.name, args: {}, origin: 'agent' }));
+    const result: ToolResult = { name: request.name, output, exitCode: 1, errorKind };
+    this.#emit(createAgentEvent('tool_end', { tool_id: request.id, tool_name: request.name, exit_code: 1, output, duration_ms: 0, error_kind: errorKind }));
+    return result;
+  }
+}
+
+async function runBounded(indices: readonly number[], width: number, work: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(width, indices.length) }, async () => {
+    while (next < indices.length) {
+      const i = indices[next] as number;
+      next += 1;
+      await work(i);
+    }
+  });
+  await Promise.all(lanes);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}

@@ -1,0 +1,261 @@
+import { CodeError } from '../errors/code-error.js';
+import { toCodeError } from '../errors/to-code-error.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import { createAgentEvent } from '../events/agent-event.js';
+import type { LlmClient, LlmContentPart, LlmMessage, LlmUsage } from '../llm/llm-client.js';
+import type { ToolDefinition } from '../tools/tool.js';
+import type { ToolResult } from '../tools/tool-result.js';
+import type { ToolCallRequest, ToolCallRunner } from './tool-call-runner.js';
+
+/** Limits of one run of the loop. */
+export interface TurnLoopLimits {
+  /** Model turns that may request tools before the run stops. */
+  readonly maxToolRounds: number;
+  /** Consecutive rounds whose tool calls all failed before the run stops. */
+  readonly circuitBreakerThreshold: number;
+  /** Identical consecutive calls (same tool, same args) allowed before they are refused. */
+  readonly duplicateToolCallThreshold: number;
+  /** Deadline of one model call including retries, ms; `undefined` = none. */
+  readonly llmApiTimeoutMs: number | undefined;
+  /** Response token cap sent to the model. */
+  readonly maxOutputTokens: number | undefined;
+}
+
+/** What the loop needs from its session. */
+export interface TurnLoopContext {
+  readonly llm: LlmClient;
+  readonly system: string;
+  readonly tools: () => readonly ToolDefinition[];
+  /** The conversation; the loop appends to it in place. */
+  readonly history: LlmMessage[];
+  readonly emit: (event: AgentEvent) => void;
+  readonly signal: AbortSignal;
+  readonly limits: TurnLoopLimits;
+  readonly toolCalls: ToolCallRunner;
+  readonly onUsage: (usage: LlmUsage) => void;
+  readonly onToolCalls: (count: number) => void;
+  readonly onTurn: (turn: number) => void;
+}
+
+/** What a finished loop produced. */
+export interface TurnLoopOutcome {
+  readonly text: string;
+  readonly turns: number;
+  readonly toolCallsCount: number;
+  readonly usage: LlmUsage;
+}
+
+interface DraftCall {
+  readonly id: string;
+  readonly name: string;
+  input: unknown;
+  invalidInput: string | undefined;
+}
+
+/**
+ * The agent loop: a model turn, then a tool turn with every requested call, repeated until the
+ * model answers without tools. Emits v1 events through `context.emit`. Throws a CodeError when
+ * the run cannot finish (model failure, limits, cancellation); the caller records it.
+ */
+export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMessage): Promise<TurnLoopOutcome> {
+  const { history, emit, signal, limits } = context;
+  history.push(userMessage);
+  const total = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  let toolCallsCount = 0;
+  let failedRounds = 0;
+  let lastSignature = '';
+  let repeatCount = 0;
+  let finalText = '';
+
+  for (let turn = 1; ; turn += 1) {
+    throwIfAborted(signal);
+    context.onTurn(turn);
+    emit(createAgentEvent('turn_start', { turn, attempt: 1 }));
+    const response = await streamModelTurn(context, turn);
+    total.inputTokens += response.usage.inputTokens;
+    total.outputTokens += response.usage.outputTokens;
+    total.cacheReadTokens += response.usage.cacheReadTokens ?? 0;
+    total.cacheWriteTokens += response.usage.cacheWriteTokens ?? 0;
+    context.onUsage(response.usage);
+    history.push({ role: 'assistant', content: response.content });
+    finalText = response.text;
+
+    if (response.calls.length === 0) {
+      emit(createAgentEvent('turn_end', { turn, usage: usagePayload(response.usage), stop_reason: response.stopReason, tool_calls: 0 }));
+      return { text: finalText, turns: turn, toolCallsCount, usage: total };
+    }
+    if (turn > limits.maxToolRounds) {
+      // The assistant message asked for tools we will not run: answer them so history stays valid.
+      history.push({ role: 'user', content: response.calls.map((c) => refusedResult(c.id, `not executed: maxToolRounds (${limits.maxToolRounds}) reached`)) });
+      emit(createAgentEvent('turn_end', { turn, usage: usagePayload(response.usage), stop_reason: response.stopReason, tool_calls: 0 }));
+      throw new CodeError('SESSION_ERROR', `the run stopped after maxToolRounds (${limits.maxToolRounds}) model turns that requested tools`, {
+        details: { limit: 'maxToolRounds', maxToolRounds: limits.maxToolRounds },
+      });
+    }
+
+    const requests: ToolCallRequest[] = response.calls.map((call) => {
+      const signature = call.invalidInput === undefined ? `${call.name}\u0000${stableJson(call.input)}` : '';
+      if (signature !== '' && signature === lastSignature) repeatCount += 1;
+      else repeatCount = signature === '' ? 0 : 1;
+      lastSignature = signature;
+      const duplicate = signature !== '' && repeatCount > limits.duplicateToolCallThreshold;
+      return {
+        id: call.id,
+        name: call.name,
+        args: call.input,
+        ...(call.invalidInput === undefined ? {} : { invalidInput: call.invalidInput }),
+        ...(duplicate ? { refusal: `identical ${call.name} call repeated ${repeatCount} times in a row (duplicateToolCallThreshold ${limits.duplicateToolCallThreshold}); change the arguments or approach` } : {}),
+      };
+    });
+    const results = await context.toolCalls.runAll(requests, signal);
+    toolCallsCount += results.length;
+    context.onToolCalls(results.length);
+    history.push({ role: 'user', content: results.map((r, i) => toToolResultPart(requests[i] as ToolCallRequest, r)) });
+    emit(createAgentEvent('turn_end', { turn, usage: usagePayload(response.usage), stop_reason: response.stopReason, tool_calls: results.length }));
+    throwIfAborted(signal);
+
+    failedRounds = results.every((r) => r.exitCode !== 0) ? failedRounds + 1 : 0;
+    if (failedRounds >= limits.circuitBreakerThreshold) {
+      throw new CodeError('TOOL_ERROR', `circuit breaker open: ${failedRounds} consecutive tool rounds failed`, {
+        details: { limit: 'circuitBreakerThreshold', circuitBreakerThreshold: limits.circuitBreakerThreshold },
+      });
+    }
+  }
+}
+
+interface TurnResponse {
+  readonly text: string;
+  readonly content: LlmContentPart[];
+  readonly calls: DraftCall[];
+  readonly usage: LlmUsage;
+  readonly stopReason: string;
+}
+
+async function streamModelTurn(context: TurnLoopContext, turn: number): Promise<TurnResponse> {
+  const { emit, signal } = context;
+  let text = '';
+  let calls = new Map<string, DraftCall>();
+  const names = new Map<string, string>();
+  try {
+    const stream = context.llm.stream(
+      {
+        system: context.system,
+        messages: context.history,
+        tools: context.tools(),
+        ...(context.limits.maxOutputTokens === undefined ? {} : { maxTokens: context.limits.maxOutputTokens }),
+      },
+      { abortSignal: signal, ...(context.limits.llmApiTimeoutMs === undefined ? {} : { timeoutMs: context.limits.llmApiTimeoutMs }) },
+    );
+    for await (const event of stream) {
+      switch (event.type) {
+        case 'attempt_start':
+          if (event.attempt > 1) {
+            // Everything streamed by the abandoned attempt was provisional: hosts reset their drafts.
+            text = '';
+            calls = new Map();
+            emit(createAgentEvent('turn_start', { turn, attempt: event.attempt, retry: true, ...(event.retryReason === undefined ? {} : { reason: event.retryReason }) }));
+          }
+          break;
+        case 'text_delta':
+          text += event.text;
+          emit(createAgentEvent('text_delta', { text: event.text, turn }));
+          break;
+        case 'reasoning_delta':
+          emit(createAgentEvent('reasoning_delta', { text: event.text, turn }));
+          break;
+        case 'tool_call_start':
+          names.set(event.id, event.name);
+          break;
+        case 'tool_call_delta':
+          emit(createAgentEvent('tool_input_delta', { tool_id: event.id, tool_name: names.get(event.id) ?? '', delta: event.partialJson }));
+          break;
+        case 'tool_call_end':
+          calls.set(event.id, { id: event.id, name: event.name, input: event.input, invalidInput: event.invalidInput });
+          break;
+        case 'message_end':
+          return {
+            text,
+            content: [...event.content],
+            calls: [...calls.values()],
+            usage: event.usage,
+            stopReason: event.stopReason,
+          };
+        default:
+          break;
+      }
+    }
+  } catch (error) {
+    if (signal.aborted) throw cancelledError(signal);
+    throw toCodeError(error, 'LLM_ERROR');
+  }
+  if (signal.aborted) throw cancelledError(signal);
+  throw new CodeError('LLM_ERROR', 'the model stream ended without a final message', { details: { turn } });
+}
+
+function toToolResultPart(request: ToolCallRequest, result: ToolResult): LlmContentPart {
+  const images = (result.attachments ?? [])
+    .filter((a) => a.mediaType.startsWith('image/'))
+    .map((a) => ({ mediaType: a.mediaType, data: toBase64(a.data) }));
+  return {
+    type: 'tool_result',
+    toolCallId: request.id,
+    content: result.output,
+    isError: result.exitCode !== 0,
+    ...(images.length === 0 ? {} : { images }),
+  };
+}
+
+function refusedResult(id: string, message: string): LlmContentPart {
+  return { type: 'tool_result', toolCallId: id, content: message, isError: true };
+}
+
+function usagePayload(usage: LlmUsage): Record<string, number> {
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    cache_read_tokens: usage.cacheReadTokens ?? 0,
+    cache_write_tokens: usage.cacheWriteTokens ?? 0,
+  };
+}
+
+/** JSON with sorted object keys, so `{a,b}` and `{b,a}` are the same call. */
+export function stableJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
+  if (Array.isArray(value)) return `[${value.map((v) => stableJson(v)).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  return `{${Object.keys(record)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${stableJson(record[k])}`)
+    .join(',')}}`;
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw cancelledError(signal);
+}
+
+/** The CodeError a cancelled run ends with. */
+export function cancelledError(signal: AbortSignal): CodeError {
+  const reason = signal.reason instanceof Error ? signal.reason.message : typeof signal.reason === 'string' ? signal.reason : 'cancelled';
+  return new CodeError('SESSION_ERROR', `run cancelled: ${reason}`, { details: { cancelled: true } });
+}
+
+const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Base64 of bytes without Buffer (core stays runtime-neutral). */
+export function toBase64(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
+    out += BASE64_ALPHABET[(n >> 18) & 63]! + BASE64_ALPHABET[(n >> 12) & 63]! + BASE64_ALPHABET[(n >> 6) & 63]! + BASE64_ALPHABET[n & 63]!;
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const n = (bytes[i] as number) << 16;
+    out += `${BASE64_ALPHABET[(n >> 18) & 63]!}${BASE64_ALPHABET[(n >> 12) & 63]!}==`;
+  } else if (rest === 2) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8);
+    out += `${BASE64_ALPHABET[(n >> 18) & 63]!}${BASE64_ALPHABET[(n >> 12) & 63]!}${BASE64_ALPHABET[(n >> 6) & 63]!}=`;
+  }
+  return out;
+}

@@ -1,0 +1,39 @@
+import { createAnthropicClient } from '@a3s-lab/code-anthropic';
+import { resolveModel } from '@a3s-lab/code-config';
+import type { AgentConfig } from '@a3s-lab/code-config';
+import { CodeError } from '@a3s-lab/code-core';
+import type { LlmClient } from '@a3s-lab/code-core';
+import { createOpenAIClient } from '@a3s-lab/code-openai';
+
+/** Builds the model client for `provider/model` (default: the config's default model). */
+export type LlmClientFactory = (config: AgentConfig, model: string) => LlmClient;
+
+/**
+ * The default factory: Anthropic providers use @anthropic-ai/sdk, every other provider the
+ * OpenAI Chat Completions protocol (OpenAI, vLLM, Ollama...). API keys and base URLs come from
+ * the config; a missing key falls back to the provider's usual environment variable.
+ */
+export const createLlmClient: LlmClientFactory = (config, model) => {
+  const resolved = resolveModel(config, model);
+  const provider = resolved.providerConfig;
+  const output = resolved.modelConfig.limit?.output;
+  if (provider.kind === 'anthropic') {
+    const apiKey = provider.apiKey ?? process.env['ANTHROPIC_API_KEY'];
+    return createAnthropicClient({
+      model: resolved.modelConfig.id,
+      ...(apiKey === undefined ? {} : { apiKey }),
+      ...(provider.baseUrl === undefined ? {} : { baseURL: provider.baseUrl }),
+      ...(output === undefined ? {} : { maxTokens: output }),
+    });
+  }
+  if (provider.kind === 'openai') {
+    const apiKey = provider.apiKey ?? process.env['OPENAI_API_KEY'];
+    return createOpenAIClient({
+      model: resolved.modelConfig.id,
+      ...(apiKey === undefined ? {} : { apiKey }),
+      ...(provider.baseUrl === undefined ? {} : { baseURL: provider.baseUrl }),
+      ...(output === undefined ? {} : { maxTokens: output }),
+    });
+  }
+  throw new CodeError('CONFIG_ERROR', `provider '${provider.name}' has an unsupported kind`, { details: { provider: provider.name } });
+};

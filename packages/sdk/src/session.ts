@@ -1,0 +1,317 @@
+import type {
+  ActiveTool,
+  AgentEvent,
+  AgentSession,
+  Artifact,
+  EventStream,
+  HookConfig,
+  HookEventName,
+  HookHandler,
+  HookMatcher,
+  PendingConfirmation,
+  RunEventPage,
+  RunRecord,
+  SendRequest,
+  SendResult,
+  SessionStateV1,
+  ToolDefinition,
+  AnyTool,
+} from '@a3s-lab/code-core';
+import { toProgramArgs } from '@a3s-lab/code-ptc';
+import type { ProgramOptions } from '@a3s-lab/code-ptc';
+import { throwIfFailed, toSdkToolResult } from './tool-result-view.js';
+import type { ToolResult } from './tool-result-view.js';
+
+/** Options of `readFile`. */
+export interface ReadFileOptions {
+  /** 0-based first line. */
+  readonly offset?: number;
+  /** Number of lines (1..2000). */
+  readonly limit?: number;
+}
+
+/** Options of `grep`. */
+export interface GrepOptions {
+  readonly path?: string;
+  readonly glob?: string;
+  readonly context?: number;
+  readonly caseInsensitive?: boolean;
+  readonly outputMode?: 'content' | 'files_with_matches' | 'count' | 'summary';
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
+/** Options of `glob`. */
+export interface GlobOptions {
+  readonly path?: string;
+  readonly limit?: number;
+  readonly cursor?: string;
+  readonly sort?: 'backend' | 'path';
+}
+
+/** Options of the `git` helper's object form. */
+export interface GitOptions {
+  readonly command: 'status' | 'log' | 'diff' | 'branch' | 'checkout' | 'stash' | 'remote' | 'worktree';
+  readonly subcommand?: string;
+  readonly [arg: string]: unknown;
+}
+
+/**
+ * A session of the `@a3s-lab/code` SDK: one conversation bound to one workspace. Conversation
+ * calls (`send`, `stream`) are single-flight; direct helpers (`readFile`, `bash`, `tool`...) are
+ * host control-plane calls that skip permission and confirmation but keep hooks, budget,
+ * timeouts, cancellation and redaction, and never touch the transcript.
+ */
+export class Session {
+  readonly #core: AgentSession;
+
+  /** @internal created by `Agent`. */
+  constructor(core: AgentSession) {
+    this.#core = core;
+  }
+
+  /** Session id. */
+  get id(): string {
+    return this.#core.id;
+  }
+
+  /** Display form of the workspace root. */
+  get workspace(): string {
+    return this.#core.workspace.root;
+  }
+
+  /** The core runtime, for hosts that need lower-level access. */
+  get core(): AgentSession {
+    return this.#core;
+  }
+
+  // ---- conversation -------------------------------------------------------------------------
+
+  /** Runs a prompt to completion: `{ text, toolCallsCount, promptTokens, completionTokens, totalTokens, ... }`. */
+  send(request: string | SendRequest): Promise<SendResult> {
+    return this.#core.send(request);
+  }
+
+  /** Streams a prompt's v1 events; `await stream.next()` -> `{ value, done }`. */
+  stream(request: string | SendRequest): Promise<EventStream<SendResult>> {
+    return this.#core.stream(request);
+  }
+
+  /** Compatibility alias of {@link send} with the object form. */
+  sendRequest(request: SendRequest): Promise<SendResult> {
+    return this.#core.send(request);
+  }
+
+  /** Compatibility alias of {@link stream} with the object form. */
+  streamRequest(request: SendRequest): Promise<EventStream<SendResult>> {
+    return this.#core.stream(request);
+  }
+
+  /** Observes every event of the session; returns an unsubscribe function. */
+  onEvent(listener: (event: AgentEvent) => void): () => void {
+    return this.#core.subscribe(listener);
+  }
+
+  // ---- direct helpers -----------------------------------------------------------------------
+
+  /** Calls any tool of the surface directly (host-direct policy). */
+  async tool(name: string, args: object = {}): Promise<ToolResult> {
+    return toSdkToolResult(await this.#core.tool(name, args));
+  }
+
+  /** A file's text (whole, or `limit` lines from `offset`). Rejects with TOOL_ERROR when it cannot be read. */
+  async readFile(path: string, options: ReadFileOptions = {}): Promise<string> {
+    const result = await this.#core.tool('read', { file_path: path, ...options, format: 'raw' });
+    throwIfFailed(result);
+    // Text beyond the kernel's inline bound is kept whole in an artifact: return that.
+    const bounds = result.metadata?.['output_bounds'] as { artifact?: unknown; artifact_truncated?: unknown } | undefined;
+    if (typeof bounds?.artifact === 'string' && bounds.artifact_truncated !== true) {
+      const artifact = this.#core.getArtifact(bounds.artifact);
+      if (artifact !== null) return artifact.content;
+    }
+    return result.output;
+  }
+
+  /** Writes a file (parents created). */
+  async writeFile(path: string, content: string): Promise<ToolResult> {
+    return this.tool('write', { file_path: path, content });
+  }
+
+  /** Exact-string edit; see the `edit` tool for the options. */
+  async editFile(
+    path: string,
+    oldString: string,
+    newString: string,
+    options: { readonly replaceAll?: boolean; readonly dryRun?: boolean; readonly expectedReplacements?: number; readonly maxReplacements?: number } = {},
+  ): Promise<ToolResult> {
+    return this.tool('edit', {
+      file_path: path,
+      old_string: oldString,
+      new_string: newString,
+      ...(options.replaceAll === undefined ? {} : { replace_all: options.replaceAll }),
+      ...(options.dryRun === undefined ? {} : { dry_run: options.dryRun }),
+      ...(options.expectedReplacements === undefined ? {} : { expected_replacements: options.expectedReplacements }),
+      ...(options.maxReplacements === undefined ? {} : { max_replacements: options.maxReplacements }),
+    });
+  }
+
+  /** Applies a strict unified diff to one file. */
+  async patchFile(path: string, diff: string): Promise<ToolResult> {
+    return this.tool('patch', { file_path: path, diff });
+  }
+
+  /** Lists a directory (default the root). */
+  async ls(path?: string, options: { readonly limit?: number; readonly cursor?: string } = {}): Promise<ToolResult> {
+    return this.tool('ls', { ...(path === undefined ? {} : { path }), ...options });
+  }
+
+  /** Paths matching a glob pattern. */
+  async glob(pattern: string, options: GlobOptions = {}): Promise<string[]> {
+    const result = await this.#core.tool('glob', { pattern, ...options });
+    throwIfFailed(result);
+    const paths = result.metadata?.['paths'];
+    if (Array.isArray(paths)) return paths.filter((p): p is string => typeof p === 'string');
+    return result.output.split('\n').filter((line) => line.length > 0 && !line.startsWith('('));
+  }
+
+  /** Regex search; returns the tool's text output (`path:line:text` lines in content mode). */
+  async grep(pattern: string, options: GrepOptions = {}): Promise<string> {
+    const { caseInsensitive, outputMode, ...rest } = options;
+    const result = await this.#core.tool('grep', {
+      pattern,
+      ...rest,
+      ...(caseInsensitive === undefined ? {} : { '-i': caseInsensitive }),
+      ...(outputMode === undefined ? {} : { output_mode: outputMode }),
+    });
+    throwIfFailed(result);
+    return result.output;
+  }
+
+  /**
+   * Runs a shell command in the workspace and returns its output (stdout, then stderr). A
+   * non-zero exit still returns the output; a timeout, cancellation or refusal rejects.
+   */
+  async bash(command: string, options: { readonly timeout?: number } = {}): Promise<string> {
+    const result = await this.#core.tool('bash', { command, ...options });
+    if (result.exitCode !== 0 && result.errorKind !== undefined) throwIfFailed(result);
+    return result.output;
+  }
+
+  /** git: `git({ command: 'status' })`, `git('log', { limit: 5 })`. */
+  async git(command: GitOptions | GitOptions['command'], options: Record<string, unknown> = {}): Promise<ToolResult> {
+    const args = typeof command === 'string' ? { command, ...options } : { ...command };
+    return this.tool('git', args);
+  }
+
+  /** Compatibility alias of the positional {@link git} form. */
+  async gitCommand(command: GitOptions['command'], options: Record<string, unknown> = {}): Promise<ToolResult> {
+    return this.git(command, options);
+  }
+
+  /** Runs a sandboxed JavaScript program (PTC) whose tool calls are governed by the kernel. */
+  async program(options: ProgramOptions): Promise<ToolResult> {
+    return this.tool('program', toProgramArgs(options));
+  }
+
+  toolNames(): string[] {
+    return this.#core.toolNames();
+  }
+
+  toolDefinitions(): ToolDefinition[] {
+    return this.#core.toolDefinitions();
+  }
+
+  /** Adds a custom tool to this session's surface. */
+  registerTool(tool: AnyTool, options: { readonly replace?: boolean } = {}): void {
+    this.#core.registerTool(tool, options);
+  }
+
+  /** Removes a tool added at run time (custom, MCP, `dynamic_workflow`). */
+  unregisterDynamicTool(name: string): boolean {
+    return this.#core.unregisterTool(name);
+  }
+
+  // ---- runs ---------------------------------------------------------------------------------
+
+  async runs(): Promise<RunRecord[]> {
+    return this.#core.runs();
+  }
+
+  /** Every retained event of a run (same envelopes as live, with replay metadata). */
+  async runEvents(runId: string): Promise<AgentEvent[]> {
+    return this.#core.runEvents(runId) ?? [];
+  }
+
+  /** A page of a run's events after `afterSequence` (exclusive); `null` for an unknown run. */
+  async runEventPage(runId: string, afterSequence?: number, limit?: number): Promise<RunEventPage | null> {
+    return this.#core.runEventPage(runId, afterSequence, limit);
+  }
+
+  async currentRun(): Promise<RunRecord | null> {
+    return this.#core.currentRun();
+  }
+
+  /** Cancels that run only; a stale id cancels nothing and resolves `false`. */
+  async cancelRun(runId: string): Promise<boolean> {
+    return this.#core.cancelRun(runId);
+  }
+
+  async activeTools(): Promise<ActiveTool[]> {
+    return this.#core.activeTools();
+  }
+
+  // ---- governance ---------------------------------------------------------------------------
+
+  async pendingConfirmations(): Promise<PendingConfirmation[]> {
+    return this.#core.pendingConfirmations();
+  }
+
+  /** Answers a pending confirmation; `false` when refused (unknown, late, already answered). */
+  async confirmToolUse(toolId: string, approved: boolean, reason?: string): Promise<boolean> {
+    return this.#core.confirmToolUse(toolId, approved, reason);
+  }
+
+  registerHook(id: string, event: HookEventName, matcher: HookMatcher | null, config: HookConfig | null, handler: HookHandler): void {
+    this.#core.registerHook(id, event, matcher, config, handler);
+  }
+
+  unregisterHook(id: string): boolean {
+    return this.#core.unregisterHook(id);
+  }
+
+  /** A retained artifact (`a3s://tool-output/<tool>/<id>`) or `null`. */
+  getArtifact(uri: string): Artifact | null {
+    return this.#core.getArtifact(uri);
+  }
+
+  /** All of the session's state as plain data. */
+  state(): SessionStateV1 {
+    return this.#core.state();
+  }
+
+  // ---- lifecycle ----------------------------------------------------------------------------
+
+  /** Cancels the running operation and waits until it stopped. */
+  cancelAsync(): Promise<void> {
+    return this.#core.cancel();
+  }
+
+  /** Closes the session (cancels in-flight work, releases the workspace). Idempotent. */
+  closeAsync(): Promise<void> {
+    return this.#core.close();
+  }
+
+  /** Compatibility: starts cancellation without waiting. Prefer {@link cancelAsync}. */
+  cancel(): void {
+    void this.#core.cancel();
+  }
+
+  /** Compatibility: starts closing without waiting. Prefer {@link closeAsync}. */
+  close(): void {
+    void this.#core.close();
+  }
+
+  get closed(): boolean {
+    return this.#core.closed;
+  }
+}

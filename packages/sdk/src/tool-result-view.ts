@@ -1,0 +1,31 @@
+import { CodeError } from '@a3s-lab/code-core';
+import type { ToolResult as CoreToolResult, ToolErrorKind } from '@a3s-lab/code-core';
+
+/**
+ * A tool result as the SDK returns it: the core result plus `metadataJson`, the metadata as a
+ * JSON string (the shape hosts of the original SDK parse).
+ */
+export interface ToolResult extends CoreToolResult {
+  /** `metadata` serialised as JSON, or `null` when there is none. */
+  readonly metadataJson: string | null;
+}
+
+/** Adds `metadataJson` to a core result. */
+export function toSdkToolResult(result: CoreToolResult): ToolResult {
+  let metadataJson: string | null = null;
+  if (result.metadata !== undefined) {
+    metadataJson = JSON.stringify(result.metadata, (_key, value: unknown) => (value instanceof Uint8Array ? `<${value.byteLength} bytes>` : value));
+  }
+  return { ...result, metadataJson };
+}
+
+/**
+ * For helpers that return plain values (`readFile`, `grep`, `glob`): a failed result becomes a
+ * thrown TOOL_ERROR carrying the error kind, so `await session.readFile('missing')` rejects.
+ */
+export function throwIfFailed(result: CoreToolResult): void {
+  if (result.exitCode === 0) return;
+  throw new CodeError('TOOL_ERROR', `${result.name} failed: ${result.output}`, {
+    details: { tool: result.name, exitCode: result.exitCode, ...(result.errorKind === undefined ? {} : { errorKind: result.errorKind as ToolErrorKind }) },
+  });
+}
