@@ -56,6 +56,18 @@ describe('read (single file)', () => {
   });
 });
 
+describe('read (raw format)', () => {
+  it('returns the exact text with line endings, or a line window', async () => {
+    const ws = new MemoryWorkspaceBackend({ files: { 'a.txt': 'one\r\ntwo\nthree', 'b.bin': new Uint8Array([0, 1]) } });
+    expect((await run(read, ws, { file_path: 'a.txt', format: 'raw' })).output).toBe('one\r\ntwo\nthree');
+    const window = await run(read, ws, { file_path: 'a.txt', format: 'raw', offset: 1, limit: 1 });
+    expect(window.output).toBe('two\n');
+    expect(window.metadata).toMatchObject({ next_offset: 2, total_lines: 3 });
+    expect((await run(read, ws, { file_path: 'b.bin', format: 'raw' })).errorKind?.type).toBe('invalid_argument');
+    expect((await run(read, ws, { files: [{ path: 'a.txt' }], format: 'raw' })).errorKind?.type).toBe('invalid_argument');
+  });
+});
+
 describe('read (files mode)', () => {
   it('keeps request order, fails members alone and reports them', async () => {
     const ws = new MemoryWorkspaceBackend({ files: { 'b.txt': 'bee\n', 'a.txt': 'ay\n' } });

@@ -57,9 +57,9 @@ describe('tools over LocalWorkspaceBackend', () => {
     expect(ok.metadata).toMatchObject({ exit_code: 4, stdout_bytes: 2, stderr_bytes: 5, dropped_bytes: 0, timed_out: false });
     const slow = await run(tool('bash'), backend, { command: 'sleep 30', timeout: 300 });
     expect(slow.errorKind).toEqual({ type: 'timeout', op: 'bash', duration_ms: 300 });
-    const big = await run(tool('bash'), backend, { command: 'head -c 200000 /dev/zero | tr "\\0" a' });
+    const big = await run(tool('bash'), backend, { command: 'head -c 1500000 /dev/zero | tr "\\0" a' });
     const meta = big.metadata as { stdout_bytes: number; dropped_bytes: number };
-    expect(meta.stdout_bytes).toBe(200000);
+    expect(meta.stdout_bytes).toBe(1500000);
     expect(meta.dropped_bytes).toBeGreaterThan(0);
     expect(big.output).toContain(`[output truncated: ${meta.dropped_bytes} bytes dropped`);
   }, 60_000);
@@ -108,6 +108,12 @@ describe('tools over LocalWorkspaceBackend', () => {
     expect((await run(tool('git'), backend, { command: 'status' })).metadata).toMatchObject({ branch: 'feature/x' });
     const worktrees = await run(tool('git'), backend, { command: 'worktree' });
     expect((worktrees.metadata as { worktrees: unknown[] }).worktrees).toHaveLength(1);
+    const added = await run(tool('git'), backend, { command: 'worktree', subcommand: 'create', path: 'wt', branch: 'wt-branch' });
+    expect(added.exitCode, added.output).toBeUndefined();
+    const listed = await run(tool('git'), backend, { command: 'worktree' });
+    expect((listed.metadata as { worktrees: { branch: string | null }[] }).worktrees.map((w) => w.branch)).toEqual(['feature/x', 'wt-branch']);
+    const removed = await run(tool('git'), backend, { command: 'worktree', subcommand: 'remove', path: 'wt' });
+    expect(removed.exitCode, removed.output).toBeUndefined();
     expect((await run(tool('git'), backend, { command: 'remote' })).output).toBe('No remotes');
   }, 60_000);
 });
