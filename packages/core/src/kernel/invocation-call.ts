@@ -2,9 +2,15 @@ import type { ToolCapabilities } from '../tools/tool-capabilities.js';
 import type { PermissionTarget } from '../tools/tool.js';
 import type { AnyTool } from '../tools/tool-registry.js';
 import type { ToolOutput } from '../tools/tool-result.js';
+import type { DeadlineEntry } from './deadline-timer.js';
 import type { InvocationOutcome } from './invocation-lifecycle.js';
 import { InvocationLifecycle } from './invocation-lifecycle.js';
 import type { InvocationOrigin } from './invocation-origin.js';
+
+/** What the call tells its running execution scope when it is aborted. */
+export interface AbortableScope {
+  aborted(): void;
+}
 
 /** Why an invocation's execution scope was aborted. */
 export type AbortKind = 'timeout' | 'cancelled';
@@ -26,8 +32,22 @@ export interface ResolvedTarget {
  * The mutable state of one invocation while it moves through the pipeline. Allocation is kept
  * lazy: the AbortController exists only once someone reads {@link signal} or aborts the call.
  */
-export class InvocationCall {
+export class InvocationCall implements DeadlineEntry {
   readonly lifecycle: InvocationLifecycle;
+  /** Absolute deadline while executing (see {@link DeadlineTimer}). */
+  deadlineAtMs = Infinity;
+  /** The deadline length that applies to this call, for messages and error kinds. */
+  timeoutMs = 0;
+  /** @internal {@link DeadlineTimer} list links. */
+  deadlinePrev: DeadlineEntry | null = null;
+  /** @internal */
+  deadlineNext: DeadlineEntry | null = null;
+  /** @internal */
+  deadlineListed = false;
+  /** @internal the kernel's active-call list links (oldest first). */
+  activePrev: InvocationCall | null = null;
+  /** @internal */
+  activeNext: InvocationCall | null = null;
   /** The tool, once resolved. */
   tool: AnyTool | null = null;
   /** Current arguments (a pre-hook may replace them, after re-validation). */
@@ -40,6 +60,8 @@ export class InvocationCall {
   abortReason = '';
   /** Called once when the call is aborted; the phase currently waiting installs it. */
   onAbort: (() => void) | null = null;
+  /** The running execution scope, told when the call is aborted. */
+  scope: AbortableScope | null = null;
   #controller: AbortController | null = null;
   #capabilities: ToolCapabilities | null = null;
 
@@ -65,6 +87,11 @@ export class InvocationCall {
     return this.#controller.signal;
   }
 
+  /** Deadline reached: abort with `timeout`. */
+  expire(): void {
+    this.abort('timeout', `tool call exceeded its ${this.timeoutMs} ms deadline`);
+  }
+
   /** True once the call has been aborted. */
   get aborted(): boolean {
     return this.abortKind !== null;
@@ -79,6 +106,7 @@ export class InvocationCall {
     const listener = this.onAbort;
     this.onAbort = null;
     listener?.();
+    this.scope?.aborted();
   }
 
   /** Capabilities of the current args (cached; conservative default when the tool throws). */

@@ -14,6 +14,7 @@ import type { ToolServices } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
+import { DeadlineTimer } from './deadline-timer.js';
 import { ExecutionQueue } from './execution-queue.js';
 import { InvocationCall } from './invocation-call.js';
 import type { StageStop } from './invocation-call.js';
@@ -131,7 +132,10 @@ export class InvocationKernel {
   readonly hooks: HookRegistry;
   readonly #deps: KernelDeps;
   readonly #queue: ExecutionQueue;
-  readonly #active = new Map<string, InvocationCall>();
+  // Intrusive doubly linked list of active calls, oldest first: adding and removing a call
+  // allocates nothing (a Map churning between 0 and 1 entries re-hashes on every call).
+  #activeHead: InvocationCall | null = null;
+  #activeTail: InvocationCall | null = null;
   readonly #idPrefix = `call_${Math.floor(Math.random() * 0x100000000).toString(36)}_`;
   #counter = 0;
   #closed = false;
@@ -166,6 +170,8 @@ export class InvocationKernel {
       activeSkillTools: options.activeSkillTools ?? null,
       abortGraceMs: settings.abortGraceMs,
       maxNestingDepth: settings.maxNestingDepth,
+      deadlines: new DeadlineTimer(),
+      noneTargetDecisions: new Map(),
     };
     this.#queue = new ExecutionQueue(settings.maxConcurrentTools);
     this.#invokeNested = (parent, toolName, args, nestedOptions) => this.#nested(parent, toolName, args, nestedOptions);
@@ -181,12 +187,12 @@ export class InvocationKernel {
     }
     const deps = this.#deps;
     const toolId = request.toolId ?? this.#idPrefix + (this.#counter += 1).toString(36);
-    if (this.#active.has(toolId)) {
+    if (request.toolId !== undefined && this.#findActive(toolId) !== null) {
       const message = `tool call id '${toolId}' is already in use by an active call`;
       return { name: request.toolName, output: message, exitCode: 1, errorKind: { type: 'invalid_argument', message } };
     }
     const call = new InvocationCall(toolId, request.toolName, request.origin, request.parentToolId, request.ancestry ?? NO_ANCESTRY, request.args, Date.now());
-    this.#active.set(toolId, call);
+    this.#link(call);
     const signal = request.abortSignal;
     let onCallerAbort: (() => void) | null = null;
     if (signal !== undefined) {
@@ -213,7 +219,7 @@ export class InvocationKernel {
       }
       return this.#finish(call, stop);
     } finally {
-      this.#active.delete(toolId);
+      this.#unlink(call);
       if (onCallerAbort !== null) signal!.removeEventListener('abort', onCallerAbort);
     }
   }
@@ -226,7 +232,9 @@ export class InvocationKernel {
 
   /** Calls in progress (any origin), oldest first. */
   activeInvocations(): readonly ActiveInvocation[] {
-    return [...this.#active.values()].map((call) => ({
+    const calls: InvocationCall[] = [];
+    for (let call = this.#activeHead; call !== null; call = call.activeNext) calls.push(call);
+    return calls.map((call) => ({
       toolId: call.toolId,
       toolName: call.toolName,
       origin: call.origin,
@@ -238,7 +246,9 @@ export class InvocationKernel {
 
   /** Aborts every call in progress (pending confirmations and queued calls included). */
   cancelAll(reason = 'cancelled'): void {
-    for (const call of [...this.#active.values()]) call.abort('cancelled', reason);
+    const calls: InvocationCall[] = [];
+    for (let call = this.#activeHead; call !== null; call = call.activeNext) calls.push(call);
+    for (const call of calls) call.abort('cancelled', reason);
   }
 
   /** Cancels everything and makes later `invoke` calls reject with SESSION_CLOSED. Idempotent. */
@@ -250,6 +260,27 @@ export class InvocationKernel {
   /** True after {@link close}. */
   get closed(): boolean {
     return this.#closed;
+  }
+
+  #findActive(toolId: string): InvocationCall | null {
+    for (let call = this.#activeHead; call !== null; call = call.activeNext) if (call.toolId === toolId) return call;
+    return null;
+  }
+
+  #link(call: InvocationCall): void {
+    call.activePrev = this.#activeTail;
+    if (this.#activeTail !== null) this.#activeTail.activeNext = call;
+    else this.#activeHead = call;
+    this.#activeTail = call;
+  }
+
+  #unlink(call: InvocationCall): void {
+    if (call.activePrev !== null) call.activePrev.activeNext = call.activeNext;
+    else this.#activeHead = call.activeNext;
+    if (call.activeNext !== null) call.activeNext.activePrev = call.activePrev;
+    else this.#activeTail = call.activePrev;
+    call.activePrev = null;
+    call.activeNext = null;
   }
 
   async #run(call: InvocationCall): Promise<StageStop> {
@@ -313,7 +344,10 @@ export class InvocationKernel {
   #finish(call: InvocationCall, stop: StageStop): ToolResult {
     const deps = this.#deps;
     const output = boundOutput(deps.artifacts, call, sanitizeOutput(deps.security, stop.output), deps.maxInlineOutputBytes);
-    const result: ToolResult = { ...output, name: call.toolName, exitCode: output.exitCode ?? 0 };
+    const exitCode = output.exitCode ?? 0;
+    // Plain outputs (the common case) skip the spread.
+    const plain = output.metadata === undefined && output.errorKind === undefined && output.attachments === undefined && output.artifacts === undefined;
+    const result: ToolResult = plain ? { name: call.toolName, output: output.output, exitCode } : { ...output, name: call.toolName, exitCode };
     call.lifecycle.transition(stop.outcome);
     emitToolEnd(deps, call, result);
     return result;

@@ -1,14 +1,14 @@
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { BudgetGuard } from '../budget/budget-guard.js';
 import type { ConfirmationManager } from '../confirmation/confirmation-manager.js';
-import { createAgentEvent } from '../events/agent-event.js';
-import type { AgentEvent } from '../events/agent-event.js';
+import type { AgentEvent, AgentEventMetadata } from '../events/agent-event.js';
 import type { HookRegistry } from '../hooks/hook-registry.js';
-import type { PermissionPolicy } from '../permission/permission-policy.js';
+import type { PermissionDecision, PermissionPolicy } from '../permission/permission-policy.js';
 import type { SecurityProvider } from '../security/security-provider.js';
 import type { ToolServices } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
+import type { DeadlineTimer } from './deadline-timer.js';
 import type { InvocationCall } from './invocation-call.js';
 
 /** The resolved, validated settings every stage reads. Built once per kernel. */
@@ -29,6 +29,31 @@ export interface KernelDeps {
   readonly activeSkillTools: (() => readonly string[] | null) | null;
   readonly abortGraceMs: number;
   readonly maxNestingDepth: number;
+  /** One shared timer for every running call's deadline. */
+  readonly deadlines: DeadlineTimer;
+  /**
+   * Policy decisions for calls whose permission target is `none`, by tool name: with an
+   * immutable policy such a decision depends on the name only, so it is computed once.
+   */
+  readonly noneTargetDecisions: Map<string, PermissionDecision>;
+}
+
+/**
+ * Builds the v1 envelope of a tool-scoped event. Equivalent to `createAgentEvent` for the
+ * payloads the kernel emits (same fields, same projections: `text` from `delta`/`message`,
+ * `toolName`, `toolId`, `exitCode`), built without the generic key scans because it runs three
+ * times per tool call on the hot path.
+ */
+export function toolEvent(type: string, payload: Record<string, unknown>, metadata?: AgentEventMetadata): AgentEvent {
+  const event: { -readonly [K in keyof AgentEvent]: AgentEvent[K] } = { version: 1, type, payload };
+  if (metadata !== undefined) event.metadata = metadata;
+  const text = typeof payload['text'] === 'string' ? payload['text'] : typeof payload['delta'] === 'string' ? payload['delta'] : payload['message'];
+  if (typeof text === 'string') event.text = text;
+  if (typeof payload['tool_name'] === 'string') event.toolName = payload['tool_name'];
+  if (typeof payload['tool_id'] === 'string') event.toolId = payload['tool_id'];
+  const exitCode = payload['exit_code'];
+  if (typeof exitCode === 'number' && Number.isFinite(exitCode)) event.exitCode = exitCode;
+  return event;
 }
 
 /**
@@ -37,9 +62,9 @@ export interface KernelDeps {
  */
 export function emitCallEvent(deps: KernelDeps, call: InvocationCall, type: string, payload: Record<string, unknown>): void {
   if (call.parentToolId === undefined) {
-    deps.emit(createAgentEvent(type, payload));
+    deps.emit(toolEvent(type, payload));
     return;
   }
   payload['parent_tool_id'] = call.parentToolId;
-  deps.emit(createAgentEvent(type, payload, { parent_tool_id: call.parentToolId }));
+  deps.emit(toolEvent(type, payload, { parent_tool_id: call.parentToolId }));
 }

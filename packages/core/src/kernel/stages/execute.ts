@@ -1,5 +1,5 @@
 import type { ToolOutput } from '../../tools/tool-result.js';
-import type { InvocationCall } from '../invocation-call.js';
+import type { AbortableScope, InvocationCall } from '../invocation-call.js';
 import type { KernelDeps } from '../kernel-deps.js';
 import type { KernelToolContext } from '../kernel-tool-context.js';
 import { abortedOutput, mapToolError } from './map-tool-error.js';
@@ -13,45 +13,84 @@ function checkOutput(value: unknown, call: InvocationCall): ToolOutput {
 }
 
 /**
+ * The execution scope of one running call: settles exactly once, with the tool's result, its
+ * mapped error, or — when the call was aborted and the tool did not settle within the grace —
+ * the abort result. A class rather than a nest of closures because it is on the hot path.
+ */
+class ExecutionScope implements AbortableScope {
+  #done = false;
+  #grace: ReturnType<typeof setTimeout> | undefined;
+  #resolve: ((output: ToolOutput) => void) | null = null;
+  readonly #deps: KernelDeps;
+  readonly #call: InvocationCall;
+  readonly #timeoutMs: number;
+
+  constructor(deps: KernelDeps, call: InvocationCall, timeoutMs: number) {
+    this.#deps = deps;
+    this.#call = call;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  run(context: KernelToolContext): Promise<ToolOutput> {
+    const call = this.#call;
+    const result = new Promise<ToolOutput>((resolve) => {
+      this.#resolve = resolve;
+    });
+    call.scope = this;
+    call.timeoutMs = this.#timeoutMs;
+    if (this.#timeoutMs < MAX_TIMER_MS) {
+      call.deadlineAtMs = Date.now() + this.#timeoutMs;
+      this.#deps.deadlines.add(call);
+    }
+    let pending: Promise<ToolOutput>;
+    try {
+      pending = call.tool!.execute(call.args, context);
+    } catch (error) {
+      this.error(error);
+      return result;
+    }
+    if (typeof (pending as Partial<Promise<ToolOutput>> | null)?.then !== 'function') this.value(pending);
+    else {
+      pending.then(
+        (value) => this.value(value),
+        (error: unknown) => this.error(error),
+      );
+    }
+    return result;
+  }
+
+  /** The call was aborted: give the tool `abortGraceMs` to settle, then stop waiting. */
+  aborted(): void {
+    if (this.#done || this.#grace !== undefined) return;
+    this.#grace = setTimeout(() => this.#finish(abortedOutput(this.#call, this.#timeoutMs, this.#deps.abortGraceMs, true)), this.#deps.abortGraceMs);
+  }
+
+  value(value: unknown): void {
+    const call = this.#call;
+    const output = checkOutput(value, call);
+    this.#finish(call.aborted ? abortedOutput(call, this.#timeoutMs, this.#deps.abortGraceMs, false, output) : output);
+  }
+
+  error(error: unknown): void {
+    this.#finish(mapToolError(error, this.#call, this.#timeoutMs, this.#deps.abortGraceMs));
+  }
+
+  #finish(output: ToolOutput): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#deps.deadlines.delete(this.#call);
+    if (this.#grace !== undefined) clearTimeout(this.#grace);
+    this.#call.scope = null;
+    this.#resolve!(output);
+  }
+}
+
+/**
  * Stages 10 (deadline + cancellation) and 11 (execute). Runs the tool under the call's deadline.
  * When the call is aborted (deadline, caller's signal, session close) the tool's signal aborts
  * and the kernel waits at most `abortGraceMs` for it to settle; a tool that ignores its signal
  * still yields a `timeout` / `cancelled` result once the grace ends. Never rejects.
  */
 export function executeWithDeadline(deps: KernelDeps, call: InvocationCall, context: KernelToolContext, timeoutMs: number): Promise<ToolOutput> {
-  return new Promise<ToolOutput>((resolve) => {
-    let done = false;
-    let deadline: ReturnType<typeof setTimeout> | undefined;
-    let grace: ReturnType<typeof setTimeout> | undefined;
-    const graceMs = deps.abortGraceMs;
-    const finish = (output: ToolOutput): void => {
-      if (done) return;
-      done = true;
-      if (deadline !== undefined) clearTimeout(deadline);
-      if (grace !== undefined) clearTimeout(grace);
-      call.onAbort = null;
-      resolve(output);
-    };
-    call.onAbort = () => {
-      grace = setTimeout(() => finish(abortedOutput(call, timeoutMs, graceMs, true)), graceMs);
-    };
-    if (timeoutMs < MAX_TIMER_MS) {
-      deadline = setTimeout(() => call.abort('timeout', `tool call exceeded its ${timeoutMs} ms deadline`), timeoutMs);
-    }
-    let pending: Promise<ToolOutput>;
-    try {
-      pending = call.tool!.execute(call.args, context);
-    } catch (error) {
-      finish(mapToolError(error, call, timeoutMs, graceMs));
-      return;
-    }
-    if (typeof (pending as Partial<Promise<ToolOutput>> | null)?.then !== 'function') {
-      finish(checkOutput(pending, call));
-      return;
-    }
-    pending.then(
-      (value) => finish(call.aborted ? abortedOutput(call, timeoutMs, graceMs, false, checkOutput(value, call)) : checkOutput(value, call)),
-      (error: unknown) => finish(mapToolError(error, call, timeoutMs, graceMs)),
-    );
-  });
+  return new ExecutionScope(deps, call, timeoutMs).run(context);
 }

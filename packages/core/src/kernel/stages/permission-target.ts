@@ -6,6 +6,8 @@ import type { InvocationCall, ResolvedTarget } from '../invocation-call.js';
 import type { KernelDeps } from '../kernel-deps.js';
 
 const NONE: PermissionTarget = Object.freeze({ kind: 'none' });
+// Shared by every call of a tool without a permission target: nothing to allocate per call.
+const NONE_RESOLVED: ResolvedTarget = Object.freeze({ target: NONE, unresolved: Object.freeze([]) });
 
 /**
  * The call's permission target with every path resolved through the workspace's confinement
@@ -16,7 +18,11 @@ const NONE: PermissionTarget = Object.freeze({ kind: 'none' });
 export function resolvePermissionTarget(deps: KernelDeps, call: InvocationCall): ResolvedTarget | Promise<ResolvedTarget> {
   if (call.target !== null) return call.target;
   const tool = call.tool!;
-  const raw = tool.permissionTarget === undefined ? NONE : tool.permissionTarget(call.args);
+  if (tool.permissionTarget === undefined) {
+    call.target = NONE_RESOLVED;
+    return NONE_RESOLVED;
+  }
+  const raw = tool.permissionTarget(call.args);
   if (raw.kind !== 'paths') {
     call.target = { target: raw, unresolved: [] };
     return call.target;

@@ -17,6 +17,14 @@ export function decidePermission(deps: KernelDeps, call: InvocationCall): Permis
   const policy = deps.policy;
   if (policy === null) return ALLOW_ALL;
   const resolved = resolvePermissionTarget(deps, call);
+  if (!(resolved instanceof Promise) && resolved.target.kind === 'none') {
+    let decision = deps.noneTargetDecisions.get(call.toolName);
+    if (decision === undefined) {
+      decision = evaluate(policy, call, resolved);
+      deps.noneTargetDecisions.set(call.toolName, decision);
+    }
+    return decision;
+  }
   if (resolved instanceof Promise) return resolved.then((target) => evaluate(policy, call, target));
   return evaluate(policy, call, resolved);
 }
