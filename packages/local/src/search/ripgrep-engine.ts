@@ -92,13 +92,41 @@ export class RipgrepEngine implements SearchEngine {
     signal?.addEventListener('abort', onAbort, { once: true });
     let produced = 0;
     let finished = false;
+    // Flowing mode with a local queue: parsing happens as soon as bytes arrive and ripgrep is
+    // never throttled by async-iterator back-pressure round trips (measured: it cost up to 40%
+    // on file listings). The consumer stops early by leaving the loop, which kills ripgrep.
+    const queue: EngineRecord[][] = [];
+    let ended = false;
+    let wake: (() => void) | null = null;
+    const notify = (): void => {
+      const resume = wake;
+      wake = null;
+      resume?.();
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      const records = parser.push(chunk);
+      if (records.length > 0) {
+        queue.push(records);
+        notify();
+      }
+    });
+    child.stdout.once('close', () => {
+      ended = true;
+      notify();
+    });
+    child.stdout.on('error', () => undefined);
     try {
-      for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-        const records = parser.push(chunk);
-        if (records.length > 0) {
-          produced += records.length;
-          yield records;
+      for (;;) {
+        if (queue.length > 0) {
+          const batch = queue.length === 1 ? (queue.pop() as EngineRecord[]) : queue.splice(0).flat();
+          produced += batch.length;
+          yield batch;
+          continue;
         }
+        if (ended) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
       }
       throwIfAborted(signal);
       const tail = parser.end();

@@ -16,7 +16,8 @@ const DASH = 45;
  * reuse the decoded path string.
  */
 export class RecordParser {
-  private pending: Buffer | null = null;
+  private pending: Buffer[] | null = null;
+  private pendingBytes = 0;
   private lastPathBytes: Buffer | null = null;
   private lastPath = '';
 
@@ -31,18 +32,34 @@ export class RecordParser {
 
   /** Parses a chunk; returns the complete records it finished. */
   push(chunk: Buffer): EngineRecord[] {
-    const data = this.pending === null ? chunk : Buffer.concat([this.pending, chunk]);
+    if (this.pending !== null) {
+      // A record is incomplete until its terminator arrives; keep collecting chunks until then
+      // instead of re-concatenating and re-scanning (a minified 1 MiB line spans many chunks).
+      if (chunk.indexOf(this.kind === 'files' ? NUL : NEWLINE) === -1) {
+        this.pending.push(chunk);
+        this.pendingBytes += chunk.length;
+        return [];
+      }
+    }
+    const data = this.pending === null ? chunk : Buffer.concat([...this.pending, chunk], this.pendingBytes + chunk.length);
     const records: EngineRecord[] = [];
     const consumed = this.parse(data, records);
-    this.pending = consumed >= data.length ? null : Buffer.from(data.subarray(consumed));
+    if (consumed >= data.length) {
+      this.pending = null;
+      this.pendingBytes = 0;
+    } else {
+      this.pending = [data.subarray(consumed)];
+      this.pendingBytes = data.length - consumed;
+    }
     return records;
   }
 
   /** Flushes a final record without trailing newline (ripgrep always ends records, so normally empty). */
   end(): EngineRecord[] {
     if (this.pending === null) return [];
-    const data = Buffer.concat([this.pending, Buffer.from([NEWLINE])]);
+    const data = Buffer.concat([...this.pending, Buffer.from([NEWLINE])]);
     this.pending = null;
+    this.pendingBytes = 0;
     const records: EngineRecord[] = [];
     this.parse(data, records);
     return records;
