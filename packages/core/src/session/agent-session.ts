@@ -421,7 +421,7 @@ export class AgentSession {
     if (this.#closing !== null) return this.#closing;
     this.#gate.close();
     this.#closeScope.abort(new Error('session closed'));
-    this.#kernel.cancelAll('session closed');
+    this.#kernel.close('session closed');
     const active = this.#active;
     this.#closing = (async () => {
       if (active !== null) await active.done;
