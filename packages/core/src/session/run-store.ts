@@ -1,3 +1,4 @@
+import { CodeError } from '../errors/code-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { withEventMetadata } from '../events/agent-event.js';
 
@@ -212,12 +213,20 @@ export class RunStore {
 
   /**
    * A page of events after `afterSequence` (exclusive), at most `limit` (default 256).
-   * `null` when the run is unknown or evicted.
+   * `null` when the run is unknown or evicted. A cursor that is not a non-negative integer, or a
+   * limit that is not a positive integer, is a SESSION_ERROR (a NaN cursor used to read as an
+   * empty, complete page). Limits above 10000 are capped.
    */
   page(runId: string, afterSequence?: number, limit: number = DEFAULT_RUN_EVENT_PAGE_LIMIT): RunEventPage | null {
+    if (afterSequence !== undefined && !(Number.isSafeInteger(afterSequence) && afterSequence >= 0)) {
+      throw new CodeError('SESSION_ERROR', `afterSequence must be a non-negative integer, got ${String(afterSequence)}`, { details: { field: 'afterSequence' } });
+    }
+    if (!(Number.isSafeInteger(limit) && limit >= 1)) {
+      throw new CodeError('SESSION_ERROR', `limit must be a positive integer, got ${String(limit)}`, { details: { field: 'limit' } });
+    }
     const run = this.#runs.get(runId);
     if (run === undefined) return null;
-    const size = Math.max(1, Math.min(Math.floor(limit), 10_000));
+    const size = Math.min(limit, 10_000);
     const after = afterSequence ?? 0;
     const first = run.firstSequence;
     const retentionGap = after < first - 1;
