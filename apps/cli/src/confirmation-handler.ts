@@ -1,0 +1,131 @@
+import type { AgentEvent } from '@a3s-lab/code';
+import type { Style } from './ansi.js';
+import type { CliOutput } from './cli-io.js';
+import type { LineReader } from './line-reader.js';
+import { keyArgument } from './tool-summary.js';
+
+/** How asks are answered: a human at the terminal, `--yes`, or nobody (denied). */
+export type ConfirmationMode = 'interactive' | 'auto-approve' | 'deny';
+
+/** What a human answered. */
+export type ConfirmationAnswer = 'yes' | 'no' | 'always';
+
+/** The part of a session the handler needs. */
+export interface ConfirmingSession {
+  confirmToolUse(toolId: string, approved: boolean, reason?: string): Promise<boolean>;
+}
+
+/** Options of {@link ConfirmationHandler}. */
+export interface ConfirmationHandlerOptions {
+  readonly session: ConfirmingSession;
+  readonly mode: ConfirmationMode;
+  /** Reads the human's answers (interactive mode). */
+  readonly reader?: LineReader;
+  /** Where questions and denial messages go (stderr). */
+  readonly prompt: CliOutput;
+  readonly style: Style;
+  /** Called before a question is printed (stops the spinner, ends partial output). */
+  readonly beforeQuestion?: () => void;
+}
+
+/** The message (and denial reason) for an ask that nobody can answer. */
+export const NON_INTERACTIVE_DENIAL =
+  'confirmation needed but stdin is not a terminal; re-run with --yes to approve asks, or with --permission-mode accept-edits|yolo to allow more tools without asking';
+
+/** Parses an answer: y/yes, n/no (and empty: the safe default), a/always; `null` for anything else. */
+export function parseAnswer(text: string): ConfirmationAnswer | null {
+  const answer = text.trim().toLowerCase();
+  if (answer === 'y' || answer === 'yes') return 'yes';
+  if (answer === 'n' || answer === 'no' || answer === '') return 'no';
+  if (answer === 'a' || answer === 'always') return 'always';
+  return null;
+}
+
+/**
+ * Answers `confirmation_required` events through `session.confirmToolUse`, one at a time in
+ * arrival order. "always" puts the tool in a session allow-set: later asks for it are approved
+ * without a question.
+ */
+export class ConfirmationHandler {
+  /** Tools the human allowed for the rest of the session. */
+  readonly allowed = new Set<string>();
+  readonly #options: ConfirmationHandlerOptions;
+  #queue: Promise<void> = Promise.resolve();
+  #cancelled = false;
+
+  constructor(options: ConfirmationHandlerOptions) {
+    this.#options = options;
+  }
+
+  /** Queues an answer to a `confirmation_required` event. */
+  handle(event: AgentEvent): void {
+    this.#queue = this.#queue.then(() => this.#answer(event)).catch(() => undefined);
+  }
+
+  /** Resolves when every queued ask has been answered. */
+  idle(): Promise<void> {
+    return this.#queue;
+  }
+
+  /** Stops asking (Ctrl-C): an open question is abandoned; cancellation settles the asks. */
+  cancel(): void {
+    this.#cancelled = true;
+    this.#options.reader?.cancel();
+  }
+
+  async #answer(event: AgentEvent): Promise<void> {
+    const { session, mode, style } = this.#options;
+    const toolId = event.toolId ?? '';
+    const toolName = event.toolName ?? '?';
+    if (this.#cancelled) return;
+    if (this.allowed.has(toolName)) {
+      await session.confirmToolUse(toolId, true, `'${toolName}' is always allowed for this session`);
+      return;
+    }
+    if (mode === 'auto-approve') {
+      await session.confirmToolUse(toolId, true, 'approved by --yes');
+      return;
+    }
+    const what = describeCall(toolName, event.payload['args']);
+    if (mode === 'deny') {
+      this.#options.prompt.write(`${style.yellow('a3s-code:')} denied ${what}: ${NON_INTERACTIVE_DENIAL}\n`);
+      await session.confirmToolUse(toolId, false, NON_INTERACTIVE_DENIAL);
+      return;
+    }
+    this.#options.beforeQuestion?.();
+    const reader = this.#options.reader;
+    for (;;) {
+      this.#options.prompt.write(`${style.yellow('?')} ${style.bold('Allow')} ${what}\n  ${style.bold('[y]')}es / ${style.bold('[n]')}o / ${style.bold('[a]')}lways allow ${toolName} this session › `);
+      const line = reader === undefined ? null : await reader.next();
+      if (line === null) {
+        // End of input or Ctrl-C: nobody will answer; an open ask is refused (cancel settles it too).
+        this.#options.prompt.write('\n');
+        if (!this.#cancelled) await session.confirmToolUse(toolId, false, 'no answer: input closed');
+        return;
+      }
+      const answer = parseAnswer(line);
+      if (answer === null) {
+        this.#options.prompt.write(`  please answer y, n or a\n`);
+        continue;
+      }
+      if (answer === 'always') this.allowed.add(toolName);
+      const approved = answer !== 'no';
+      await session.confirmToolUse(toolId, approved, approved ? (answer === 'always' ? `'${toolName}' allowed for this session` : 'approved by the user') : 'denied by the user');
+      return;
+    }
+  }
+}
+
+/** `bash: npm test` or `edit: src/a.ts {"old_string":…}` — what the human is asked about. */
+export function describeCall(toolName: string, args: unknown): string {
+  const key = keyArgument(toolName, args);
+  if (toolName === 'bash') return `bash to run: ${key}`;
+  let json = '';
+  try {
+    json = JSON.stringify(args) ?? '';
+  } catch {
+    json = '';
+  }
+  if (json.length > 300) json = `${json.slice(0, 299)}…`;
+  return `${toolName}${key === '' ? '' : ` on ${key}`}${json === '' || json === '{}' ? '' : `\n  args: ${json}`}`;
+}

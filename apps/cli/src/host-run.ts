@@ -1,0 +1,52 @@
+import type { Session } from '@a3s-lab/code';
+import type { Style } from './ansi.js';
+import type { CliIo } from './cli-io.js';
+import { ConfirmationHandler } from './confirmation-handler.js';
+import type { ConfirmationMode } from './confirmation-handler.js';
+import { JsonRenderer } from './json-renderer.js';
+import { LineReader } from './line-reader.js';
+import type { RunRenderer } from './run-renderer.js';
+import { runSession } from './run-session.js';
+import type { RunOutcome } from './run-session.js';
+import { TerminalRenderer } from './terminal-renderer.js';
+
+/** Options of {@link hostRun}. */
+export interface HostRunOptions {
+  readonly session: Session;
+  readonly prompt: string;
+  readonly io: CliIo;
+  readonly style: Style;
+  /** `--json` output. */
+  readonly json: boolean;
+  /** `--yes`: approve every ask. */
+  readonly yes: boolean;
+  /** `provider/model`, for the cost line. */
+  readonly model: string;
+}
+
+/** Who answers asks: `--yes`, the human at a terminal, or nobody (stdin is not a TTY). */
+export function confirmationModeFor(yes: boolean, io: CliIo): ConfirmationMode {
+  if (yes) return 'auto-approve';
+  return io.stdin.isTTY === true ? 'interactive' : 'deny';
+}
+
+/** Runs one prompt with the renderer and confirmation handling the flags ask for. */
+export async function hostRun(options: HostRunOptions): Promise<RunOutcome> {
+  const { io, style } = options;
+  const renderer: RunRenderer = options.json ? new JsonRenderer(io.stdout, io.stderr) : new TerminalRenderer({ out: io.stdout, style, model: options.model });
+  const mode = confirmationModeFor(options.yes, io);
+  const reader = mode === 'interactive' ? new LineReader(io.stdin) : undefined;
+  const confirmations = new ConfirmationHandler({
+    session: options.session,
+    mode,
+    prompt: io.stderr,
+    style,
+    beforeQuestion: () => renderer.pause(),
+    ...(reader === undefined ? {} : { reader }),
+  });
+  try {
+    return await runSession({ session: options.session, prompt: options.prompt, io, renderer, confirmations });
+  } finally {
+    reader?.close();
+  }
+}

@@ -1,0 +1,85 @@
+import type { CliInput } from './cli-io.js';
+
+/**
+ * Reads answers line by line from stdin, only while a question is open, so an idle CLI does not
+ * hold the terminal (and the event loop) through a paused stdin.
+ */
+export class LineReader {
+  readonly #input: CliInput;
+  #buffer = '';
+  #waiter: ((line: string | null) => void) | null = null;
+  #ended = false;
+  #attached = false;
+
+  constructor(input: CliInput) {
+    this.#input = input;
+  }
+
+  readonly #onData = (chunk: string | Buffer): void => {
+    this.#buffer += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    this.#deliver();
+  };
+
+  readonly #onEnd = (): void => {
+    this.#ended = true;
+    this.#deliver();
+  };
+
+  /** The next line (without its newline), or `null` at end of input or after {@link cancel}. */
+  next(): Promise<string | null> {
+    if (this.#waiter !== null) return Promise.reject(new Error('LineReader.next() called while a line is already awaited'));
+    const promise = new Promise<string | null>((resolve) => {
+      this.#waiter = resolve;
+    });
+    this.#attach();
+    this.#deliver();
+    return promise;
+  }
+
+  /** Resolves an open `next()` with `null` (Ctrl-C while a question is open). */
+  cancel(): void {
+    const waiter = this.#waiter;
+    this.#waiter = null;
+    this.#detach();
+    waiter?.(null);
+  }
+
+  /** Stops reading. */
+  close(): void {
+    this.cancel();
+  }
+
+  #deliver(): void {
+    const waiter = this.#waiter;
+    if (waiter === null) return;
+    const newline = this.#buffer.indexOf('\n');
+    if (newline >= 0) {
+      const line = this.#buffer.slice(0, newline).replace(/\r$/, '');
+      this.#buffer = this.#buffer.slice(newline + 1);
+      this.#waiter = null;
+      this.#detach();
+      waiter(line);
+    } else if (this.#ended) {
+      this.#waiter = null;
+      this.#detach();
+      waiter(this.#buffer.length > 0 ? this.#buffer : null);
+      this.#buffer = '';
+    }
+  }
+
+  #attach(): void {
+    if (this.#attached || this.#ended) return;
+    this.#attached = true;
+    this.#input.on('data', this.#onData);
+    this.#input.on('end', this.#onEnd);
+    this.#input.resume();
+  }
+
+  #detach(): void {
+    if (!this.#attached) return;
+    this.#attached = false;
+    this.#input.off('data', this.#onData);
+    this.#input.off('end', this.#onEnd);
+    this.#input.pause();
+  }
+}

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { colorWanted, createStyle } from './ansi.js';
+import type { CliIo } from './cli-io.js';
+import { processIo } from './cli-io.js';
+import { demoCommand } from './demo-command.js';
+import { EXIT_CODES } from './exit-codes.js';
+import { USAGE, parseCliArgs } from './parse-args.js';
+import type { CliCommand } from './parse-args.js';
+import { reportError } from './report-error.js';
+import { runCommand } from './run-command.js';
+
+/** The CLI's version, from its package.json (beside `src/` and `dist/`). */
+export function cliVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
+
+/**
+ * The whole CLI as a function: `argv` without `node` and the script, `io` the process's streams
+ * (or a test's). Resolves with the exit code; never calls `process.exit` itself except on a
+ * second Ctrl-C.
+ */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const style = createStyle(colorWanted(io.stdout.isTTY === true, io.env));
+  let command: CliCommand;
+  try {
+    command = parseCliArgs(argv);
+  } catch (error) {
+    return reportError(io, argv.includes('--json'), style, error);
+  }
+  switch (command.kind) {
+    case 'help':
+      io.stdout.write(USAGE);
+      return EXIT_CODES.success;
+    case 'version':
+      io.stdout.write(`${cliVersion()}\n`);
+      return EXIT_CODES.success;
+    case 'run':
+      return runCommand(command.options, io, style);
+    case 'demo':
+      return demoCommand(command.options, io, style);
+  }
+}

@@ -1,0 +1,133 @@
+import { parseArgs } from 'node:util';
+import { CodeError } from '@a3s-lab/code';
+import { parsePermissionMode } from './permission-modes.js';
+import type { PermissionMode } from './permission-modes.js';
+
+/** Options of `a3s-code run`. */
+export interface RunCommandOptions {
+  /** The prompt (all positional words after `run`, joined by spaces). */
+  readonly prompt: string;
+  /** `--workspace DIR`; default the current directory. */
+  readonly workspace?: string;
+  /** `--config FILE`; default: discovered (see README). */
+  readonly config?: string;
+  /** `--model provider/model`; default the config's default model. */
+  readonly model?: string;
+  /** `--json`: JSONL v1 envelopes on stdout. Default false. */
+  readonly json: boolean;
+  /** `--yes`: approve every confirmation. Default false. */
+  readonly yes: boolean;
+  /** `--permission-mode`; default: the config's policy, else `default`. */
+  readonly permissionMode?: PermissionMode;
+  /** `--max-tool-rounds N`; default the session default (50). */
+  readonly maxToolRounds?: number;
+}
+
+/** Options of `a3s-code demo`. */
+export interface DemoCommandOptions {
+  /** `--json`: JSONL v1 envelopes on stdout. Default false. */
+  readonly json: boolean;
+}
+
+/** What the command line asks for. */
+export type CliCommand =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'run'; readonly options: RunCommandOptions }
+  | { readonly kind: 'demo'; readonly options: DemoCommandOptions };
+
+/** The `--help` text. */
+export const USAGE = `Usage:
+  a3s-code run "<prompt>" [options]   run one prompt in a workspace
+  a3s-code demo [--json]              fix a bug in a bundled sample repo (no API key needed)
+  a3s-code --help | --version
+
+Options of run:
+  --workspace DIR            workspace directory (default: current directory)
+  --config FILE              agent.acl to use (default: DIR/.a3s/config.acl, then ~/.a3s/config.acl,
+                             then ANTHROPIC_API_KEY or OPENAI_API_KEY + OPENAI_BASE_URL)
+  --model provider/model     model to use (default: the config's default_model)
+  --permission-mode MODE     default | accept-edits | plan | yolo (default: config, else default)
+  --yes, -y                  approve every confirmation without asking
+  --max-tool-rounds N        stop after N model turns that request tools (default 50)
+  --json                     print one v1 event envelope per line on stdout, nothing else
+
+Exit codes: 0 success, 1 last tool call failed / run failed, 2 usage or config error,
+3 model error, 130 cancelled.
+`;
+
+const usageError = (message: string, details: Record<string, unknown> = {}): CodeError =>
+  new CodeError('CONFIG_ERROR', `${message} (see a3s-code --help)`, { details: { usage: true, ...details } });
+
+/** Parses `argv` (without `node` and the script). Throws CONFIG_ERROR (`details.usage`) on bad input. */
+export function parseCliArgs(argv: readonly string[]): CliCommand {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { kind: 'help' };
+  if (command === '--version' || command === '-V') return { kind: 'version' };
+  if (command === 'run') return parseRun(rest);
+  if (command === 'demo') return { kind: 'demo', options: parseDemo(rest) };
+  throw usageError(`unknown command '${command}'`, { argument: command });
+}
+
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+function parse(args: readonly string[], options: OptionSpec): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+  } catch (error) {
+    throw usageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function parseRun(args: readonly string[]): CliCommand {
+  const { values, positionals } = parse(args, {
+    workspace: { type: 'string' },
+    config: { type: 'string' },
+    model: { type: 'string' },
+    json: { type: 'boolean' },
+    yes: { type: 'boolean', short: 'y' },
+    'permission-mode': { type: 'string' },
+    'max-tool-rounds': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values['help'] === true) return { kind: 'help' };
+  const prompt = positionals.join(' ').trim();
+  if (prompt.length === 0) throw usageError('run needs a prompt: a3s-code run "<prompt>"', { argument: 'prompt' });
+  const text = (name: string): string | undefined => {
+    const value = values[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || value.length === 0) throw usageError(`--${name} needs a value`, { argument: `--${name}` });
+    return value;
+  };
+  const model = text('model');
+  if (model !== undefined && !/^[^/\s]+\/\S+$/.test(model)) throw usageError(`--model must be 'provider/model'; got '${model}'`, { argument: '--model' });
+  const rounds = text('max-tool-rounds');
+  let maxToolRounds: number | undefined;
+  if (rounds !== undefined) {
+    maxToolRounds = Number(rounds);
+    if (!/^\d+$/.test(rounds) || !Number.isSafeInteger(maxToolRounds) || maxToolRounds < 1) {
+      throw usageError(`--max-tool-rounds must be a positive integer; got '${rounds}'`, { argument: '--max-tool-rounds' });
+    }
+  }
+  const mode = text('permission-mode');
+  const workspace = text('workspace');
+  const config = text('config');
+  const options: RunCommandOptions = {
+    prompt,
+    json: values['json'] === true,
+    yes: values['yes'] === true,
+    ...(workspace === undefined ? {} : { workspace }),
+    ...(config === undefined ? {} : { config }),
+    ...(model === undefined ? {} : { model }),
+    ...(mode === undefined ? {} : { permissionMode: parsePermissionMode(mode) }),
+    ...(maxToolRounds === undefined ? {} : { maxToolRounds }),
+  };
+  return { kind: 'run', options };
+}
+
+function parseDemo(args: readonly string[]): DemoCommandOptions {
+  const { values, positionals } = parse(args, { json: { type: 'boolean' } });
+  if (positionals.length > 0) throw usageError(`demo takes no arguments; got '${positionals.join(' ')}'`);
+  return { json: values['json'] === true };
+}

@@ -1,0 +1,99 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Agent, CodeError } from '@a3s-lab/code';
+import type { SessionOptions } from '@a3s-lab/code';
+import type { Style } from './ansi.js';
+import type { CliIo } from './cli-io.js';
+import { configCandidates, discoverConfig } from './config-discovery.js';
+import type { ConfigSource } from './config-discovery.js';
+import { EXIT_CODES } from './exit-codes.js';
+import { hostRun } from './host-run.js';
+import type { RunCommandOptions } from './parse-args.js';
+import { permissionPolicyFor } from './permission-modes.js';
+import { reportError } from './report-error.js';
+
+/**
+ * How long an interactive ask waits for the human before it is rejected (the session default of
+ * 30 s is meant for programs, not for someone reading a diff). The config can still set its own.
+ */
+export const INTERACTIVE_CONFIRMATION_TIMEOUT_MS = 30 * 60_000;
+
+/** The workspace directory of a run; CONFIG_ERROR when it is not a directory. */
+export function resolveWorkspace(io: CliIo, workspace: string | undefined): string {
+  const dir = resolve(io.cwd, workspace ?? '.');
+  let ok = false;
+  try {
+    ok = statSync(dir).isDirectory();
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new CodeError('CONFIG_ERROR', `workspace is not a directory: ${dir}`, { details: { argument: '--workspace', path: dir } });
+  return dir;
+}
+
+/** Loads the agent from a discovered config; a broken file is a CONFIG_ERROR that names it. */
+export async function createAgentFrom(source: ConfigSource, io: CliIo): Promise<Agent> {
+  try {
+    return await Agent.create(source.kind === 'file' ? source.path : source.acl, { env: io.env, cwd: io.cwd });
+  } catch (error) {
+    if (source.kind === 'file' && CodeError.isInstance(error) && !error.message.includes(source.path)) {
+      throw new CodeError(error.code, `${source.path}: ${error.message}`, { details: { ...error.details, file: source.path }, cause: error });
+    }
+    throw error;
+  }
+}
+
+/** `a3s-code run`: discovers the config, opens a session, streams the prompt. Returns the exit code. */
+export async function runCommand(options: RunCommandOptions, io: CliIo, style: Style): Promise<number> {
+  let agent: Agent | undefined;
+  try {
+    const workspace = resolveWorkspace(io, options.workspace);
+    const source = discoverConfig({
+      workspace,
+      cwd: io.cwd,
+      env: io.env,
+      ...(options.config === undefined ? {} : { explicit: options.config }),
+      ...(options.model === undefined ? {} : { model: options.model }),
+    });
+    if (source === null) {
+      const looked = configCandidates({ workspace, env: io.env }).join(', ');
+      return reportError(
+        io,
+        options.json,
+        style,
+        new CodeError('CONFIG_ERROR', `no configuration found (looked for --config, ${looked}) and no ANTHROPIC_API_KEY, or OPENAI_API_KEY + OPENAI_BASE_URL, in the environment`, {
+          details: { looked: configCandidates({ workspace, env: io.env }) },
+        }),
+        'Set ANTHROPIC_API_KEY, write an agent.acl (see the README), or try `a3s-code demo` to see a session with the bundled scripted model.',
+      );
+    }
+    agent = await createAgentFrom(source, io);
+    const model = options.model ?? agent.config.defaultModel;
+    const sessionOptions: SessionOptions = {
+      ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.maxToolRounds === undefined ? {} : { maxToolRounds: options.maxToolRounds }),
+      // An explicit mode wins; else the config's own policy; else the `default` mode.
+      ...(options.permissionMode !== undefined
+        ? { permissionPolicy: permissionPolicyFor(options.permissionMode) }
+        : agent.config.permissionPolicy === undefined
+          ? { permissionPolicy: permissionPolicyFor('default') }
+          : {}),
+      confirmationPolicy: { defaultTimeoutMs: INTERACTIVE_CONFIRMATION_TIMEOUT_MS, ...agent.config.confirmationPolicy },
+    };
+    const session = await agent.sessionAsync(workspace, sessionOptions);
+    if (!options.json) {
+      const mode = options.permissionMode ?? (agent.config.permissionPolicy === undefined ? 'default' : 'from config');
+      const from = source.kind === 'file' ? source.path : `environment (${source.description})`;
+      io.stdout.write(style.dim(`a3s-code · ${model} · ${workspace} · permissions: ${mode}${options.yes ? ' + --yes' : ''} · config: ${from}\n`));
+    }
+    const outcome = await hostRun({ session, prompt: options.prompt, io, style, json: options.json, yes: options.yes, model });
+    if (outcome.error !== undefined && !options.json && !outcome.cancelled && outcome.exitCode === EXIT_CODES.model) {
+      io.stderr.write(`${style.red('a3s-code:')} the model failed [${outcome.error.code}]: ${outcome.error.message}\n`);
+    }
+    return outcome.exitCode;
+  } catch (error) {
+    return reportError(io, options.json, style, error);
+  } finally {
+    await agent?.close();
+  }
+}

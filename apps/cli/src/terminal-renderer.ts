@@ -1,0 +1,286 @@
+import type { AgentEvent } from '@a3s-lab/code';
+import type { Style } from './ansi.js';
+import { CURSOR } from './ansi.js';
+import type { CliOutput } from './cli-io.js';
+import { costOf } from './pricing.js';
+import type { RunRenderer, UsageTotals } from './run-renderer.js';
+import { addUsage } from './run-renderer.js';
+import { Spinner } from './spinner.js';
+import { formatDiff, formatDuration, formatToolLine, keyArgument, oneLine, outputPreview } from './tool-summary.js';
+
+/** Options of {@link TerminalRenderer}. */
+export interface TerminalRendererOptions {
+  readonly out: CliOutput;
+  readonly style: Style;
+  /** Live mode: stream text, spinner, erase a retried turn's text. Default: `out.isTTY`. */
+  readonly live?: boolean;
+  /** `provider/model`, for the cost estimate. */
+  readonly model: string;
+}
+
+interface ToolState {
+  readonly name: string;
+  readonly args: unknown;
+  readonly depth: number;
+  deniedReason?: string;
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/**
+ * The human output of a run. On a TTY assistant text streams as it arrives and a retried
+ * turn's provisional text is erased and redrawn; elsewhere text is buffered per turn attempt
+ * and printed once the attempt is final (its first tool call, or `turn_end`). Tool calls are one
+ * line each; edits show their unified diff; a spinner with elapsed time runs while the model or
+ * a tool works (TTY only).
+ */
+export class TerminalRenderer implements RunRenderer {
+  readonly #out: CliOutput;
+  readonly #style: Style;
+  readonly #live: boolean;
+  readonly #model: string;
+  readonly #spinner: Spinner;
+  readonly #tools = new Map<string, ToolState>();
+  readonly #usage: UsageTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  readonly #startedAt = Date.now();
+  #turn = -1;
+  /** Text of the current attempt of the current turn. */
+  #attemptText = '';
+  /** The attempt is final: no retry can replace it any more. */
+  #attemptFinal = false;
+  #atLineStart = true;
+  #turns = 0;
+  #toolCalls = 0;
+
+  constructor(options: TerminalRendererOptions) {
+    this.#out = options.out;
+    this.#style = options.style;
+    this.#live = options.live ?? options.out.isTTY === true;
+    this.#model = options.model;
+    this.#spinner = new Spinner((text) => this.#out.write(text), this.#style);
+  }
+
+  event(event: AgentEvent): void {
+    const p = event.payload;
+    switch (event.type) {
+      case 'turn_start':
+        this.#turnStart(event.turn ?? 0, str(p['reason']));
+        break;
+      case 'text_delta':
+        this.#text(event.text ?? '');
+        break;
+      case 'tool_start':
+        this.#finalizeAttempt();
+        this.#tools.set(event.toolId ?? '', {
+          name: event.toolName ?? '?',
+          args: p['args'],
+          depth: str(p['parent_tool_id']) === undefined && str(event.metadata?.parent_tool_id) === undefined ? 0 : 1,
+        });
+        break;
+      case 'tool_execution_start':
+        this.#spin(() => {
+          const tool = this.#tools.get(event.toolId ?? '');
+          return `${this.#style.bold(event.toolName ?? '?')}  ${this.#style.cyan(keyArgument(event.toolName ?? '', tool?.args))}`;
+        });
+        break;
+      case 'permission_denied': {
+        const tool = this.#tools.get(event.toolId ?? '');
+        if (tool !== undefined) tool.deniedReason = str(p['reason']) ?? 'denied';
+        break;
+      }
+      case 'tool_end':
+        this.#toolEnd(event);
+        break;
+      case 'turn_end':
+        this.#finalizeAttempt();
+        addUsage(this.#usage, p['usage']);
+        this.#turns = Math.max(this.#turns, event.turn ?? 0);
+        break;
+      case 'confirmation_timeout':
+        this.#line(this.#style.yellow(`! no answer for ${event.toolName ?? 'a tool'} in time (${str(p['action']) ?? 'reject'})`));
+        break;
+      case 'task_updated':
+        this.#plan(p['plan']);
+        break;
+      case 'context_compacted':
+        this.#line(this.#style.dim(`· context compacted (${String(p['before_tokens'] ?? '?')} -> ${String(p['after_tokens'] ?? '?')} tokens)`));
+        break;
+      case 'budget_threshold_hit':
+        this.#line(this.#style.yellow(`! budget: ${String(p['kind'])} at ${String(p['used'])}/${String(p['limit'])}`));
+        break;
+      case 'agent_end':
+        this.#finalizeAttempt();
+        this.#summary();
+        break;
+      case 'error':
+        this.#error(event);
+        break;
+      default:
+        // Unknown and purely informational events (reasoning, input deltas...) are not drawn.
+        break;
+    }
+  }
+
+  pause(): void {
+    this.#spinner.stop();
+    this.#endLine();
+  }
+
+  notice(text: string): void {
+    this.#line(text);
+  }
+
+  close(): void {
+    this.#spinner.stop();
+  }
+
+  // ---- text ---------------------------------------------------------------------------------
+
+  #turnStart(turn: number, reason: string | undefined): void {
+    if (turn === this.#turn && !this.#attemptFinal) {
+      // A retried attempt: what the abandoned one streamed was provisional.
+      if (this.#live) this.#erase(this.#attemptText);
+      this.#attemptText = '';
+      this.#spin(() => this.#style.dim(`model stream interrupted${reason === undefined ? '' : ` (${oneLine(reason, 60)})`}, retrying`));
+      return;
+    }
+    this.#finalizeAttempt();
+    this.#turn = turn;
+    this.#attemptText = '';
+    this.#attemptFinal = false;
+    this.#spin(() => this.#style.dim('thinking'));
+  }
+
+  #text(text: string): void {
+    if (text.length === 0) return;
+    if (!this.#live) {
+      this.#attemptText += text;
+      return;
+    }
+    this.#spinner.stop();
+    if (this.#attemptText.length === 0) this.#endLine();
+    this.#attemptText += text;
+    this.#write(text);
+  }
+
+  /** The attempt can no longer be retried: print buffered text (non-live) and end its line. */
+  #finalizeAttempt(): void {
+    if (this.#attemptFinal) return;
+    this.#attemptFinal = true;
+    if (!this.#live && this.#attemptText.length > 0) {
+      this.#endLine();
+      this.#write(this.#attemptText);
+    }
+    this.#spinner.stop();
+    this.#endLine();
+  }
+
+  /** Erases `text`, which was written starting at column 0 and ends at the cursor. */
+  #erase(text: string): void {
+    this.#spinner.stop();
+    if (text.length === 0) return;
+    const columns = this.#out.columns !== undefined && this.#out.columns > 0 ? this.#out.columns : 80;
+    const rows = text.split('\n').reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / columns)), 0);
+    this.#out.write(`\r${CURSOR.up(rows - 1)}${CURSOR.clearDown}`);
+    this.#atLineStart = true;
+  }
+
+  // ---- tools --------------------------------------------------------------------------------
+
+  #toolEnd(event: AgentEvent): void {
+    const p = event.payload;
+    const id = event.toolId ?? '';
+    const tool = this.#tools.get(id) ?? { name: event.toolName ?? '?', args: {}, depth: 0 };
+    this.#tools.delete(id);
+    if (tool.depth === 0) this.#toolCalls += 1;
+    const errorKind = p['error_kind'] as { type?: unknown } | undefined;
+    const exitCode = event.exitCode ?? 0;
+    const denied = tool.deniedReason;
+    this.#line(
+      formatToolLine(
+        {
+          toolName: tool.name,
+          args: tool.args,
+          exitCode,
+          durationMs: typeof p['duration_ms'] === 'number' ? p['duration_ms'] : 0,
+          depth: tool.depth,
+          ...(typeof errorKind?.type === 'string' ? { errorKind: errorKind.type } : {}),
+          ...(denied === undefined ? {} : { deniedReason: denied }),
+        },
+        this.#style,
+      ),
+    );
+    const indent = `${'  '.repeat(tool.depth)}    `;
+    const metadata = p['metadata'] as Record<string, unknown> | undefined;
+    const diff = str(metadata?.['diff']);
+    if (exitCode === 0 && diff !== undefined && diff.length > 0) {
+      this.#line(formatDiff(diff, this.#style, indent));
+    } else if (tool.name === 'bash' && denied === undefined) {
+      for (const line of outputPreview(str(p['output']) ?? '', exitCode === 0 ? 4 : 8)) this.#line(this.#style.dim(`${indent}${line}`));
+    } else if (exitCode !== 0 && denied === undefined) {
+      const first = (str(p['output']) ?? '').split('\n').find((l) => l.trim().length > 0);
+      if (first !== undefined) this.#line(this.#style.dim(`${indent}${oneLine(first, 160)}`));
+    }
+    if (this.#tools.size > 0 && this.#live) this.#spin(() => this.#style.dim('working'));
+  }
+
+  #plan(plan: unknown): void {
+    if (!Array.isArray(plan)) return;
+    const marks: Record<string, string> = { completed: this.#style.green('✓'), in_progress: this.#style.yellow('▸') };
+    this.#line(this.#style.bold('plan'));
+    for (const item of plan as Array<Record<string, unknown>>) {
+      this.#line(`  ${marks[str(item['status']) ?? ''] ?? '·'} ${str(item['step']) ?? ''}`);
+    }
+  }
+
+  // ---- end of run ---------------------------------------------------------------------------
+
+  /** `done in 4.2s · 6 turns · 5 tool calls · 10,549 in / 25 out tokens · ≈ $0.0320`. */
+  #summary(prefix = 'done'): void {
+    const u = this.#usage;
+    const parts = [
+      `${prefix} in ${formatDuration(Date.now() - this.#startedAt)}`,
+      `${this.#turns} turn${this.#turns === 1 ? '' : 's'}`,
+      `${this.#toolCalls} tool call${this.#toolCalls === 1 ? '' : 's'}`,
+      `${u.inputTokens.toLocaleString('en-US')} in / ${u.outputTokens.toLocaleString('en-US')} out tokens${u.cacheReadTokens > 0 ? ` (${u.cacheReadTokens.toLocaleString('en-US')} cached)` : ''}`,
+    ];
+    const cost = costOf(this.#model, u);
+    if (cost !== null) parts.push(`≈ $${cost < 0.01 ? cost.toFixed(4) : cost.toFixed(2)}`);
+    this.#line(this.#style.dim(`── ${parts.join(' · ')}`));
+  }
+
+  #error(event: AgentEvent): void {
+    this.#finalizeAttempt();
+    const details = event.payload['details'] as Record<string, unknown> | undefined;
+    if (details?.['cancelled'] === true) {
+      this.#line(this.#style.yellow('✗ cancelled'));
+      this.#summary('cancelled');
+      return;
+    }
+    this.#line(this.#style.red(`✗ error ${event.code ?? str(event.payload['code']) ?? 'ERROR'}: ${event.text ?? str(event.payload['message']) ?? ''}`));
+    this.#summary('failed');
+  }
+
+  // ---- low-level output ---------------------------------------------------------------------
+
+  #spin(label: () => string): void {
+    if (!this.#live || !this.#atLineStart) return;
+    this.#spinner.start(label());
+  }
+
+  #endLine(): void {
+    if (!this.#atLineStart) this.#write('\n');
+  }
+
+  #line(text: string): void {
+    this.#spinner.stop();
+    this.#endLine();
+    this.#write(`${text}\n`);
+  }
+
+  #write(text: string): void {
+    if (text.length === 0) return;
+    this.#out.write(text);
+    this.#atLineStart = text.endsWith('\n');
+  }
+}
