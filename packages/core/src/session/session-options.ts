@@ -1,4 +1,6 @@
+import { CONFIRMATION_LANES } from '../confirmation/confirmation-lane.js';
 import { CodeError } from '../errors/code-error.js';
+import { validatePermissionPolicy } from '../permission/permission-policy.js';
 import type { RetentionLimits } from './run-store.js';
 
 /** Kinds of worker agents (subagents). */
@@ -214,8 +216,21 @@ const FIELDS: Record<string, Check> = {
   maxParallelTasks: int(1, 32),
   autoParallel: bool,
   workerAgents: workerList,
-  permissionPolicy: object({ allow: stringList, ask: stringList, deny: stringList, defaultDecision: oneOf('allow', 'ask', 'deny') }),
-  confirmationPolicy: object({ enabled: bool, defaultTimeoutMs: int(1, 86_400_000), timeoutAction: oneOf('reject', 'auto_approve'), yoloLanes: stringList }),
+  permissionPolicy: (v, f) => {
+    object({ allow: stringList, ask: stringList, deny: stringList, defaultDecision: oneOf('allow', 'ask', 'deny') })(v, f);
+    // Rule syntax (`bash(git *)`) is checked here too, so a bad rule fails at session creation
+    // naming `permissionPolicy.deny[0]`, not later inside the kernel.
+    validatePermissionPolicy(v);
+  },
+  confirmationPolicy: object({
+    enabled: bool,
+    defaultTimeoutMs: int(1, 86_400_000),
+    timeoutAction: oneOf('reject', 'auto_approve'),
+    yoloLanes: (v, f) => {
+      if (!Array.isArray(v)) fail(f, 'an array of lanes', v);
+      (v as unknown[]).forEach((lane, i) => oneOf(...CONFIRMATION_LANES)(lane, `${f}[${i}]`));
+    },
+  }),
   workspaceBackend: (v, f) => {
     const b = v as Record<string, unknown> | null;
     if (typeof b !== 'object' || b === null || typeof b['readFile'] !== 'function' || typeof b['resolvePath'] !== 'function' || typeof b['capabilities'] !== 'object') {
