@@ -9,7 +9,7 @@ export interface SystemPromptContext {
 }
 
 /**
- * The built-in system prompt for coding work. Deliberately lean (about 1.5 KB): every byte is
+ * The built-in system prompt for coding work. Deliberately lean (about 1.3 KB, under 2.5 KB with every tool): every byte is
  * sent on every model turn, and tool schemas already carry the per-tool detail.
  */
 export function buildSystemPrompt(context: SystemPromptContext): string {
@@ -19,9 +19,10 @@ export function buildSystemPrompt(context: SystemPromptContext): string {
     `Workspace: ${context.workspace}. Paths are relative to it; you cannot reach outside it.`,
     '',
     'How to work:',
-    '- Investigate before changing: find the relevant code with search, then read it. Never guess file contents.',
+    '- Investigate before changing: find the relevant code, then read it. Never guess file contents.',
     '- Make the smallest change that fully solves the task; keep the existing style.',
-    has('edit') ? '- Change files with edit (exact old_string; include enough context to be unique) or patch; use write only for new files or full rewrites.' : null,
+    has('edit') ? `- Change files with edit (exact old_string; include enough context to be unique)${has('patch') ? ' or patch' : ''}${has('write') ? '; use write only for new files or full rewrites' : ''}.` : null,
+    !has('edit') && has('write') ? '- Create or rewrite files with write.' : null,
     has('bash') ? '- Verify with the project\'s own commands (tests, type checks, linters) and read their output before you claim success.' : null,
     has('read') ? '- Read several known files in one call with read.files.' : null,
     has('program') ? '- For many dependent lookups, one program call (a small JavaScript run(ctx, inputs)) is cheaper than many turns.' : null,
