@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { makeKernel, recordingTool, until } from '../../test/kernel-kit.js';
 import { ConfirmationManager } from '../confirmation/confirmation-manager.js';
+import { DEFAULT_TOOL_CAPABILITIES } from '../tools/tool-capabilities.js';
 import type { ToolContext } from '../tools/tool.js';
+import { InvocationRuntime } from './invocation-runtime.js';
 
 const honours = (_args: unknown, ctx: ToolContext) =>
   new Promise<never>((_resolve, reject) => ctx.abortSignal.addEventListener('abort', () => reject(ctx.abortSignal.reason)));
@@ -124,5 +126,27 @@ describe('kernel execution scope', () => {
     await expect(saved!.runtime.invoke('leaker', { text: 'b' })).rejects.toMatchObject({ code: 'SECURITY_ERROR' });
     kernel.close();
     await expect(kernel.invoke({ toolName: 'leaker', args: { text: 'a' }, origin: 'agent' })).rejects.toMatchObject({ code: 'SESSION_CLOSED' });
+  });
+
+  it('runtime.capabilities reports a child call as the kernel would, conservative for unknown tools', async () => {
+    const seen: unknown[] = [];
+    const reader = recordingTool('reader', async () => ({ output: 'r' }), { capabilities: (args) => (args['text'] === 'write' ? {} : { readOnly: true, idempotent: true, cancellationSafe: true, maxParallelism: 4 }) });
+    const thrower = recordingTool('thrower', async () => ({ output: 't' }), {
+      capabilities: () => {
+        throw new Error('bad declaration');
+      },
+    });
+    const asker = recordingTool('asker', async (_args, ctx) => {
+      seen.push(ctx.runtime.capabilities('reader', { text: 'x' }), ctx.runtime.capabilities('reader', { text: 'write' }), ctx.runtime.capabilities('nope', {}), ctx.runtime.capabilities('thrower', { text: 'x' }));
+      return { output: 'ok' };
+    });
+    const { kernel } = makeKernel([reader, thrower, asker]);
+    await kernel.invoke({ toolName: 'asker', args: { text: 'a' }, origin: 'agent' });
+    expect(seen[0]).toEqual(kernel.capabilities('reader', { text: 'x' }));
+    expect(seen[0]).toMatchObject({ readOnly: true, maxParallelism: 4, resumable: false });
+    expect(seen.slice(1)).toEqual([DEFAULT_TOOL_CAPABILITIES, DEFAULT_TOOL_CAPABILITIES, DEFAULT_TOOL_CAPABILITIES]);
+    expect(reader.calls).toEqual([]);
+    expect(new InvocationRuntime(null).capabilities('reader', {})).toBe(DEFAULT_TOOL_CAPABILITIES);
+    expect(new InvocationRuntime({ invokeNested: async () => ({ name: 'x', output: '', exitCode: 0 }), toolNames: () => [] }).capabilities('reader', {})).toBe(DEFAULT_TOOL_CAPABILITIES);
   });
 });

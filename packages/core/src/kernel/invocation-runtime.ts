@@ -1,4 +1,6 @@
 import { CodeError } from '../errors/code-error.js';
+import { DEFAULT_TOOL_CAPABILITIES } from '../tools/tool-capabilities.js';
+import type { ToolCapabilities } from '../tools/tool-capabilities.js';
 import type { ToolResult } from '../tools/tool-result.js';
 
 /** Options of a nested call. */
@@ -17,6 +19,12 @@ export interface NestedInvocationGateway {
   invokeNested(toolName: string, args: unknown, options: NestedInvokeOptions): Promise<ToolResult>;
   /** Names of the tools on the session surface. */
   toolNames(): readonly string[];
+  /**
+   * Scheduling capabilities of a call of `toolName` with `args` (the tool's own declaration,
+   * conservative default for a tool not on the surface). Optional: a gateway without it makes
+   * every call look conservative (serial).
+   */
+  capabilities?(toolName: string, args: unknown): ToolCapabilities;
 }
 
 /**
@@ -50,5 +58,22 @@ export class InvocationRuntime {
   /** Names of the tools a nested call can target (before allow-lists and policy). */
   toolNames(): readonly string[] {
     return this.#gateway === null ? [] : this.#gateway.toolNames();
+  }
+
+  /**
+   * Scheduling capabilities of a nested call of `toolName` with `args`, as the kernel would
+   * compute them — for orchestrators (`batch`) deciding whether children may fan out. Never
+   * throws: no gateway, a gateway that cannot tell, an unknown tool or a tool whose
+   * declaration throws all give {@link DEFAULT_TOOL_CAPABILITIES} (serial). It grants nothing:
+   * the call itself is still governed by {@link invoke}.
+   */
+  capabilities(toolName: string, args: unknown): ToolCapabilities {
+    const gateway = this.#gateway;
+    if (gateway === null || gateway.capabilities === undefined) return DEFAULT_TOOL_CAPABILITIES;
+    try {
+      return gateway.capabilities(toolName, args);
+    } catch {
+      return DEFAULT_TOOL_CAPABILITIES;
+    }
   }
 }
