@@ -21,7 +21,7 @@ export function checkRecursion(registry: ToolRegistry, call: InvocationCall, max
   for (const name of ancestry) {
     const ancestor = registry.get(name);
     if (name === call.toolName || ancestor?.orchestration === kind) {
-      return reject(`Tool '${call.toolName}' rejected: a '${kind}' orchestration cannot run inside another ('${name}' is already running in ${ancestry.join(' > ')})`);
+      return reject(`Tool '${call.toolName}' rejected: a '${kind}' orchestration cannot run inside another (call chain: ${[...ancestry, call.toolName].join(' > ')}; '${name}' is already running)`);
     }
   }
   return undefined;
