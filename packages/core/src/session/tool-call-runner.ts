@@ -30,8 +30,13 @@ export class ToolCallRunner {
     this.#emit = emit;
   }
 
-  /** Runs every request; rejects only when the kernel does (budget exhausted, session closed). */
-  async runAll(requests: readonly ToolCallRequest[], signal: AbortSignal): Promise<ToolResult[]> {
+  /**
+   * Runs every request; rejects only when the kernel does (budget exhausted, session closed).
+   * `onResult` hears each result as it settles, so a caller still knows which calls ran when the
+   * batch rejects. A rejection comes only after every call already started has settled: no
+   * tool keeps running after the batch has failed.
+   */
+  async runAll(requests: readonly ToolCallRequest[], signal: AbortSignal, onResult?: (index: number, result: ToolResult) => void): Promise<ToolResult[]> {
     const results: ToolResult[] = new Array<ToolResult>(requests.length);
     let index = 0;
     while (index < requests.length) {
@@ -44,14 +49,13 @@ export class ToolCallRunner {
         caps.push(nextCaps);
         group.push(index + group.length);
       }
-      if (group.length === 1) {
-        results[index] = await this.#runOne(requests[index] as ToolCallRequest, signal);
-      } else {
-        const width = Math.max(1, Math.min(...caps.map((c) => c.maxParallelism)));
-        await runBounded(group, width, async (i) => {
-          results[i] = await this.#runOne(requests[i] as ToolCallRequest, signal);
-        });
-      }
+      const run = async (i: number): Promise<void> => {
+        const result = await this.#runOne(requests[i] as ToolCallRequest, signal);
+        results[i] = result;
+        onResult?.(i, result);
+      };
+      if (group.length === 1) await run(index);
+      else await runBounded(group, Math.max(1, Math.min(...caps.map((c) => c.maxParallelism))), run);
       index += group.length;
     }
     return results;
@@ -85,16 +89,27 @@ export class ToolCallRunner {
   }
 }
 
+/**
+ * Runs `work` over `indices` with at most `width` at once. After a failure no new work starts,
+ * and the first error is thrown only once every lane has settled (`Promise.all` would reject
+ * while sibling calls were still running, leaving them to finish after the run had ended).
+ */
 async function runBounded(indices: readonly number[], width: number, work: (index: number) => Promise<void>): Promise<void> {
   let next = 0;
+  let failure: { error: unknown } | null = null;
   const lanes = Array.from({ length: Math.min(width, indices.length) }, async () => {
-    while (next < indices.length) {
+    while (next < indices.length && failure === null) {
       const i = indices[next] as number;
       next += 1;
-      await work(i);
+      try {
+        await work(i);
+      } catch (error) {
+        failure ??= { error };
+      }
     }
   });
   await Promise.all(lanes);
+  if (failure !== null) throw (failure as { error: unknown }).error;
 }
 
 function truncate(text: string, max: number): string {

@@ -107,7 +107,23 @@ export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMess
         ...(duplicate ? { refusal: `identical ${call.name} call repeated ${repeatCount} times in a row (duplicateToolCallThreshold ${limits.duplicateToolCallThreshold}); change the arguments or approach` } : {}),
       };
     });
-    const results = await context.toolCalls.runAll(requests, signal);
+    const settled: (ToolResult | undefined)[] = new Array<ToolResult | undefined>(requests.length);
+    let results: ToolResult[];
+    try {
+      results = await context.toolCalls.runAll(requests, signal, (i, result) => (settled[i] = result));
+    } catch (error) {
+      // Budget exhausted / session closed mid-round: answer every call truthfully (real results
+      // for the calls that ran, "not executed" for the rest) so history stays valid and honest.
+      const reason = error instanceof Error ? error.message : String(error);
+      const ran = settled.filter((r) => r !== undefined).length;
+      toolCallsCount += ran;
+      context.onToolCalls(ran);
+      history.push({ role: 'user', content: requests.map((request, i) => {
+        const result = settled[i];
+        return result === undefined ? refusedResult(request.id, `not executed: ${reason}`) : toToolResultPart(request, result);
+      }) });
+      throw error;
+    }
     toolCallsCount += results.length;
     context.onToolCalls(results.length);
     history.push({ role: 'user', content: results.map((r, i) => toToolResultPart(requests[i] as ToolCallRequest, r)) });
