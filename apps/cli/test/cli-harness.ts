@@ -1,0 +1,201 @@
+// Helpers for driving the CLI: in-process through `main(argv, io)` with memory streams, or as a
+// real process inside a pseudo-terminal (util-linux `script`), the way a person runs it.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { ScriptedModelServer } from '@a3s-lab/code-testing';
+import { stripAnsi } from '../src/ansi.js';
+import type { CliIo } from '../src/cli-io.js';
+import { main } from '../src/main.js';
+
+/** apps/cli. */
+export const CLI_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The CLI entry, run from source through tsx. */
+export const BIN = join(CLI_DIR, 'src', 'bin.ts');
+
+/** The environment without any model key (and with a private HOME). */
+export function cleanEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value === undefined) continue;
+    if (/^(ANTHROPIC|OPENAI)_/.test(name) || name === 'NO_COLOR' || name === 'FORCE_COLOR') continue;
+    env[name] = value;
+  }
+  return { ...env, HOME: home, ...extra };
+}
+
+/** A temp directory holding `files`; `cleanup` removes it. */
+export function tempDir(prefix: string, files: Readonly<Record<string, string>> = {}): { dir: string; cleanup: () => void } {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** ACL text pointing the `anthropic` provider at a scripted server. */
+export function scriptedAcl(server: ScriptedModelServer): string {
+  return `default_model = "anthropic/claude-test"
+providers "anthropic" {
+  api_key = "sk-ant-cli-test-0000"
+  base_url = "${server.anthropicBaseUrl}"
+  models "claude-test" { tool_call = true }
+}
+`;
+}
+
+/** Writes `<workspace>/.a3s/config.acl` for a scripted server. */
+export function writeWorkspaceConfig(workspace: string, server: ScriptedModelServer): void {
+  mkdirSync(join(workspace, '.a3s'), { recursive: true });
+  writeFileSync(join(workspace, '.a3s', 'config.acl'), scriptedAcl(server));
+}
+
+/** Memory streams for `main`. */
+export interface MemoryIo {
+  readonly io: CliIo;
+  readonly stdin: PassThrough;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** A `CliIo` over memory streams: stdin is not a TTY unless `stdinTty`. */
+export function memoryIo(options: { env: Record<string, string | undefined>; cwd: string; stdinTty?: boolean }): MemoryIo {
+  const stdin = new PassThrough();
+  if (options.stdinTty === true) Object.assign(stdin, { isTTY: true });
+  const out: string[] = [];
+  const err: string[] = [];
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  stdout.on('data', (c: Buffer) => out.push(c.toString('utf8')));
+  stderr.on('data', (c: Buffer) => err.push(c.toString('utf8')));
+  return {
+    io: { stdin, stdout, stderr, env: options.env, cwd: options.cwd },
+    stdin,
+    stdout: () => out.join(''),
+    stderr: () => err.join(''),
+  };
+}
+
+/** Runs `main` in-process; resolves with the exit code and what was written. */
+export async function runMain(argv: readonly string[], options: { env: Record<string, string | undefined>; cwd: string; stdinTty?: boolean }): Promise<{ code: number; stdout: string; stderr: string }> {
+  const memory = memoryIo(options);
+  const code = await main(argv, memory.io);
+  return { code, stdout: memory.stdout(), stderr: memory.stderr() };
+}
+
+const shellQuote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/** A CLI process inside a pseudo-terminal. */
+export interface PtyProcess {
+  readonly child: ChildProcess;
+  /** What the terminal shows: ANSI stripped, lines redrawn after a carriage return collapsed. */
+  screen(): string;
+  /** Types into the terminal. */
+  type(text: string): void;
+  /** Waits until `predicate(screen)` holds. */
+  waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs?: number): Promise<void>;
+  /** The exit code. */
+  exited: Promise<number>;
+}
+
+/**
+ * Starts `a3s-code <args>` (source through tsx) in a pseudo-terminal made by util-linux
+ * `script`, so stdin and stdout are a real TTY: prompts, line discipline, Ctrl-C -> SIGINT.
+ */
+export function spawnInPty(args: readonly string[], env: Record<string, string>): PtyProcess {
+  const command = ['exec', shellQuote(process.execPath), '--conditions=source', '--import', 'tsx', shellQuote(BIN), ...args.map(shellQuote)].join(' ');
+  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: CLI_DIR, env: { ...env, TERM: 'xterm', SHELL: '/bin/sh' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let raw = '';
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer): void => {
+    raw += chunk.toString('utf8');
+    for (const listener of listeners) listener();
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  // What stays visible: on each line, only what was written after the last carriage return
+  // (the spinner redraws its line with `\r` + erase-line).
+  const screen = (): string =>
+    raw
+      .split('\n')
+      .map((line) => {
+        const visible = line.replace(/\r+$/, '');
+        return stripAnsi(visible.slice(visible.lastIndexOf('\r') + 1));
+      })
+      .join('\n');
+  const exited = new Promise<number>((resolveExit) => child.on('exit', (code, signal) => resolveExit(code ?? (signal === null ? -1 : 128))));
+  return {
+    child,
+    screen,
+    type: (text) => {
+      child.stdin?.write(text);
+    },
+    waitFor: (predicate, what, timeoutMs = 60_000) =>
+      new Promise<void>((resolveWait, reject) => {
+        const check = (): void => {
+          if (predicate(screen())) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            resolveWait();
+          }
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`timed out waiting for ${what}; screen so far:\n${screen()}`));
+        }, timeoutMs);
+        listeners.add(check);
+        void exited.then(() => setTimeout(() => {
+          if (listeners.has(check)) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            reject(new Error(`the CLI exited while waiting for ${what}; screen:\n${screen()}`));
+          }
+        }, 50));
+        check();
+      }),
+    exited,
+  };
+}
+
+/** Live (non-zombie) processes whose process group is `pgid` (from /proc). */
+export function liveProcessesInGroup(pgid: number): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Fields after the parenthesised command: state ppid pgrp ...
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') pids.push(Number(name));
+  }
+  return pids;
+}
+
+/** True when `pid` runs and is not a zombie. */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Polls `predicate` every 50 ms until it holds or `timeoutMs` passes; returns its last value. */
+export async function eventually(predicate: () => boolean, timeoutMs = 15_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (predicate()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return predicate();
+}

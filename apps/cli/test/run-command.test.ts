@@ -1,0 +1,145 @@
+// `a3s-code run` in-process: asks without a terminal, config discovery, permission modes.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startScriptedModelServer, textResponse, toolCallResponse, toolResultsOf } from '@a3s-lab/code-testing';
+import type { Scenario, ScriptedModelServer } from '@a3s-lab/code-testing';
+import { NON_INTERACTIVE_DENIAL } from '../src/confirmation-handler.js';
+import { cleanEnv, runMain, scriptedAcl, tempDir, writeWorkspaceConfig } from './cli-harness.js';
+
+describe('a3s-code run', () => {
+  let server: ScriptedModelServer | undefined;
+  const cleanups: Array<() => void> = [];
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    for (const cleanup of cleanups.splice(0)) cleanup();
+  });
+  const dirs = (): { ws: string; home: string } => {
+    const ws = tempDir('a3s-cli-run-', { 'README.md': '# run\n' });
+    const home = tempDir('a3s-cli-home-');
+    cleanups.push(ws.cleanup, home.cleanup);
+    return { ws: ws.dir, home: home.dir };
+  };
+  const start = async (scenario: Scenario): Promise<ScriptedModelServer> => {
+    server = await startScriptedModelServer({ scenario });
+    return server;
+  };
+
+  it('denies an ask when stdin is not a terminal and says on stderr how to allow it', async () => {
+    const { ws, home } = dirs();
+    writeWorkspaceConfig(ws, await start([toolCallResponse('bash', { command: 'touch made.txt' }), textResponse('It was refused.')]));
+    const result = await runMain(['run', 'make a file', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
+    expect(result.stderr).toContain('denied bash to run: touch made.txt');
+    expect(result.stderr).toContain('stdin is not a terminal');
+    expect(result.stderr).toContain('--yes');
+    expect(result.stderr).toContain('--permission-mode');
+    expect(existsSync(join(ws, 'made.txt'))).toBe(false);
+    // The model learns why, too.
+    expect(toolResultsOf(server!.requests[1]!)[0]?.content).toContain(NON_INTERACTIVE_DENIAL);
+    // Without a TTY the text of a turn is printed whole, once, at its end.
+    expect(result.stdout).toMatch(/✗ bash {2}touch made\.txt {2}\S+ {2}denied: rejected: confirmation needed/);
+    expect(result.stdout).toContain('It was refused.\n');
+    expect(result.code).toBe(1);
+  });
+
+  it('answers asks with --yes', async () => {
+    const { ws, home } = dirs();
+    writeWorkspaceConfig(ws, await start([toolCallResponse('bash', { command: 'touch made.txt' }), textResponse('Made it.')]));
+    const result = await runMain(['run', 'make a file', '--workspace', ws, '--yes'], { env: cleanEnv(home), cwd: ws });
+    expect(existsSync(join(ws, 'made.txt'))).toBe(true);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it.each([
+    ['plan', false, /^✗ write {2}out\.txt {2}\S+ {2}denied: /m],
+    ['accept-edits', true, /^✓ write {2}out\.txt/m],
+    ['yolo', true, /^✓ write {2}out\.txt/m],
+  ])('--permission-mode %s on a write without a TTY', async (mode, written, line) => {
+    const { ws, home } = dirs();
+    writeWorkspaceConfig(ws, await start([toolCallResponse('write', { file_path: 'out.txt', content: 'x\n' }), textResponse('ok')]));
+    const result = await runMain(['run', 'write', '--workspace', ws, '--permission-mode', mode], { env: cleanEnv(home), cwd: ws });
+    expect(existsSync(join(ws, 'out.txt'))).toBe(written);
+    expect(result.stdout).toMatch(line);
+    expect(result.stderr).not.toContain('stdin is not a terminal');
+  });
+
+  it('prefers --config over the workspace config, and the workspace config over ~/.a3s/config.acl', async () => {
+    const { ws, home } = dirs();
+    const s = await start([textResponse('from the scripted server')]);
+    // A broken home config must not even be read when the workspace has one.
+    mkdirSync(join(home, '.a3s'));
+    writeFileSync(join(home, '.a3s', 'config.acl'), 'this is { not acl');
+    writeWorkspaceConfig(ws, s);
+    const fromWorkspace = await runMain(['run', 'hi', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
+    expect(fromWorkspace.stdout).toContain(`config: ${join(ws, '.a3s', 'config.acl')}`);
+    expect(fromWorkspace.code).toBe(0);
+
+    s.setScenario([textResponse('again')]);
+    const explicit = join(ws, 'custom.acl');
+    writeFileSync(explicit, scriptedAcl(s));
+    const fromFlag = await runMain(['run', 'hi', '--workspace', ws, '--config', 'custom.acl'], { env: cleanEnv(home), cwd: ws });
+    expect(fromFlag.stdout).toContain(`config: ${explicit}`);
+    expect(fromFlag.code).toBe(0);
+  });
+
+  it('falls back to ~/.a3s/config.acl (HOME respected), and names a broken one', async () => {
+    const { ws, home } = dirs();
+    mkdirSync(join(home, '.a3s'));
+    const homeConfig = join(home, '.a3s', 'config.acl');
+    writeFileSync(homeConfig, scriptedAcl(await start([textResponse('home config works')])));
+    const ok = await runMain(['run', 'hi', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
+    expect(ok.stdout).toContain('home config works');
+    expect(ok.code).toBe(0);
+
+    writeFileSync(homeConfig, 'providers "anthropic" {\n  models = [ unterminated\n');
+    const broken = await runMain(['run', 'hi', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
+    expect(broken.stderr).toContain('[CONFIG_ERROR]');
+    expect(broken.stderr).toContain(homeConfig);
+    expect(broken.code).toBe(2);
+  });
+
+  it('says so and suggests the demo when there is no config and no API key', async () => {
+    const { ws, home } = dirs();
+    const result = await runMain(['run', 'hi', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
+    expect(result.stderr).toContain('no configuration found');
+    expect(result.stderr).toContain('ANTHROPIC_API_KEY');
+    expect(result.stderr).toContain('a3s-code demo');
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(2);
+  });
+
+  it('builds its config from ANTHROPIC_API_KEY when no file exists', async () => {
+    const { ws, home } = dirs();
+    const s = await start([textResponse('hello from env config')]);
+    const env = cleanEnv(home, { ANTHROPIC_API_KEY: 'sk-ant-env-key-1234', ANTHROPIC_BASE_URL: s.anthropicBaseUrl });
+    const result = await runMain(['run', 'hi', '--workspace', ws], { env, cwd: ws });
+    expect(result.stdout).toContain('config: environment (ANTHROPIC_API_KEY)');
+    expect(result.stdout).toContain('anthropic/claude-sonnet-4-20250514');
+    expect(result.stdout).toContain('hello from env config');
+    expect(s.requests[0]?.body).toMatchObject({ model: 'claude-sonnet-4-20250514' });
+    // A known model gets a cost estimate.
+    expect(result.stdout).toMatch(/≈ \$\d/);
+    expect(result.code).toBe(0);
+  });
+
+  it('passes --max-tool-rounds to the session', async () => {
+    const { ws, home } = dirs();
+    writeWorkspaceConfig(ws, await start(() => toolCallResponse('ls', {})));
+    const result = await runMain(['run', 'loop', '--workspace', ws, '--max-tool-rounds', '2'], { env: cleanEnv(home), cwd: ws });
+    expect(result.stdout).toContain('maxToolRounds (2)');
+    expect(result.code).toBe(1);
+  });
+
+  it('rejects a missing workspace and an unknown model with exit 2', async () => {
+    const { ws, home } = dirs();
+    writeWorkspaceConfig(ws, await start([textResponse('unused')]));
+    const missing = await runMain(['run', 'hi', '--workspace', join(ws, 'nope')], { env: cleanEnv(home), cwd: ws });
+    expect(missing.stderr).toContain('workspace is not a directory');
+    expect(missing.code).toBe(2);
+    const unknown = await runMain(['run', 'hi', '--workspace', ws, '--model', 'anthropic/not-declared'], { env: cleanEnv(home), cwd: ws });
+    expect(unknown.stderr).toContain("unknown model 'not-declared'");
+    expect(unknown.code).toBe(2);
+  });
+});
