@@ -87,6 +87,7 @@ export class AgentSession {
   readonly #closeScope = new AbortController();
   readonly #listeners = new Set<(event: AgentEvent) => void>();
   readonly #ownsWorkspace: boolean;
+  readonly #hostCalls = new Set<Promise<unknown>>();
   #history: LlmMessage[] = [];
   #system: string;
   #active: ActiveRun | null = null;
@@ -162,6 +163,8 @@ export class AgentSession {
     this.#closeScope.signal.addEventListener('abort', onClose, { once: true });
     let settle!: () => void;
     this.#active = { run, controller, stream, done: new Promise<void>((r) => (settle = r)) };
+    // The conversation to go back to when the run leaves no trace (see the catch below).
+    const replacedHistory = request.history === undefined ? null : this.#history;
     if (request.history !== undefined) this.#history = [...request.history];
     const historyLength = this.#history.length;
     let outcome: { ok: true; value: SendResult } | { ok: false; error: CodeError };
@@ -201,7 +204,7 @@ export class AgentSession {
           onToolCalls: (count) => run.addToolCalls(count),
           onTurn: (turn) => {
             run.setTurns(turn);
-            this.#budget?.check();
+            this.#checkModelBudget();
           },
         },
         toUserMessage({ ...request, prompt }),
@@ -225,8 +228,12 @@ export class AgentSession {
     } catch (thrown) {
       const error = controller.signal.aborted && !CodeError.hasCode(thrown, 'BUDGET_EXHAUSTED') ? cancelledRunError(controller.signal, thrown) : toCodeError(thrown);
       outcome = { ok: false, error };
-      if (this.#history.length === historyLength + 1) this.#history.pop();
-      else repairHistory(this.#history, error.message);
+      // Nothing the model said survived (blocked prompt, failed first model call): the run leaves
+      // no trace in the conversation, including a `history` the request would have installed.
+      if (this.#history.length <= historyLength + 1) {
+        if (replacedHistory === null) this.#history.splice(historyLength);
+        else this.#history = replacedHistory;
+      } else repairHistory(this.#history, error.message);
       if (this.#hooks.has('on_error')) await this.#hooks.run('on_error', { code: error.code, message: error.message, run_id: run.id }).catch(() => undefined);
     } finally {
       this.#closeScope.signal.removeEventListener('abort', onClose);
@@ -248,7 +255,7 @@ export class AgentSession {
         })
       : createAgentEvent('error', { run_id: run.id, code: outcome.error.code, message: this.#security.redact(outcome.error.message), details: this.#security.redactValue(outcome.error.details) as Record<string, unknown> });
     const recorded = run.append(terminal);
-    for (const listener of this.#listeners) listener(recorded);
+    this.#notify(recorded);
     if (stream !== null) {
       stream.push(recorded);
       stream.end(outcome.ok ? outcome : { ok: false, error: outcome.error });
@@ -257,11 +264,41 @@ export class AgentSession {
     return outcome.value;
   }
 
+  /**
+   * Budget gate before a model call: tokens and wall time. `BudgetGuard.check()` also asks
+   * whether one more TOOL call fits; that must not stop a model turn, or a run that used exactly
+   * `maxToolCalls` could never give its final answer (and every later send would fail at once).
+   */
+  #checkModelBudget(): void {
+    const budget = this.#budget;
+    if (budget === null) return;
+    try {
+      budget.check();
+    } catch (error) {
+      if (!CodeError.hasCode(error, 'BUDGET_EXHAUSTED') || error.details['kind'] !== 'tool_calls') throw error;
+      const limits = budget.limits();
+      const usage = budget.usage();
+      if (usage.tokens >= limits.tokens) throw budgetExhausted('tokens', limits.tokens, usage.tokens);
+      if (usage.wallTimeMs >= limits.wall_time_ms) throw budgetExhausted('wall_time_ms', limits.wall_time_ms, usage.wallTimeMs);
+    }
+  }
+
   #dispatch(event: AgentEvent): void {
     const active = this.#active;
     const recorded = active === null ? event : active.run.append(event);
     active?.stream?.push(recorded);
-    for (const listener of this.#listeners) listener(recorded);
+    this.#notify(recorded);
+  }
+
+  #notify(event: AgentEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A throwing host listener must neither fail the run nor, on the terminal event, leave
+        // the stream un-ended (its consumer would wait forever).
+      }
+    }
   }
 
   /**
@@ -349,6 +386,15 @@ export class AgentSession {
     return this.#hooks.unregister(id);
   }
 
+  /**
+   * The session's budget guard (`options.budget`), or `null` without one. The budget is
+   * session-wide: it is not reset per run. After BUDGET_EXHAUSTED the session stays open; the
+   * host may `raise()` the limits or `reset()` the usage before the next send.
+   */
+  get budget(): BudgetGuard | null {
+    return this.#budget;
+  }
+
   // ---- tools --------------------------------------------------------------------------------
 
   /**
@@ -359,7 +405,15 @@ export class AgentSession {
   async tool(name: string, args: unknown, options: { readonly abortSignal?: AbortSignal } = {}): Promise<ToolResult> {
     if (this.#gate.closed) throw new CodeError('SESSION_CLOSED', `session is closed; tool '${name}' rejected`, { details: { tool: name } });
     const signal = options.abortSignal === undefined ? this.#closeScope.signal : AbortSignal.any([this.#closeScope.signal, options.abortSignal]);
-    return this.#kernel.invoke({ toolName: name, args, origin: 'host-direct', abortSignal: signal });
+    const call = this.#kernel.invoke({ toolName: name, args, origin: 'host-direct', abortSignal: signal });
+    // close() waits for these: the workspace must not be closed under a running tool.
+    const settled = call.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#hostCalls.add(settled);
+    void settled.then(() => this.#hostCalls.delete(settled));
+    return call;
   }
 
   toolNames(): string[] {
@@ -403,8 +457,12 @@ export class AgentSession {
   /** Restores conversation, runs and artifacts from a {@link SessionStateV1} (idle sessions only). */
   restoreState(state: SessionStateV1): void {
     if (this.#active !== null) throw new CodeError('SESSION_BUSY', 'cannot restore state while a run is active');
-    if (state.version !== SESSION_STATE_VERSION) {
-      throw new CodeError('SERIALIZATION_ERROR', `unsupported session state version ${String(state.version)}`, { details: { version: state.version } });
+    if (typeof state !== 'object' || state === null || state.version !== SESSION_STATE_VERSION) {
+      throw new CodeError('SERIALIZATION_ERROR', `unsupported session state version ${String(state?.version)}`, { details: { version: state?.version ?? null } });
+    }
+    // Checked before anything changes: a malformed state is refused whole, never half-loaded.
+    if (!Array.isArray(state.history) || !Array.isArray(state.runs) || typeof state.artifacts !== 'object' || state.artifacts === null || typeof state.systemPrompt !== 'string') {
+      throw new CodeError('SERIALIZATION_ERROR', 'malformed session state: expected history[], runs[], artifacts and systemPrompt', { details: { version: state.version } });
     }
     this.#history = structuredClone([...state.history]);
     this.#runs.restore(state.runs);
@@ -416,7 +474,10 @@ export class AgentSession {
     return this.#gate.closed;
   }
 
-  /** Closes the session: cancels the running run and host-direct tools, waits for them. Idempotent. */
+  /**
+   * Closes the session: cancels the running run and host-direct tools and waits for them to
+   * settle before `session_end` hooks run and an owned workspace is closed. Idempotent.
+   */
   close(): Promise<void> {
     if (this.#closing !== null) return this.#closing;
     this.#gate.close();
@@ -425,11 +486,16 @@ export class AgentSession {
     const active = this.#active;
     this.#closing = (async () => {
       if (active !== null) await active.done;
+      await Promise.all([...this.#hostCalls]);
       if (this.#hooks.has('session_end')) await this.#hooks.run('session_end', { session_id: this.id }).catch(() => undefined);
       if (this.#ownsWorkspace) await this.workspace.close?.();
     })();
     return this.#closing;
   }
+}
+
+function budgetExhausted(kind: string, limit: number, used: number): CodeError {
+  return new CodeError('BUDGET_EXHAUSTED', `${kind} budget exhausted: used ${used} of ${limit}`, { details: { kind, limit, used } });
 }
 
 function cancelledRunError(signal: AbortSignal, thrown: unknown): CodeError {
