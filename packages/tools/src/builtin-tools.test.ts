@@ -10,7 +10,9 @@ const byName = (name: string): AnyTool => tools.find((tool) => tool.name === nam
 
 /** Walks a schema, collecting problems: undocumented properties, open objects, unbounded numbers/arrays. */
 function schemaProblems(schema: JsonSchema, where: string, problems: string[]): void {
-  if (schema.type === 'object') {
+  // batch's `args` are another tool's arguments, validated against that tool's schema.
+  const freeForm = where.endsWith('[].args') && schema.additionalProperties === true && schema.properties === undefined;
+  if (schema.type === 'object' && !freeForm) {
     if (schema.additionalProperties !== false) problems.push(`${where}: additionalProperties must be false`);
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
       if (typeof property.description !== 'string' || property.description.length < 10) problems.push(`${where}.${name}: missing description`);
@@ -65,6 +67,14 @@ describe('built-in tools', () => {
     expect(valid('git', { command: 'diff', max_bytes: 102401 })).toBe(false);
     expect(valid('git', { command: 'push' })).toBe(false);
     expect(valid('edit', { file_path: 'a', old_string: 'x', new_string: 'y', dry_run: true, expected_replacements: 2, max_replacements: 3 })).toBe(true);
+    const calls = (n: number) => Array.from({ length: n }, (_, i) => ({ tool: 'read', args: { file_path: 'a' }, id: `c${i}`, step: 'read a' }));
+    expect(valid('batch', { invocations: calls(32), max_concurrency: 16 })).toBe(true);
+    expect(valid('batch', { invocations: calls(33) })).toBe(false);
+    expect(valid('batch', { invocations: [] })).toBe(false);
+    expect(valid('batch', { invocations: calls(1), max_concurrency: 0 })).toBe(false);
+    expect(valid('batch', { invocations: calls(1), max_concurrency: 17 })).toBe(false);
+    expect(valid('batch', { invocations: [{ tool: 'read' }] })).toBe(false);
+    expect(valid('batch', { invocations: [{ tool: 'read', args: {}, id: 'a.b' }] })).toBe(false);
   });
 
   it('declare per-invocation capabilities: reads fan out, writes are serial', () => {
@@ -98,10 +108,10 @@ describe('built-in tools', () => {
 
   it('are selected by workspace capabilities', () => {
     const s3: WorkspaceCapabilities = { read: true, write: true, list: true, search: false, exec: false, git: false, versionedWrites: true };
-    expect(selectToolsForWorkspace(tools, s3).map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'patch', 'ls']);
+    expect(selectToolsForWorkspace(tools, s3).map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'patch', 'ls', 'batch']);
     const local: WorkspaceCapabilities = { ...s3, search: true, exec: true, git: true };
-    expect(selectToolsForWorkspace(tools, local)).toHaveLength(9);
-    expect(selectToolsForWorkspace(tools, { ...local, write: false }).map((tool) => tool.name)).toEqual(['read', 'ls', 'glob', 'grep', 'bash', 'git']);
+    expect(selectToolsForWorkspace(tools, local)).toHaveLength(10);
+    expect(selectToolsForWorkspace(tools, { ...local, write: false }).map((tool) => tool.name)).toEqual(['read', 'ls', 'glob', 'grep', 'bash', 'git', 'batch']);
   });
 
   it('pins the public export list', () => {
@@ -109,8 +119,10 @@ describe('built-in tools', () => {
       [
         "BASH_KERNEL_MARGIN_MS",
         "BASH_MAX_OUTPUT_BYTES",
+        "BATCH_MAX_OUTPUT_BYTES",
         "BUILTIN_TOOL_NAMES",
         "DEFAULT_BASH_TIMEOUT_MS",
+        "DEFAULT_BATCH_CONCURRENCY",
         "DEFAULT_GIT_LIMIT",
         "DEFAULT_GIT_MAX_BYTES",
         "DEFAULT_GLOB_LIMIT",
@@ -122,6 +134,8 @@ describe('built-in tools', () => {
         "GIT_SUBCOMMANDS",
         "LARGE_FILE_BYTES",
         "MAX_BASH_TIMEOUT_MS",
+        "MAX_BATCH_CONCURRENCY",
+        "MAX_BATCH_INVOCATIONS",
         "MAX_GLOB_LIMIT",
         "MAX_GREP_CONTEXT",
         "MAX_GREP_LIMIT",
@@ -134,6 +148,7 @@ describe('built-in tools', () => {
         "MIN_READ_MAX_OUTPUT_BYTES",
         "PREVIEW_BYTES",
         "createBashTool",
+        "createBatchTool",
         "createBuiltinTools",
         "createEditTool",
         "createGitTool",

@@ -1,5 +1,6 @@
 import type { AnyTool, WorkspaceCapabilities } from '@a3s-lab/code-core';
 import { createBashTool } from './bash-tool.js';
+import { createBatchTool } from './batch-tool.js';
 import { createEditTool } from './edit-tool.js';
 import { createGitTool } from './git-tool.js';
 import { createGlobTool } from './glob-tool.js';
@@ -9,8 +10,8 @@ import { createPatchTool } from './patch-tool.js';
 import { createReadTool } from './read-tool.js';
 import { createWriteTool } from './write-tool.js';
 
-/** Names of the built-in workspace tools, in the order {@link createBuiltinTools} returns them. */
-export const BUILTIN_TOOL_NAMES = ['read', 'write', 'edit', 'patch', 'ls', 'glob', 'grep', 'bash', 'git'] as const;
+/** Names of the built-in tools, in the order {@link createBuiltinTools} returns them. */
+export const BUILTIN_TOOL_NAMES = ['read', 'write', 'edit', 'patch', 'ls', 'glob', 'grep', 'bash', 'git', 'batch'] as const;
 
 /** A built-in tool name. */
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
@@ -33,11 +34,12 @@ const FACTORIES: Readonly<Record<BuiltinToolName, () => AnyTool>> = {
   grep: createGrepTool,
   bash: createBashTool,
   git: createGitTool,
+  batch: createBatchTool,
 };
 
 /**
- * The built-in workspace tools in a stable order (`read, write, edit, patch, ls, glob, grep,
- * bash, git`), freshly created. Pass the result through {@link selectToolsForWorkspace} to drop
+ * The built-in tools in a stable order (`read, write, edit, patch, ls, glob, grep, bash, git,
+ * batch`), freshly created. Pass the result through {@link selectToolsForWorkspace} to drop
  * the ones a backend cannot serve.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyTool[] {

@@ -25,4 +25,7 @@ export type { BashArgs } from './bash-tool.js';
 export { createGitTool, isReadOnlyGit } from './git-tool.js';
 export { DEFAULT_GIT_LIMIT, DEFAULT_GIT_MAX_BYTES, GIT_COMMANDS, GIT_SUBCOMMANDS } from './git-args.js';
 export type { GitArgs } from './git-args.js';
+export { BATCH_MAX_OUTPUT_BYTES, createBatchTool, DEFAULT_BATCH_CONCURRENCY, MAX_BATCH_CONCURRENCY, MAX_BATCH_INVOCATIONS } from './batch-tool.js';
+export type { BatchArgs, BatchInvocation } from './batch-tool.js';
+export type { BatchChildSummary } from './batch-render.js';
 export { sha256Hex } from './sha256.js';

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core';
+import type { AgentEvent } from '@a3s-lab/code-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBuiltinTools, selectToolsForWorkspace } from '../src/index.js';
 import type { LocalFixture } from './local-fixture.js';
@@ -18,7 +20,7 @@ afterEach(async () => {
 describe('tools over LocalWorkspaceBackend', () => {
   it('offers every built-in tool on a local workspace', async () => {
     fixture = await createLocalFixture();
-    expect(selectToolsForWorkspace(createBuiltinTools(), fixture.backend.capabilities)).toHaveLength(9);
+    expect(selectToolsForWorkspace(createBuiltinTools(), fixture.backend.capabilities)).toHaveLength(10);
   });
 
   it('reads, writes, edits and patches real files', async () => {
@@ -116,4 +118,39 @@ describe('tools over LocalWorkspaceBackend', () => {
     expect(removed.exitCode, removed.output).toBeUndefined();
     expect((await run(tool('git'), backend, { command: 'remote' })).output).toBe('No remotes');
   }, 60_000);
+
+  it('batch over a real workspace: bash is serial and ordered, reads fan out, bash confined by policy', async () => {
+    fixture = await createLocalFixture({ 'src/a.ts': 'const needle = 1;\n', 'src/b.ts': 'needle();\n' });
+    const events: AgentEvent[] = [];
+    const kernel = new InvocationKernel({
+      sessionId: 'local-batch',
+      registry: new ToolRegistry(createBuiltinTools()),
+      workspace: fixture.backend,
+      emit: (event) => events.push(event),
+      permissionPolicy: { deny: ['bash(rm *)'], defaultDecision: 'allow' },
+    });
+    const mixed = await kernel.invoke({
+      toolName: 'batch',
+      origin: 'agent',
+      args: {
+        invocations: [
+          { tool: 'bash', args: { command: 'cp src/b.ts made.txt' } },
+          { tool: 'bash', args: { command: 'rm -f src/a.ts' } },
+          { tool: 'read', args: { file_path: 'made.txt', format: 'raw' } },
+        ],
+      },
+    });
+    expect(mixed.metadata?.['batch']).toMatchObject({ mode: 'serial', failed: [1] });
+    expect(mixed.output).toContain('[2] read: ok\nneedle();\n');
+    expect(await readFile(join(fixture.root, 'src/a.ts'), 'utf8')).toBe('const needle = 1;\n');
+    const reads = await kernel.invoke({
+      toolName: 'batch',
+      origin: 'agent',
+      args: { invocations: [{ tool: 'grep', args: { pattern: 'needle', output_mode: 'count' } }, { tool: 'glob', args: { pattern: 'src/*.ts' } }, { tool: 'git', args: { command: 'status' } }] },
+    });
+    // git status needs a repository: that child fails alone.
+    expect(reads.metadata?.['batch']).toMatchObject({ mode: 'parallel', concurrency: 3, failed: [2] });
+    expect(reads.output).toContain('src/b.ts');
+    expect(events.filter((e) => e.type === 'permission_denied')).toHaveLength(1);
+  });
 });
