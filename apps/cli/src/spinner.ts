@@ -1,5 +1,5 @@
 import type { Style } from './ansi.js';
-import { CURSOR } from './ansi.js';
+import { CURSOR, stripAnsi } from './ansi.js';
 import { formatDuration } from './tool-summary.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -13,14 +13,17 @@ export const SPINNER_INTERVAL_MS = 100;
 export class Spinner {
   readonly #write: (text: string) => void;
   readonly #style: Style;
+  readonly #columns: () => number;
   #timer: ReturnType<typeof setInterval> | null = null;
   #label = '';
   #startedAt = 0;
   #frame = 0;
 
-  constructor(write: (text: string) => void, style: Style) {
+  /** `columns` is the terminal width: a spinner line that wrapped could not be erased in place. */
+  constructor(write: (text: string) => void, style: Style, columns: () => number = () => 80) {
     this.#write = write;
     this.#style = style;
+    this.#columns = columns;
   }
 
   /** True while drawn. */
@@ -51,6 +54,10 @@ export class Spinner {
   #draw(): void {
     const frame = FRAMES[this.#frame % FRAMES.length] as string;
     this.#frame += 1;
-    this.#write(`${CURSOR.clearLine}${this.#style.cyan(frame)} ${this.#label}  ${this.#style.dim(formatDuration(Date.now() - this.#startedAt))}`);
+    let line = `${this.#style.cyan(frame)} ${this.#label}  ${this.#style.dim(formatDuration(Date.now() - this.#startedAt))}`;
+    const width = Math.max(10, this.#columns() - 1);
+    const plain = stripAnsi(line);
+    if (plain.length > width) line = `${plain.slice(0, width - 1)}…`;
+    this.#write(`${CURSOR.clearLine}${line}`);
   }
 }

@@ -57,7 +57,7 @@ export class TerminalRenderer implements RunRenderer {
     this.#style = options.style;
     this.#live = options.live ?? options.out.isTTY === true;
     this.#model = options.model;
-    this.#spinner = new Spinner((text) => this.#out.write(text), this.#style);
+    this.#spinner = new Spinner((text) => this.#out.write(text), this.#style, () => this.#columns());
   }
 
   event(event: AgentEvent): void {
@@ -179,10 +179,14 @@ export class TerminalRenderer implements RunRenderer {
   #erase(text: string): void {
     this.#spinner.stop();
     if (text.length === 0) return;
-    const columns = this.#out.columns !== undefined && this.#out.columns > 0 ? this.#out.columns : 80;
+    const columns = this.#columns();
     const rows = text.split('\n').reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / columns)), 0);
     this.#out.write(`\r${CURSOR.up(rows - 1)}${CURSOR.clearDown}`);
     this.#atLineStart = true;
+  }
+
+  #columns(): number {
+    return this.#out.columns !== undefined && this.#out.columns > 0 ? this.#out.columns : 80;
   }
 
   // ---- tools --------------------------------------------------------------------------------

@@ -1,0 +1,90 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createAgentEvent } from '@a3s-lab/code-core';
+import { createStyle } from './ansi.js';
+import { ConfirmationHandler, NON_INTERACTIVE_DENIAL, parseAnswer } from './confirmation-handler.js';
+import type { ConfirmationMode } from './confirmation-handler.js';
+import { LineReader } from './line-reader.js';
+
+const ask = (toolId: string, toolName: string, args: Record<string, unknown>) =>
+  createAgentEvent('confirmation_required', { tool_id: toolId, tool_name: toolName, args, timeout_ms: 1000 });
+
+function setUp(mode: ConfirmationMode) {
+  const answers: Array<[string, boolean, string | undefined]> = [];
+  const stdin = new PassThrough();
+  const prompt = new PassThrough();
+  let shown = '';
+  prompt.on('data', (c: Buffer) => (shown += c.toString('utf8')));
+  const handler = new ConfirmationHandler({
+    session: {
+      confirmToolUse: async (toolId, approved, reason) => {
+        answers.push([toolId, approved, reason]);
+        return true;
+      },
+    },
+    mode,
+    reader: new LineReader(stdin),
+    prompt,
+    style: createStyle(false),
+  });
+  return { handler, stdin, answers, shown: () => shown };
+}
+
+describe('ConfirmationHandler', () => {
+  it('parses answers; empty means no', () => {
+    expect(['y', 'YES', ' n ', '', 'a', 'always', 'maybe'].map(parseAnswer)).toEqual(['yes', 'yes', 'no', 'no', 'always', 'always', null]);
+  });
+
+  it('asks again on a bad answer, and "always" approves later asks for that tool only', async () => {
+    const { handler, stdin, answers, shown } = setUp('interactive');
+    handler.handle(ask('t1', 'bash', { command: 'npm test' }));
+    handler.handle(ask('t2', 'bash', { command: 'npm run lint' }));
+    handler.handle(ask('t3', 'write', { file_path: 'a.txt', content: 'x' }));
+    stdin.write('what\n');
+    stdin.write('a\n');
+    stdin.write('n\n');
+    await handler.idle();
+    expect(answers).toEqual([
+      ['t1', true, "'bash' allowed for this session"],
+      ['t2', true, "'bash' is always allowed for this session"],
+      ['t3', false, 'denied by the user'],
+    ]);
+    expect(shown()).toContain('please answer y, n or a');
+    expect(shown().split('Allow bash to run').length - 1).toBe(2);
+    expect(shown()).toContain('Allow write on a.txt\n  args: {"file_path":"a.txt","content":"x"}');
+    expect([...handler.allowed]).toEqual(['bash']);
+  });
+
+  it('denies without a terminal and explains how to allow', async () => {
+    const { handler, answers, shown } = setUp('deny');
+    handler.handle(ask('t1', 'bash', { command: 'rm -rf build' }));
+    await handler.idle();
+    expect(answers).toEqual([['t1', false, NON_INTERACTIVE_DENIAL]]);
+    expect(shown()).toContain('denied bash to run: rm -rf build');
+    expect(shown()).toContain('--yes');
+  });
+
+  it('approves everything with --yes', async () => {
+    const { handler, answers } = setUp('auto-approve');
+    handler.handle(ask('t1', 'edit', {}));
+    await handler.idle();
+    expect(answers).toEqual([['t1', true, 'approved by --yes']]);
+  });
+
+  it('gives up an open question on cancel without answering it', async () => {
+    const { handler, answers } = setUp('interactive');
+    handler.handle(ask('t1', 'bash', { command: 'sleep 1' }));
+    await new Promise((r) => setTimeout(r, 10));
+    handler.cancel();
+    await handler.idle();
+    expect(answers).toEqual([]);
+  });
+
+  it('refuses when input ends before an answer', async () => {
+    const { handler, stdin, answers } = setUp('interactive');
+    handler.handle(ask('t1', 'bash', { command: 'ls' }));
+    stdin.end();
+    await handler.idle();
+    expect(answers).toEqual([['t1', false, 'no answer: input closed']]);
+  });
+});
