@@ -264,6 +264,16 @@ describe('AgentSession budget (session-wide; BUDGET_EXHAUSTED leaves the session
     expect(session.budget!.usage().toolCalls).toBe(2);
   });
 
+  it('with tool calls used up, the model turn is still gated by the token budget', async () => {
+    const llm = new FakeLlm([toolTurn([{ id: '1', name: 'echo', input: { text: 'a' } }], { inputTokens: 10, outputTokens: 5 }), textTurn('fits', { inputTokens: 10, outputTokens: 5 }), textTurn('never')]);
+    const { session } = makeSession(llm, [probeTool('echo')], { budget: { maxToolCalls: 1, maxTokens: 30 } });
+    expect((await session.send('a')).text).toBe('fits');
+    expect(await rejection(session.send('b'))).toMatchObject({ code: 'BUDGET_EXHAUSTED', details: { kind: 'tokens', limit: 30, used: 30 } });
+    expect(llm.remaining).toBe(1);
+    session.budget!.reset();
+    expect((await session.send('c')).text).toBe('never');
+  });
+
   it('without a budget option there is no guard', () => {
     expect(makeSession(new FakeLlm([]), []).session.budget).toBeNull();
   });
@@ -280,6 +290,17 @@ describe('AgentSession hooks', () => {
     expect(llm.requests).toEqual([]);
     expect(session.history()).toEqual([]);
     expect(session.runs()[0]?.status).toBe('failed');
+  });
+
+  it('a pre_prompt retry is treated as a block; a hook that throws fails closed', async () => {
+    const { session } = makeSession(new FakeLlm([]), []);
+    session.registerHook('later', 'pre_prompt', null, null, () => ({ action: 'retry', reason: 'rate limited', retryAfterMs: 10 }));
+    expect(await rejection(session.send('x'))).toMatchObject({ code: 'SESSION_ERROR', details: { hook: 'later', blocked: true } });
+    session.unregisterHook('later');
+    session.registerHook('broken', 'pre_prompt', null, null, () => {
+      throw new Error('hook bug');
+    });
+    expect((await rejection(session.send('x'))).message).toMatch(/hook 'broken'.*hook bug/);
   });
 
   it('a pre_prompt hook may rewrite the prompt; post_response and on_error observe', async () => {
@@ -349,6 +370,24 @@ describe('AgentSession host-direct tools and lifecycle', () => {
     controller.abort('enough');
     expect((await call).errorKind?.type).toBe('cancelled');
     expect((await session.tool('echo', { text: 'y' })).exitCode).toBe(0);
+  });
+
+  it('tools can be added and removed at run time; the model sees the current surface', async () => {
+    const llm = new FakeLlm([textTurn('a'), textTurn('b')]);
+    const { session } = makeSession(llm, [probeTool('echo')]);
+    session.registerTool(probeTool('extra'));
+    expect(session.toolNames()).toEqual(['echo', 'extra']);
+    expect(() => session.registerTool(probeTool('extra'))).toThrow();
+    session.registerTool(probeTool('extra'), { replace: true });
+    await session.send('one');
+    expect(llm.requests[0]?.tools.map((t) => t.name)).toEqual(['echo', 'extra']);
+    expect(session.unregisterTool('extra')).toBe(true);
+    expect(session.unregisterTool('extra')).toBe(false);
+    await session.send('two');
+    expect(llm.requests[1]?.tools.map((t) => t.name)).toEqual(['echo']);
+    expect(session.toolDefinitions()).toEqual([{ name: 'echo', description: 'probe echo', parameters: expect.any(Object) }]);
+    expect(session.getArtifact('a3s://tool-output/echo/none')).toBeNull();
+    expect(session.systemPrompt()).toContain('Workspace: /memory.');
   });
 
   it('close() runs session_end hooks', async () => {

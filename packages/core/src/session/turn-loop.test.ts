@@ -287,6 +287,28 @@ describe('runTurnLoop', () => {
     expect(await truncated.fail()).toMatchObject({ code: 'LLM_ERROR', details: { turn: 1 } });
   });
 
+  it('streams reasoning, passes maxOutputTokens / llmApiTimeoutMs, and returns tool images to the model', async () => {
+    const shot = probeTool('shot', { run: async () => ({ output: 'captured', attachments: [{ mediaType: 'image/png', data: new Uint8Array([1, 2, 3]) }, { mediaType: 'text/plain', data: new Uint8Array([65]) }] }) });
+    let timeoutMs: number | undefined;
+    const l = loop(
+      [
+        (_request, options) => {
+          timeoutMs = options?.timeoutMs;
+          return [{ type: 'attempt_start', attempt: 1 }, { type: 'reasoning_delta', text: 'thinking' }, ...toolTurn([{ id: 'i', name: 'shot', input: { text: 'x' } }]).slice(1)];
+        },
+        textTurn('seen', { inputTokens: 3, outputTokens: 2, cacheReadTokens: 7, cacheWriteTokens: 1 }),
+      ],
+      [shot],
+      { maxOutputTokens: 123, llmApiTimeoutMs: 4567 },
+    );
+    const outcome = await l.run();
+    expect(outcome.usage).toEqual({ inputTokens: 13, outputTokens: 7, cacheReadTokens: 7, cacheWriteTokens: 1 });
+    expect(l.llm.requests[0]?.maxTokens).toBe(123);
+    expect(timeoutMs).toBe(4567);
+    expect(l.events.find((e) => e.type === 'reasoning_delta')).toMatchObject({ text: 'thinking', payload: { turn: 1 } });
+    expect(resultsIn(l.llm.requests[1]?.messages.at(-1))[0]).toEqual({ type: 'tool_result', toolCallId: 'i', content: 'captured', isError: false, images: [{ mediaType: 'image/png', data: 'AQID' }] });
+  });
+
   it('BUDGET_EXHAUSTED mid-round: calls that ran report their results, the rest "not executed", nothing keeps running', async () => {
     const budget = new BudgetGuard({ maxToolCalls: 2 });
     const release = deferred();
