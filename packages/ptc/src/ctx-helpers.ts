@@ -36,14 +36,16 @@ export function isHostHelper(name: string): name is HostHelper {
 export function planHelperCall(helper: HostHelper, params: readonly unknown[]): HelperPlan | string {
   const [first, second] = params;
   switch (helper) {
-    case 'readFilePage':
-      // ctx.readFile pages through the file (each page is one governed `read` call).
+    case 'readFilePage': {
+      // ctx.readFile: the whole file in one raw `read`; pages only when the kernel had to bound it.
       if (typeof first !== 'string') return 'ctx.readFile(path) needs a string path';
+      const page = typeof second === 'number' && Number.isSafeInteger(second) && second >= 0 ? { offset: second, limit: pageLimit(params[2]) } : null;
       return {
         tool: 'read',
-        args: { file_path: first, ...(typeof second === 'number' && second > 0 ? { offset: second } : {}) },
-        project: projectWith((result) => ({ text: readText(result), next: nextOffset(result) })),
+        args: { file_path: first, format: 'raw', ...(page ?? {}) },
+        project: (result) => (result.exitCode !== 0 ? failedReply(result) : readFilePage(result, first, page)),
       };
+    }
     case 'read':
       if (typeof first === 'string') return { tool: 'read', args: { ...options(second), file_path: first }, project: projectWith(outputText) };
       if (isRecord(first)) return { tool: 'read', args: { ...first }, project: projectWith(outputText) };
@@ -87,55 +89,67 @@ function projectToolResult(result: ToolResult): HelperReply {
   };
 }
 
+/** A failed call as the guest sees it: a thrown Error carrying the tool output and error kind. */
+function failedReply(result: ToolResult): HelperReply {
+  return {
+    ok: false,
+    error: {
+      message: result.output.length > 0 ? result.output : `tool '${result.name}' failed with exit code ${result.exitCode}`,
+      tool: result.name,
+      exitCode: result.exitCode,
+      ...(result.errorKind === undefined ? {} : { errorKind: result.errorKind }),
+    },
+  };
+}
+
 /** The typed helpers turn a failed call into a thrown guest Error carrying the tool output. */
 function projectWith(extract: (result: ToolResult) => unknown): (result: ToolResult) => HelperReply {
-  return (result) => {
-    if (result.exitCode !== 0) {
-      return {
-        ok: false,
-        error: {
-          message: result.output.length > 0 ? result.output : `tool '${result.name}' failed with exit code ${result.exitCode}`,
-          tool: result.name,
-          exitCode: result.exitCode,
-          ...(result.errorKind === undefined ? {} : { errorKind: result.errorKind }),
-        },
-      };
-    }
-    return { ok: true, value: extract(result) };
-  };
+  return (result) => (result.exitCode !== 0 ? failedReply(result) : { ok: true, value: extract(result) });
 }
 
 function outputText(result: ToolResult): string {
   return result.output;
 }
 
-const ANCHORED_LINE = /^ *(\d+)\t/;
+/** Most lines one raw `read` page may ask for (the `read` tool's `limit` maximum). */
+const READ_FILE_PAGE_LINES = 2000;
 
-/**
- * The file text behind one `read` page. `read` renders numbered lines (`     1\tline\n`) plus a
- * continuation footer for the model; a program wants the text. The number of lines comes from
- * `metadata.lines_shown`, so a footer (or content that looks like one) is never mistaken for a
- * line; every shown line is returned with its newline.
- */
-export function readText(result: ToolResult): string {
-  const metadata = result.metadata ?? {};
-  if (typeof metadata['content'] === 'string') return metadata['content'];
-  const shown = typeof metadata['lines_shown'] === 'number' ? metadata['lines_shown'] : undefined;
-  if (shown === 0) return '';
-  const lines = result.output.split('\n');
-  const text: string[] = [];
-  for (const line of lines) {
-    if (shown !== undefined && text.length >= shown) break;
-    const match = ANCHORED_LINE.exec(line);
-    if (match === null) break;
-    text.push(`${line.slice(match[0].length)}\n`);
-  }
-  return text.length === 0 ? result.output : text.join('');
+/** Share of the kernel's inline bound a page aims at, leaving room for lines longer than average. */
+const PAGE_FILL = 0.75;
+
+function pageLimit(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? Math.min(value, READ_FILE_PAGE_LINES) : READ_FILE_PAGE_LINES;
 }
 
-function nextOffset(result: ToolResult): number | null {
-  const next = result.metadata?.['next_offset'];
-  return typeof next === 'number' ? next : null;
+/** What the guest's `ctx.readFile` loop gets for one raw `read`. */
+type ReadFilePage = { readonly text: string; readonly next: number | null } | { readonly bounded: true; readonly pageLines: number };
+
+/**
+ * Projects one successful raw `read` for `ctx.readFile`. Raw text is exact (no line numbers,
+ * line endings kept), so an unbounded result IS the text. When the kernel bounded it
+ * (`metadata.output_bounds`: the inline text is head+tail only, and a program cannot fetch
+ * artifacts), the guest is told to read pages of `pageLines` lines instead, sized from the bytes
+ * seen so each page fits the bound; a page that still does not fit shrinks again, down to a
+ * single line too long to return, which fails the call.
+ */
+function readFilePage(result: ToolResult, path: string, page: { readonly offset: number; readonly limit: number } | null): HelperReply {
+  const metadata = result.metadata ?? {};
+  const bounds = metadata['output_bounds'] as { total_bytes?: unknown; max_inline_bytes?: unknown } | undefined;
+  if (bounds === undefined) {
+    const next = metadata['next_offset'];
+    return { ok: true, value: { text: result.output, next: typeof next === 'number' ? next : null } satisfies ReadFilePage };
+  }
+  const totalBytes = typeof bounds.total_bytes === 'number' && bounds.total_bytes > 0 ? bounds.total_bytes : 1;
+  const inlineBytes = typeof bounds.max_inline_bytes === 'number' ? bounds.max_inline_bytes : 0;
+  const totalLines = typeof metadata['total_lines'] === 'number' ? metadata['total_lines'] : READ_FILE_PAGE_LINES;
+  if (page !== null && page.limit <= 1) {
+    const message = `line ${page.offset + 1} of ${path} is ${totalBytes} bytes, over the ${inlineBytes} byte inline output bound: ctx.readFile cannot return it whole (ctx.read gives a cut view)`;
+    return { ok: false, error: { message, tool: 'read', exitCode: 1, errorKind: { type: 'unsupported', message } } };
+  }
+  const lines = page === null ? totalLines : page.limit;
+  const fitting = Math.floor((lines * inlineBytes * PAGE_FILL) / totalBytes);
+  const ceiling = page === null ? READ_FILE_PAGE_LINES : page.limit - 1;
+  return { ok: true, value: { bounded: true, pageLines: Math.max(1, Math.min(fitting, ceiling)) } satisfies ReadFilePage };
 }
 
 const GLOB_METADATA_KEYS = ['files', 'paths', 'matches'] as const;

@@ -37,10 +37,19 @@ export const GUEST_PRELUDE_SOURCE = String.raw`(function (hostCall, hostLog, inp
   };
   const ctx = freeze({
     readFile: async (path) => {
+      // One raw read of the whole file; pages of the size the host names only when it was too
+      // large to come back inline.
+      let page = await call('readFilePage', [path, null, null]);
+      if (!page.bounded) return page.text;
       let text = '';
       let offset = 0;
+      let limit = page.pageLines;
       for (;;) {
-        const page = await call('readFilePage', [path, offset]);
+        page = await call('readFilePage', [path, offset, limit]);
+        if (page.bounded) {
+          limit = page.pageLines;
+          continue;
+        }
         text += page.text;
         if (page.next === null || page.next <= offset) return text;
         offset = page.next;

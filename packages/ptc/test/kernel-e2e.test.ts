@@ -154,4 +154,62 @@ describe('program through the real kernel', () => {
     });
     expect(programMeta(result.metadata).script_result).toBe("tool 'program' can never be called from inside a program");
   });
+
+  it('ctx.readFile returns the exact text of a file larger than the inline bound, in raw pages', async () => {
+    const text = Array.from({ length: 700 }, (_, index) => `líne ${index}\t${'é'.repeat(index % 13)}\r\n`).join('') + 'no newline at the end';
+    const { kernel, events } = kernelOver(new MemoryWorkspaceBackend({ files: { 'big.txt': text } }), { maxInlineOutputBytes: 4096 });
+    const result = await kernel.invoke({
+      toolName: 'program',
+      args: toProgramArgs({ source: 'export default async (ctx) => ctx.readFile("big.txt")', limits: { maxToolCalls: 100, maxOutputBytes: 1048576 } }),
+      origin: 'host-direct',
+      toolId: 'p5',
+    });
+    const { program, script_result } = programMeta(result.metadata);
+    expect(script_result).toBe(text);
+    const reads = events.filter((event) => event.type === 'tool_start' && event.payload['parent_tool_id'] === 'p5');
+    expect(reads.length).toBe(program.tool_calls.length);
+    expect(reads.length).toBeGreaterThan(2);
+    expect(reads.every((event) => (event.payload['args'] as { format?: string }).format === 'raw')).toBe(true);
+  });
+
+  it('batch inside a program is governed like any ctx call; a program inside a batch runs, a program in it cannot', async () => {
+    const { kernel, events } = kernelOver(new MemoryWorkspaceBackend({ files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n' } }));
+    const inProgram = await kernel.invoke({
+      toolName: 'program',
+      args: toProgramArgs({
+        source: `export default async (ctx) => {
+          const r = await ctx.tool('batch', { invocations: [{ tool: 'read', args: { file_path: 'a.txt', format: 'raw' } }, { tool: 'read', args: { file_path: 'b.txt', format: 'raw' } }] });
+          return { exitCode: r.exitCode, batch: r.metadata.batch.mode, failed: r.metadata.batch.failed };
+        }`,
+      }),
+      origin: 'host-direct',
+      toolId: 'p6',
+    });
+    expect(programMeta(inProgram.metadata).script_result).toEqual({ exitCode: 0, batch: 'parallel', failed: [] });
+    const starts = events.filter((event) => event.type === 'tool_start');
+    const batchStart = starts.find((event) => event.payload['tool_name'] === 'batch');
+    expect(batchStart?.payload['parent_tool_id']).toBe('p6');
+    const reads = starts.filter((event) => event.payload['tool_name'] === 'read');
+    expect(reads.map((event) => [event.payload['parent_tool_id'], event.payload['origin']])).toEqual([
+      [batchStart?.payload['tool_id'], 'nested'],
+      [batchStart?.payload['tool_id'], 'nested'],
+    ]);
+
+    const inBatch = await kernel.invoke({
+      toolName: 'batch',
+      origin: 'agent',
+      toolId: 'b7',
+      args: {
+        invocations: [
+          { tool: 'program', args: toProgramArgs({ source: 'export default async (ctx) => (await ctx.readFile("a.txt")).trim()' }) },
+          { tool: 'program', args: toProgramArgs({ source: 'export default async (ctx) => (await ctx.tool("batch", { invocations: [{ tool: "ls", args: {} }] })).output' }) },
+        ],
+      },
+    });
+    const batch = (inBatch.metadata as { batch: { mode: string; failed: number[] } }).batch;
+    expect(batch).toMatchObject({ mode: 'serial', failed: [] });
+    expect(inBatch.output).toContain('[0] program: ok\nalpha');
+    // The batch inside the program inside the batch is refused by the kernel's recursion guard.
+    expect(inBatch.output).toContain("a 'batch' orchestration cannot run inside another (call chain: batch > program > batch");
+  });
 });

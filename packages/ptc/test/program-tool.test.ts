@@ -40,7 +40,7 @@ const FILES: Record<string, string> = {
   'crates/core/src/main.rs': 'fn main() {}\n',
 };
 
-/** Fake tools rendering like the built-ins: numbered read lines, one glob path a line. */
+/** Fake tools rendering like the built-ins: numbered read lines (exact text in raw format), one glob path a line. */
 const fakeTools: Record<string, FakeTool> = {
   grep: (args) => ({ output: `crates/auth/src/lib.rs:1:pub struct ${String(args['pattern'])};` }),
   glob: () => ({ output: `${Object.keys(FILES).join('\n')}\n... more files; call glob again with cursor="c1"`, metadata: { count: 2, next_cursor: 'c1' } }),
@@ -48,6 +48,7 @@ const fakeTools: Record<string, FakeTool> = {
     const text = FILES[String(args['file_path'])];
     if (text === undefined) return { output: `file not found: ${String(args['file_path'])}`, exitCode: 1, errorKind: { type: 'not_found', path: String(args['file_path']) } };
     const lines = text.split('\n').slice(0, -1);
+    if (args['format'] === 'raw') return { output: text, metadata: { raw: true, total_lines: lines.length } };
     return { output: lines.map((line, index) => `${String(index + 1).padStart(6, ' ')}\t${line}\n`).join(''), metadata: { lines_shown: lines.length, next_offset: null } };
   },
   ls: (args) => ({ output: `listing ${String(args['path'] ?? '.')}` }),
@@ -99,7 +100,7 @@ describe('program tool', () => {
     }
     expect(typeof program.duration_ms).toBe('number');
     expect(calls[0]).toEqual({ tool: 'grep', args: { glob: '*.rs', pattern: 'PermissionPolicy' } });
-    expect(calls[2]).toEqual({ tool: 'read', args: { file_path: 'crates/auth/src/lib.rs' } });
+    expect(calls[2]).toEqual({ tool: 'read', args: { file_path: 'crates/auth/src/lib.rs', format: 'raw' } });
   });
 
   it('runs the node-sdk inline sample with allowedTools grep and glob', async () => {
@@ -170,18 +171,44 @@ describe('program tool', () => {
     expect((metadata.script_result as string[])[0]).toBe('     1\tfn main() {}\n');
   });
 
-  it('ctx.readFile pages through a long file, one governed call per page', async () => {
-    const lines = Array.from({ length: 5 }, (_, index) => `line ${index}`);
-    const pagedRead: FakeTool = (args) => {
+  it('ctx.readFile is one raw read; a file the kernel bounded is paged in raw pages that fit', async () => {
+    // 10 lines of 10 bytes under a 40-byte inline bound: the whole file is bounded, pages of
+    // floor(10 * 40 * 0.75 / 100) = 3 lines fit; a page over the bound shrinks and is retried.
+    const lines = Array.from({ length: 10 }, (_, index) => `line ${String(index).padStart(3, '0')}\n`);
+    const inline = 40;
+    const rawRead: FakeTool = (args) => {
+      const path = String(args['file_path']);
+      if (path === 'small.txt') return { output: 'exact\r\ntext', metadata: { raw: true, total_lines: 2 } };
+      const text = path === 'wide.txt' ? `${'w'.repeat(50)}\n${lines.join('')}` : lines.join('');
+      const all = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
       const offset = typeof args['offset'] === 'number' ? args['offset'] : 0;
-      const page = lines.slice(offset, offset + 2);
-      const next = offset + 2 < lines.length ? offset + 2 : null;
-      const rendered = page.map((line, index) => `${String(offset + index + 1).padStart(6, ' ')}\t${line}\n`).join('');
-      return { output: next === null ? rendered : `${rendered}\n(${lines.length - next} more lines; call read with offset=${next})`, metadata: { lines_shown: page.length, next_offset: next } };
+      const limit = typeof args['limit'] === 'number' ? args['limit'] : all.length;
+      const page = all.slice(offset, offset + limit).join('');
+      const end = Math.min(all.length, offset + limit);
+      const metadata = { raw: true, total_lines: all.length, ...(args['limit'] === undefined ? {} : { offset, lines_shown: end - offset, next_offset: end < all.length ? end : null }) };
+      if (page.length <= inline) return { output: page, metadata };
+      return { output: `${page.slice(0, 10)}[... omitted ...]`, metadata: { ...metadata, output_bounds: { total_bytes: page.length, omitted_bytes: page.length - 10, max_inline_bytes: inline, artifact: 'a3s://tool-output/read/x' } } };
     };
-    const { metadata, calls } = await runProgram({ source: 'export default (ctx) => ctx.readFile("big.txt")' }, { read: pagedRead });
-    expect(metadata.script_result).toBe(lines.map((line) => `${line}\n`).join(''));
-    expect(calls.map((call) => call.args['offset'])).toEqual([undefined, 2, 4]);
+    const small = await runProgram({ source: 'export default (ctx) => ctx.readFile("small.txt")' }, { read: rawRead });
+    expect(small.metadata.script_result).toBe('exact\r\ntext');
+    expect(small.calls).toEqual([{ tool: 'read', args: { file_path: 'small.txt', format: 'raw' } }]);
+
+    const big = await runProgram({ source: 'export default (ctx) => ctx.readFile("big.txt")' }, { read: rawRead });
+    expect(big.metadata.script_result).toBe(lines.join(''));
+    expect(big.calls.map((call) => [call.args['offset'], call.args['limit']])).toEqual([
+      [undefined, undefined],
+      [0, 3],
+      [3, 3],
+      [6, 3],
+      [9, 3],
+    ]);
+    expect(big.calls.every((call) => call.args['format'] === 'raw')).toBe(true);
+    expect(big.program.tool_calls).toHaveLength(5);
+
+    // A 51-byte first line cannot fit a 40-byte bound even alone: the call fails clearly.
+    const wide = await runProgram({ source: 'export default (ctx) => ctx.readFile("wide.txt").catch((error) => ({ message: error.message, kind: error.errorKind.type }))' }, { read: rawRead });
+    expect(wide.metadata.script_result).toEqual({ message: expect.stringContaining('line 1 of wide.txt is'), kind: 'unsupported' });
+    expect(wide.calls.map((call) => call.args['limit'])).toEqual([undefined, 2, 1]);
   });
 
   it('allow-list: omitted means every tool but program; orchestrators are never callable, even when listed', async () => {
