@@ -106,4 +106,31 @@ describe('a3s-code in a pseudo-terminal', () => {
     expect(code).toBe(130);
     expect(await eventually(() => liveProcessesInGroup(shellPid).length === 0 && !isAlive(sleepPid))).toBe(true);
   }, 120_000);
+
+  it('Ctrl-C while a confirmation question is open cancels the run, exit 130', async () => {
+    const { workspace, home } = await setUp([toolCallResponse('bash', { command: 'touch never.txt' }), textResponse('never reached')]);
+    const pty = track(spawnInPty(['run', 'ask me', '--workspace', workspace], cleanEnv(home)));
+    await pty.waitFor((s) => s.includes(PROMPT_TAIL), 'the confirmation prompt');
+    pty.type('\u0003');
+    const code = await pty.exited;
+    expect(pty.screen()).toContain('✗ cancelled');
+    expect(existsSync(join(workspace, 'never.txt'))).toBe(false);
+    expect(code).toBe(130);
+  }, 120_000);
+
+  it('a second Ctrl-C exits at once, and the tool\'s process group still dies', async () => {
+    // The group ignores SIGTERM, so the first Ctrl-C's cancellation waits for the SIGKILL grace.
+    const { workspace, home } = await setUp([toolCallResponse('bash', { command: "trap '' TERM; echo $$ > shell.pid; sleep 60 & echo $! > sleep.pid; wait" })]);
+    const pty = track(spawnInPty(['run', 'stubborn', '--workspace', workspace, '--yes'], cleanEnv(home)));
+    const sleepPidFile = join(workspace, 'sleep.pid');
+    expect(await eventually(() => existsSync(sleepPidFile) && readFileSync(sleepPidFile, 'utf8').trim() !== '', 60_000)).toBe(true);
+    const shellPid = Number(readFileSync(join(workspace, 'shell.pid'), 'utf8').trim());
+    pty.type('\u0003');
+    await pty.waitFor((s) => s.includes('cancelling…'), 'the cancelling notice');
+    pty.type('\u0003');
+    const code = await pty.exited;
+    expect(pty.screen()).toContain('interrupted twice, exiting now');
+    expect(code).toBe(130);
+    expect(await eventually(() => liveProcessesInGroup(shellPid).length === 0)).toBe(true);
+  }, 120_000);
 });

@@ -142,4 +142,15 @@ describe('a3s-code run', () => {
     expect(unknown.stderr).toContain("unknown model 'not-declared'");
     expect(unknown.code).toBe(2);
   });
+
+  it('prints only the replacement when a provider stream is cut and retried (no TTY)', async () => {
+    const { ws, home } = dirs();
+    const s = await start([{ text: ['Provisional ', 'words ', 'that ', 'vanish.'], cutAfterEvents: 6 }, textResponse('Complete answer.')]);
+    writeWorkspaceConfig(ws, s);
+    const result = await runMain(['run', 'hi', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
+    expect(s.requests).toHaveLength(2);
+    expect(result.stdout).toContain('Complete answer.\n');
+    expect(result.stdout).not.toContain('Provisional');
+    expect(result.code).toBe(0);
+  });
 });
