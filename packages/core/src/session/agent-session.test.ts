@@ -338,6 +338,27 @@ describe('AgentSession host-direct tools and lifecycle', () => {
     expect(seen).toHaveLength(3);
   });
 
+  it('host-direct calls during a run stay out of the run record and its stream', async () => {
+    const { tool, running } = blockingTool();
+    const { session } = makeSession(new FakeLlm([toolTurn([{ id: 'b', name: 'block', input: { text: 'x' } }])]), [tool, probeTool('echo')]);
+    const seen: AgentEvent[] = [];
+    session.subscribe((e) => seen.push(e));
+    const stream = await session.stream('go');
+    await running;
+    const direct = await session.tool('echo', { text: 'side' });
+    expect(direct.output).toBe('echo:side');
+    const hostIds = new Set(seen.filter((e) => e.payload['origin'] === 'host-direct').map((e) => e.toolId));
+    expect(hostIds.size).toBe(1);
+    await session.cancel();
+    const streamed: AgentEvent[] = [];
+    for await (const e of stream) streamed.push(e);
+    const runId = session.runs()[0]!.id;
+    expect(streamed.filter((e) => hostIds.has(e.toolId))).toEqual([]);
+    expect((session.runEvents(runId) ?? []).filter((e) => hostIds.has(e.toolId))).toEqual([]);
+    expect(seen.filter((e) => hostIds.has(e.toolId)).map((e) => e.type)).toEqual(['tool_start', 'tool_execution_start', 'tool_end']);
+    expect(streamed.map((e) => e.toolId)).toContain('b');
+  });
+
   it('close() cancels a running host-direct tool and waits for it before closing an owned workspace', async () => {
     const { tool, running, settled } = blockingTool();
     const workspace = new MemoryWorkspaceBackend();

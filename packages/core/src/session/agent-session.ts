@@ -88,6 +88,9 @@ export class AgentSession {
   readonly #listeners = new Set<(event: AgentEvent) => void>();
   readonly #ownsWorkspace: boolean;
   readonly #hostCalls = new Set<Promise<unknown>>();
+  readonly #hostToolIds = new Set<string>();
+  readonly #hostIdPrefix = `host_${Math.floor(Math.random() * 0x100000000).toString(36)}_`;
+  #hostCounter = 0;
   #history: LlmMessage[] = [];
   #system: string;
   #active: ActiveRun | null = null;
@@ -285,9 +288,28 @@ export class AgentSession {
 
   #dispatch(event: AgentEvent): void {
     const active = this.#active;
-    const recorded = active === null ? event : active.run.append(event);
-    active?.stream?.push(recorded);
+    // Host-direct calls are not part of the conversation: subscribers see them, but they are
+    // neither recorded in the running run nor pushed into its stream.
+    if (active === null || this.#isHostDirectEvent(event)) {
+      this.#notify(event);
+      return;
+    }
+    const recorded = active.run.append(event);
+    active.stream?.push(recorded);
     this.#notify(recorded);
+  }
+
+  /** True for events of a host-direct call or of a call nested in one (ids tracked as they appear). */
+  #isHostDirectEvent(event: AgentEvent): boolean {
+    if (this.#hostToolIds.size === 0) return false;
+    const id = event.payload['tool_id'];
+    if (typeof id !== 'string') return false;
+    const parent = event.payload['parent_tool_id'];
+    const host = this.#hostToolIds.has(id) || (typeof parent === 'string' && this.#hostToolIds.has(parent));
+    if (!host) return false;
+    if (event.type === 'tool_end') this.#hostToolIds.delete(id);
+    else this.#hostToolIds.add(id);
+    return true;
   }
 
   #notify(event: AgentEvent): void {
@@ -405,14 +427,19 @@ export class AgentSession {
   async tool(name: string, args: unknown, options: { readonly abortSignal?: AbortSignal } = {}): Promise<ToolResult> {
     if (this.#gate.closed) throw new CodeError('SESSION_CLOSED', `session is closed; tool '${name}' rejected`, { details: { tool: name } });
     const signal = options.abortSignal === undefined ? this.#closeScope.signal : AbortSignal.any([this.#closeScope.signal, options.abortSignal]);
-    const call = this.#kernel.invoke({ toolName: name, args, origin: 'host-direct', abortSignal: signal });
+    const toolId = this.#hostIdPrefix + (this.#hostCounter += 1).toString(36);
+    this.#hostToolIds.add(toolId);
+    const call = this.#kernel.invoke({ toolName: name, args, origin: 'host-direct', abortSignal: signal, toolId });
     // close() waits for these: the workspace must not be closed under a running tool.
     const settled = call.then(
       () => undefined,
       () => undefined,
     );
     this.#hostCalls.add(settled);
-    void settled.then(() => this.#hostCalls.delete(settled));
+    void settled.then(() => {
+      this.#hostCalls.delete(settled);
+      this.#hostToolIds.delete(toolId);
+    });
     return call;
   }
 
