@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import * as sdk from './index.js';
+
+describe('@a3s-lab/code public surface', () => {
+  it('exports exactly these runtime values', () => {
+    // Adding or removing an export is an API decision: update this list on purpose.
+    expect(Object.keys(sdk).sort()).toEqual([
+      'AGENT_EVENT_TYPES_V1',
+      'Agent',
+      'CodeError',
+      'ERROR_CODES',
+      'EventStream',
+      'InvocationRuntime',
+      'LocalWorkspaceBackend',
+      'Session',
+      'agentEventTypesV1',
+      'createLlmClient',
+      'secretEnvironmentValues',
+    ]);
+  });
+});
