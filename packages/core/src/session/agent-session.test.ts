@@ -320,6 +320,24 @@ describe('AgentSession hooks', () => {
 });
 
 describe('AgentSession host-direct tools and lifecycle', () => {
+  it('a refusal that echoes malformed model input is redacted like any tool output', async () => {
+    const secret = 'sk-ant-api03-' + 'x'.repeat(40);
+    const echo = probeTool('echo');
+    const malformed = [
+      { type: 'attempt_start' as const, attempt: 1 },
+      { type: 'tool_call_start' as const, id: 'bad', name: 'echo' },
+      { type: 'tool_call_end' as const, id: 'bad', name: 'echo', input: undefined, invalidInput: `{"text": "${secret}` },
+      { type: 'message_end' as const, stopReason: 'tool_use' as const, usage: { inputTokens: 1, outputTokens: 1 }, content: [{ type: 'tool_call' as const, id: 'bad', name: 'echo', input: {} }] },
+    ];
+    const llm = new FakeLlm([malformed, textTurn('ok')]);
+    const { session, events } = makeSession(llm, [echo]);
+    await session.send('go');
+    const shown = JSON.stringify(llm.requests[1]?.messages.at(-1));
+    expect(shown).toContain('invalid JSON');
+    expect(shown).not.toContain(secret);
+    expect(JSON.stringify(events)).not.toContain(secret);
+  });
+
   it('subscribe() sees host-direct tool events; they touch no run and no history', async () => {
     const { session } = makeSession(new FakeLlm([]), [probeTool('echo')]);
     const seen: AgentEvent[] = [];

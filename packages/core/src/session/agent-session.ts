@@ -199,7 +199,7 @@ export class AgentSession {
             llmApiTimeoutMs: this.options.llmApiTimeoutMs,
             maxOutputTokens: this.options.maxOutputTokens,
           },
-          toolCalls: new ToolCallRunner(this.#kernel, (event) => this.#dispatch(event)),
+          toolCalls: new ToolCallRunner(this.#kernel, (event) => this.#dispatch(event), (text) => this.#security.redact(text)),
           onUsage: (usage) => {
             run.addUsage(usage);
             this.#budget?.recordTokens(usage.inputTokens + usage.outputTokens);

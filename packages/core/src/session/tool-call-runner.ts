@@ -25,7 +25,11 @@ export class ToolCallRunner {
   readonly #kernel: InvocationKernel;
   readonly #emit: (event: AgentEvent) => void;
 
-  constructor(kernel: InvocationKernel, emit: (event: AgentEvent) => void) {
+  readonly #redact: (text: string) => string;
+
+  /** @param redact applied to refusal texts that echo model input (they bypass the kernel). */
+  constructor(kernel: InvocationKernel, emit: (event: AgentEvent) => void, redact: (text: string) => string = (text) => text) {
+    this.#redact = redact;
     this.#kernel = kernel;
     this.#emit = emit;
   }
@@ -81,7 +85,9 @@ export class ToolCallRunner {
     return this.#kernel.invoke({ toolName: request.name, args: request.args, origin: 'agent', toolId: request.id, abortSignal: signal });
   }
 
-  #refuse(request: ToolCallRequest, output: string, errorKind: { type: 'invalid_argument'; message: string }): ToolResult {
+  #refuse(request: ToolCallRequest, rawOutput: string, rawErrorKind: { type: 'invalid_argument'; message: string }): ToolResult {
+    const output = this.#redact(rawOutput);
+    const errorKind = { type: 'invalid_argument' as const, message: this.#redact(rawErrorKind.message) };
     this.#emit(createAgentEvent('tool_start', { tool_id: request.id, tool_name: request.name, args: {}, origin: 'agent' }));
     const result: ToolResult = { name: request.name, output, exitCode: 1, errorKind };
     this.#emit(createAgentEvent('tool_end', { tool_id: request.id, tool_name: request.name, exit_code: 1, output, duration_ms: 0, error_kind: errorKind }));
