@@ -36,11 +36,11 @@ export function demoRepoPath(): string {
 
 /**
  * The demo's permissions: it works on a throw-away copy, so reads, edits and running the tests
- * (`node ...`, `npm test`) need no confirmation; anything else still asks (or is denied when
- * nobody can answer).
+ * (`node test.js`, `node --test`, `npm test`) need no confirmation; any other command still asks
+ * (or is denied when nobody can answer) — a real model could otherwise run arbitrary `node -e`.
  */
 export const DEMO_PERMISSION_POLICY = Object.freeze({
-  allow: ['read', 'ls', 'glob', 'grep', 'update_plan', 'write', 'edit', 'patch', 'bash(node *)', 'bash(npm test*)', 'bash(npm run test*)'],
+  allow: ['read', 'ls', 'glob', 'grep', 'update_plan', 'write', 'edit', 'patch', 'bash(node test.js*)', 'bash(node --test*)', 'bash(npm test*)', 'bash(npm run test*)'],
   defaultDecision: 'ask' as const,
 });
 

@@ -31,7 +31,7 @@ export class Spinner {
     return this.#timer !== null;
   }
 
-  /** Starts (or relabels, keeping the start time when `restart` is false) the spinner. */
+  /** Starts the spinner, or relabels a running one; elapsed time counts from `startedAt` (default now). */
   start(label: string, startedAt = Date.now()): void {
     this.#label = label;
     this.#startedAt = startedAt;

@@ -1,6 +1,6 @@
 // Helpers for driving the CLI: in-process through `main(argv, io)` with memory streams, or as a
 // real process inside a pseudo-terminal (util-linux `script`), the way a person runs it.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,13 +103,32 @@ export interface PtyProcess {
   exited: Promise<number>;
 }
 
+// Fallback when util-linux `script` is missing: python3's pty module, exit status passed on.
+const PYTHON_PTY = [
+  'import os, pty, sys',
+  "status = pty.spawn(['/bin/sh', '-c', sys.argv[1]])",
+  'code = os.waitstatus_to_exitcode(status)',
+  'sys.exit(128 - code if code < 0 else code)',
+].join('\n');
+
+let hasScript: boolean | undefined;
+
+/** `[command, args]` running the shell command `command` inside a fresh pseudo-terminal. */
+function ptyCommand(command: string): [string, string[]] {
+  // A3S_TEST_PTY=python forces the fallback (to test it on machines that have `script`).
+  hasScript ??= process.env['A3S_TEST_PTY'] !== 'python' && spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+  return hasScript ? ['script', ['-q', '-e', '-c', command, '/dev/null']] : ['python3', ['-c', PYTHON_PTY, command]];
+}
+
 /**
  * Starts `a3s-code <args>` (source through tsx) in a pseudo-terminal made by util-linux
- * `script`, so stdin and stdout are a real TTY: prompts, line discipline, Ctrl-C -> SIGINT.
+ * `script` (or python3's `pty`), so stdin and stdout are a real TTY: prompts, line discipline,
+ * Ctrl-C -> SIGINT.
  */
 export function spawnInPty(args: readonly string[], env: Record<string, string>): PtyProcess {
   const command = ['exec', shellQuote(process.execPath), '--conditions=source', '--import', 'tsx', shellQuote(BIN), ...args.map(shellQuote)].join(' ');
-  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: CLI_DIR, env: { ...env, TERM: 'xterm', SHELL: '/bin/sh' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const [file, ptyArgs] = ptyCommand(command);
+  const child = spawn(file, ptyArgs, { cwd: CLI_DIR, env: { ...env, TERM: 'xterm', SHELL: '/bin/sh' }, stdio: ['pipe', 'pipe', 'pipe'] });
   let raw = '';
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer): void => {
