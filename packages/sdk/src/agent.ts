@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { loadAgentConfig } from '@a3s-lab/code-config';
 import type { AgentConfig } from '@a3s-lab/code-config';
 import { AgentSession, CodeError, DefaultSecurityProvider, SESSION_OPTION_NAMES, resolveSessionOptions } from '@a3s-lab/code-core';
-import type { SessionOptions, WorkspaceBackend } from '@a3s-lab/code-core';
+import type { AnyTool, SessionOptions, WorkspaceBackend } from '@a3s-lab/code-core';
 import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
 import { createProgramTool } from '@a3s-lab/code-ptc';
 import { createBuiltinTools, selectToolsForWorkspace } from '@a3s-lab/code-tools';
@@ -19,6 +19,17 @@ export interface AgentCreateOptions {
   readonly cwd?: string;
   /** Builds model clients; default: Anthropic / OpenAI-compatible clients from the config. */
   readonly llmClientFactory?: LlmClientFactory;
+}
+
+/**
+ * The built-in tools plus `program`, created once per process. Tool objects are stateless, so
+ * sessions share them; sharing also shares the kernel's per-tool compiled argument validators,
+ * which would otherwise be recompiled (a few ms of ajv work) in every new session.
+ */
+let sharedTools: readonly AnyTool[] | undefined;
+function defaultTools(): readonly AnyTool[] {
+  sharedTools ??= [...createBuiltinTools(), createProgramTool()];
+  return sharedTools;
 }
 
 /**
@@ -67,7 +78,7 @@ export class Agent {
       backend = new LocalWorkspaceBackend(workspace);
     }
     const llm = this.#factory(this.config, model);
-    const tools = selectToolsForWorkspace([...createBuiltinTools(), createProgramTool()], backend.capabilities);
+    const tools = selectToolsForWorkspace(defaultTools(), backend.capabilities);
     const core = new AgentSession({
       sessionId: resolved.sessionId ?? `sess_${randomUUID()}`,
       llm,
