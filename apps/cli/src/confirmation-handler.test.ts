@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createAgentEvent } from '@a3s-lab/code-core';
 import { createStyle } from './ansi.js';
-import { ConfirmationHandler, NON_INTERACTIVE_DENIAL, parseAnswer } from './confirmation-handler.js';
+import { ConfirmationHandler, NON_INTERACTIVE_DENIAL, changePreview, describeCall, parseAnswer } from './confirmation-handler.js';
 import type { ConfirmationMode } from './confirmation-handler.js';
 import { LineReader } from './line-reader.js';
 
@@ -51,8 +51,16 @@ describe('ConfirmationHandler', () => {
     ]);
     expect(shown()).toContain('please answer y, n or a');
     expect(shown().split('Allow bash to run').length - 1).toBe(2);
-    expect(shown()).toContain('Allow write on a.txt\n  args: {"file_path":"a.txt","content":"x"}');
+    expect(shown()).toContain('    +x\n? Allow write on a.txt\n');
     expect([...handler.allowed]).toEqual(['bash']);
+  });
+
+  it('previews edits as diff lines', () => {
+    expect(changePreview('edit', { file_path: 'a', old_string: 'a - b;\n', new_string: 'a + b;\n' })).toBe('-a - b;\n+a + b;');
+    expect(changePreview('patch', { file_path: 'a', diff: '@@ -1 +1 @@\n-x\n+y\n' })).toBe('@@ -1 +1 @@\n-x\n+y');
+    expect(changePreview('write', { file_path: 'a', content: 'x\n'.repeat(30) }).split('\n')).toHaveLength(25);
+    expect(changePreview('bash', { command: 'ls' })).toBe('');
+    expect(describeCall('git', { command: 'status' })).toBe('git on status\n  args: {"command":"status"}');
   });
 
   it('denies without a terminal and explains how to allow', async () => {

@@ -2,7 +2,7 @@ import type { AgentEvent } from '@a3s-lab/code';
 import type { Style } from './ansi.js';
 import type { CliOutput } from './cli-io.js';
 import type { LineReader } from './line-reader.js';
-import { keyArgument } from './tool-summary.js';
+import { formatDiff, keyArgument } from './tool-summary.js';
 
 /** How asks are answered: a human at the terminal, `--yes`, or nobody (denied). */
 export type ConfirmationMode = 'interactive' | 'auto-approve' | 'deny';
@@ -94,6 +94,8 @@ export class ConfirmationHandler {
     }
     this.#options.beforeQuestion?.();
     const reader = this.#options.reader;
+    const preview = changePreview(toolName, event.payload['args']);
+    if (preview.length > 0) this.#options.prompt.write(`${formatDiff(preview, style, '    ')}\n`);
     for (;;) {
       this.#options.prompt.write(`${style.yellow('?')} ${style.bold('Allow')} ${what}\n  ${style.bold('[y]')}es / ${style.bold('[n]')}o / ${style.bold('[a]')}lways allow ${toolName} this session › `);
       const line = reader === undefined ? null : await reader.next();
@@ -116,10 +118,34 @@ export class ConfirmationHandler {
   }
 }
 
-/** `bash: npm test` or `edit: src/a.ts {"old_string":…}` — what the human is asked about. */
+/** Longest change preview shown with a question, in lines. */
+const MAX_PREVIEW_LINES = 24;
+
+/**
+ * What an `edit` / `write` / `patch` call would change, as diff-like lines (`-old`, `+new`), so
+ * the human judges the change rather than a JSON blob. `''` for other tools.
+ */
+export function changePreview(toolName: string, argsValue: unknown): string {
+  const args = typeof argsValue === 'object' && argsValue !== null ? (argsValue as Record<string, unknown>) : {};
+  const text = (name: string): string | undefined => (typeof args[name] === 'string' ? args[name] : undefined);
+  const prefixed = (value: string, mark: string): string[] => value.replace(/\n$/, '').split('\n').map((line) => `${mark}${line}`);
+  let lines: string[] = [];
+  if (toolName === 'edit' && text('old_string') !== undefined && text('new_string') !== undefined) {
+    lines = [...prefixed(text('old_string') as string, '-'), ...prefixed(text('new_string') as string, '+')];
+  } else if (toolName === 'write' && text('content') !== undefined) {
+    lines = prefixed(text('content') as string, '+');
+  } else if (toolName === 'patch' && text('diff') !== undefined) {
+    lines = (text('diff') as string).replace(/\n$/, '').split('\n');
+  }
+  if (lines.length > MAX_PREVIEW_LINES) lines = [...lines.slice(0, MAX_PREVIEW_LINES), ` … ${lines.length - MAX_PREVIEW_LINES} more lines`];
+  return lines.join('\n');
+}
+
+/** `bash to run: npm test` or `edit on src/a.ts` (+ the arguments) — what the human is asked about. */
 export function describeCall(toolName: string, args: unknown): string {
   const key = keyArgument(toolName, args);
   if (toolName === 'bash') return `bash to run: ${key}`;
+  if (changePreview(toolName, args) !== '') return `${toolName} on ${key}`;
   let json = '';
   try {
     json = JSON.stringify(args) ?? '';

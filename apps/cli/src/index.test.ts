@@ -4,7 +4,7 @@ import * as cli from './index.js';
 it('pins the exported names', () => {
   expect(Object.keys(cli).sort()).toEqual(
     [
-      'ConfirmationHandler', 'DEFAULT_ANTHROPIC_MODEL', 'DEFAULT_OPENAI_MODEL', 'DEMO_PERMISSION_POLICY', 'DEMO_PROMPT', 'DEMO_TEST_COMMAND',
+      'ConfirmationHandler', 'changePreview', 'DEFAULT_ANTHROPIC_MODEL', 'DEFAULT_OPENAI_MODEL', 'DEMO_PERMISSION_POLICY', 'DEMO_PROMPT', 'DEMO_TEST_COMMAND',
       'EXIT_CODES', 'INTERACTIVE_CONFIRMATION_TIMEOUT_MS', 'JsonRenderer', 'MODEL_PRICES', 'NON_INTERACTIVE_DENIAL', 'PERMISSION_MODES',
       'TerminalRenderer', 'USAGE', 'cliVersion', 'colorWanted', 'configCandidates', 'configFromEnvironment', 'costOf', 'createDemoScenario',
       'createStyle', 'demoCommand', 'demoRepoPath', 'describeCall', 'discoverConfig', 'exitCodeForError', 'formatDiff', 'formatDuration',

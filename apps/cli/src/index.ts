@@ -16,7 +16,7 @@ export { DEMO_TEST_COMMAND, createDemoScenario, proposeFix } from './demo-scenar
 export type { DemoScenarioOptions } from './demo-scenario.js';
 export { DEMO_PERMISSION_POLICY, DEMO_PROMPT, demoCommand, demoRepoPath } from './demo-command.js';
 export { INTERACTIVE_CONFIRMATION_TIMEOUT_MS, runCommand } from './run-command.js';
-export { NON_INTERACTIVE_DENIAL, ConfirmationHandler, describeCall, parseAnswer } from './confirmation-handler.js';
+export { NON_INTERACTIVE_DENIAL, ConfirmationHandler, changePreview, describeCall, parseAnswer } from './confirmation-handler.js';
 export type { ConfirmationAnswer, ConfirmationHandlerOptions, ConfirmationMode, ConfirmingSession } from './confirmation-handler.js';
 export { runSession } from './run-session.js';
 export type { FileChange, RunOutcome, RunSessionOptions } from './run-session.js';

@@ -23,8 +23,6 @@ export interface RunOutcome {
   /** The last top-level tool call failed (exit code 1 when the run itself completed). */
   readonly lastToolFailed: boolean;
   readonly changes: readonly FileChange[];
-  /** Every event of the run, in order. */
-  readonly events: readonly AgentEvent[];
 }
 
 /** Options of {@link runSession}. */
@@ -45,7 +43,6 @@ const isTopLevel = (event: AgentEvent): boolean => event.payload['parent_tool_id
  */
 export async function runSession(options: RunSessionOptions): Promise<RunOutcome> {
   const { session, io, renderer, confirmations } = options;
-  const events: AgentEvent[] = [];
   const changes: FileChange[] = [];
   let interrupts = 0;
   const unsubscribe = io.onInterrupt?.(() => {
@@ -66,7 +63,6 @@ export async function runSession(options: RunSessionOptions): Promise<RunOutcome
   try {
     const stream = await session.stream(options.prompt);
     for await (const event of stream) {
-      events.push(event);
       renderer.event(event);
       if (event.type === 'confirmation_required') confirmations.handle(event);
       if (event.type === 'tool_end' && isTopLevel(event)) {
@@ -83,13 +79,13 @@ export async function runSession(options: RunSessionOptions): Promise<RunOutcome
     renderer.close();
   }
   if (terminal?.type === 'agent_end') {
-    return { exitCode: lastToolFailed ? EXIT_CODES.toolFailure : EXIT_CODES.success, text: terminal.text ?? '', cancelled: false, lastToolFailed, changes, events };
+    return { exitCode: lastToolFailed ? EXIT_CODES.toolFailure : EXIT_CODES.success, text: terminal.text ?? '', cancelled: false, lastToolFailed, changes };
   }
   const code = typeof terminal?.payload['code'] === 'string' ? terminal.payload['code'] : 'INTERNAL_ERROR';
   const message = typeof terminal?.payload['message'] === 'string' ? terminal.payload['message'] : 'the run ended without a terminal event';
   const details = terminal?.payload['details'] as Record<string, unknown> | undefined;
   const cancelled = details?.['cancelled'] === true;
-  return { exitCode: exitCodeForError(code, cancelled), text: '', error: { code, message }, cancelled, lastToolFailed, changes, events };
+  return { exitCode: exitCodeForError(code, cancelled), text: '', error: { code, message }, cancelled, lastToolFailed, changes };
 }
 
 function fileChangeOf(event: AgentEvent): FileChange | null {
