@@ -10,7 +10,7 @@ import type { AgentEvent } from '../events/agent-event.js';
 import { HookRegistry } from '../hooks/hook-registry.js';
 import type { HookConfig, HookEventName, HookHandler, HookMatcher } from '../hooks/hook-registry.js';
 import { InvocationKernel } from '../kernel/invocation-kernel.js';
-import type { LlmClient, LlmMessage } from '../llm/llm-client.js';
+import type { LlmClient, LlmMessage, LlmUsage } from '../llm/llm-client.js';
 import { DefaultSecurityProvider } from '../security/security-provider.js';
 import type { SecurityProvider } from '../security/security-provider.js';
 import type { ToolDefinition, ToolServices } from '../tools/tool.js';
@@ -19,6 +19,8 @@ import type { AnyTool } from '../tools/tool-registry.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
 import { AdmissionGate } from './admission-gate.js';
+import { ContextCompactor } from './context-compactor.js';
+import type { TurnLoopCompaction } from './context-compactor.js';
 import type { AdmissionLease } from './admission-gate.js';
 import { EventStream } from './event-stream.js';
 import { repairHistory } from './history-repair.js';
@@ -80,6 +82,8 @@ export class AgentSession {
   readonly #hooks: HookRegistry;
   readonly #confirmation: ConfirmationManager;
   readonly #budget: BudgetGuard | null;
+  /** Rolling auto-compaction (`autoCompact`); keeps its token calibration across runs. */
+  readonly #compactor: ContextCompactor | null;
   readonly #security: SecurityProvider;
   readonly #artifacts: ArtifactStore;
   readonly #runs: RunStore;
@@ -112,6 +116,14 @@ export class AgentSession {
     // A disabled policy still gets a manager: it denies every 'ask' (fail closed) with a reason.
     this.#confirmation = new ConfirmationManager(policy ?? {});
     this.#budget = init.options.budget === undefined ? null : new BudgetGuard(init.options.budget, { emit });
+    this.#compactor = init.options.autoCompact
+      ? new ContextCompactor({
+          llm: init.llm,
+          maxContextTokens: init.options.maxContextTokens,
+          threshold: init.options.autoCompactThreshold,
+          ...(init.options.llmApiTimeoutMs === undefined ? {} : { llmApiTimeoutMs: init.options.llmApiTimeoutMs }),
+        })
+      : null;
     this.#kernel = new InvocationKernel({
       registry: this.#registry,
       workspace: this.workspace,
@@ -170,6 +182,8 @@ export class AgentSession {
     const replacedHistory = request.history === undefined ? null : this.#history;
     if (request.history !== undefined) this.#history = [...request.history];
     const historyLength = this.#history.length;
+    let userMessage: LlmMessage | undefined;
+    let compaction: TurnLoopCompaction | undefined;
     let outcome: { ok: true; value: SendResult } | { ok: false; error: CodeError };
     try {
       this.#dispatch(createAgentEvent('agent_start', { run_id: run.id, session_id: this.id, prompt: request.prompt, kind }));
@@ -184,6 +198,19 @@ export class AgentSession {
         const modified = decision.modified?.['prompt'];
         if (typeof modified === 'string') prompt = modified;
       }
+      const recordUsage = (usage: LlmUsage): void => {
+        run.addUsage(usage);
+        this.#budget?.recordTokens(usage.inputTokens + usage.outputTokens);
+      };
+      userMessage = toUserMessage({ ...request, prompt });
+      compaction = this.#compactor?.forRun({
+        system: this.#system,
+        tools: () => this.#registry.definitions(),
+        history: this.#history,
+        emit: (event) => this.#dispatch(event),
+        signal: controller.signal,
+        onUsage: recordUsage,
+      });
       const loop = await runTurnLoop(
         {
           llm: this.#llm,
@@ -201,16 +228,17 @@ export class AgentSession {
           },
           toolCalls: new ToolCallRunner(this.#kernel, (event) => this.#dispatch(event), (text) => this.#security.redact(text)),
           onUsage: (usage) => {
-            run.addUsage(usage);
-            this.#budget?.recordTokens(usage.inputTokens + usage.outputTokens);
+            recordUsage(usage);
+            this.#compactor?.observeUsage(usage);
           },
           onToolCalls: (count) => run.addToolCalls(count),
           onTurn: (turn) => {
             run.setTurns(turn);
             this.#checkModelBudget();
           },
+          ...(compaction === undefined ? {} : { compaction }),
         },
-        toUserMessage({ ...request, prompt }),
+        userMessage,
       );
       if (this.#hooks.has('post_response')) await this.#hooks.run('post_response', { text: loop.text, session_id: this.id, run_id: run.id });
       const record = run.record();
@@ -233,8 +261,11 @@ export class AgentSession {
       outcome = { ok: false, error };
       // Nothing the model said survived (blocked prompt, failed first model call): the run leaves
       // no trace in the conversation, including a `history` the request would have installed.
-      if (this.#history.length <= historyLength + 1) {
-        if (replacedHistory === null) this.#history.splice(historyLength);
+      // A compaction in this run moved the prompt: measure from where it is now (-1 when it was
+      // summarised, which only happens after the model answered at least once).
+      const promptAt = compaction !== undefined && compaction.compactions > 0 && userMessage !== undefined ? this.#history.lastIndexOf(userMessage) : historyLength;
+      if (promptAt !== -1 && this.#history.length <= promptAt + 1) {
+        if (replacedHistory === null) this.#history.splice(promptAt);
         else this.#history = replacedHistory;
       } else repairHistory(this.#history, error.message);
       if (this.#hooks.has('on_error')) await this.#hooks.run('on_error', { code: error.code, message: error.message, run_id: run.id }).catch(() => undefined);

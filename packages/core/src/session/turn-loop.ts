@@ -5,6 +5,7 @@ import { createAgentEvent } from '../events/agent-event.js';
 import type { LlmClient, LlmContentPart, LlmMessage, LlmUsage } from '../llm/llm-client.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { ToolResult } from '../tools/tool-result.js';
+import type { TurnLoopCompaction } from './context-compactor.js';
 import type { ToolCallRequest, ToolCallRunner } from './tool-call-runner.js';
 
 /** Limits of one run of the loop. */
@@ -35,6 +36,8 @@ export interface TurnLoopContext {
   readonly onUsage: (usage: LlmUsage) => void;
   readonly onToolCalls: (count: number) => void;
   readonly onTurn: (turn: number) => void;
+  /** Auto-compaction (session option `autoCompact`): runs before each model call and once after a context-overflow failure. Default none. */
+  readonly compaction?: TurnLoopCompaction;
 }
 
 /** What a finished loop produced. */
@@ -70,8 +73,9 @@ export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMess
   for (let turn = 1; ; turn += 1) {
     throwIfAborted(signal);
     context.onTurn(turn);
+    await context.compaction?.beforeModelCall();
     emit(createAgentEvent('turn_start', { turn, attempt: 1 }));
-    const response = await streamModelTurn(context, turn);
+    const response = await streamCompactingOnOverflow(context, turn);
     total.inputTokens += response.usage.inputTokens;
     total.outputTokens += response.usage.outputTokens;
     total.cacheReadTokens += response.usage.cacheReadTokens ?? 0;
@@ -136,6 +140,17 @@ export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMess
         details: { limit: 'circuitBreakerThreshold', circuitBreakerThreshold: limits.circuitBreakerThreshold },
       });
     }
+  }
+}
+
+/** A model turn; when the provider says the request overflowed the window, compacts once and retries. */
+async function streamCompactingOnOverflow(context: TurnLoopContext, turn: number): Promise<TurnResponse> {
+  try {
+    return await streamModelTurn(context, turn);
+  } catch (error) {
+    if (context.compaction === undefined || !CodeError.isInstance(error) || context.signal.aborted || !(await context.compaction.recoverFromError(error))) throw error;
+    context.emit(createAgentEvent('turn_start', { turn, attempt: 2, retry: true, reason: 'context_overflow' }));
+    return streamModelTurn(context, turn);
   }
 }
 
