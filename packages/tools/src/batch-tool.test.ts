@@ -108,6 +108,25 @@ describe('batch tool', () => {
     expect(probe.state.peak).toBe(2);
   });
 
+  it('16 children at once add no abort listeners to the batch signal (no MaxListenersExceededWarning)', async () => {
+    const { batch, probe } = setup();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    try {
+      const invocations = Array.from({ length: 16 }, (_, index) => ({ tool: 'probe', args: { name: `p${index}`, wait_for: 16 } }));
+      const result = await batch({ invocations, max_concurrency: 16 });
+      expect(meta(result)).toMatchObject({ concurrency: 16, succeeded: 16 });
+      expect(probe.state.peak).toBe(16);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('runs serially in request order when a mutating child is mixed in', async () => {
     const { batch, probe, workspace, events } = setup();
     const result = await batch({

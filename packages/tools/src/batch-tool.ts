@@ -119,8 +119,10 @@ async function executeBatch(args: BatchArgs, context: ToolContext): Promise<Tool
     const started = performance.now();
     let result: ToolResult;
     try {
-      // The kernel ties every nested call to this call's signal: cancelling the batch cancels it.
-      result = await runtime.invoke(invocation.tool, invocation.args, { id });
+      // The kernel ties every nested call to this call's signal anyway; passing it makes the
+      // kernel derive a per-child signal (AbortSignal.any) instead of adding one abort listener
+      // per running child to the batch's own signal (16 of them trip Node's listener warning).
+      result = await runtime.invoke(invocation.tool, invocation.args, { abortSignal: context.abortSignal, id });
     } catch (error) {
       if (isHostError(error)) stop ??= error as CodeError;
       const message = error instanceof Error ? error.message : String(error);
