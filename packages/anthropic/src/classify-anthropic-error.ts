@@ -1,8 +1,8 @@
 import { APIConnectionError, APIError } from '@anthropic-ai/sdk';
-import type { AttemptFailure } from './retry/attempt-failure.js';
-import { StreamInterruptedError } from './retry/attempt-failure.js';
-import { redactSecrets } from './retry/redact-secrets.js';
-import { isRetryableStatus, parseRetryAfterMs } from './retry/retry-policy.js';
+import type { AttemptFailure } from '@a3s-lab/code-core';
+import { StreamInterruptedError } from '@a3s-lab/code-core';
+import { redactSecrets } from '@a3s-lab/code-core';
+import { isRetryableStatus, parseRetryAfterMs } from '@a3s-lab/code-core';
 
 // An error event inside an established stream has no HTTP status; its type says what happened.
 const STREAM_ERROR_STATUS: Readonly<Record<string, number>> = {

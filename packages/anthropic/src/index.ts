@@ -5,13 +5,4 @@ export type { AnthropicThinking } from './to-anthropic-request.js';
 export { toAnthropicRequest } from './to-anthropic-request.js';
 export type { AnthropicRequestSettings } from './to-anthropic-request.js';
 export { AnthropicEventMapper } from './anthropic-event-mapper.js';
-export {
-  DEFAULT_MAX_RETRIES,
-  MAX_HONOURED_RETRY_AFTER_MS,
-  RETRYABLE_STATUSES,
-  RETRY_BASE_DELAY_MS,
-  RETRY_MAX_DELAY_MS,
-  backoffDelayMs,
-  isRetryableStatus,
-  parseRetryAfterMs,
-} from './retry/retry-policy.js';
+// The retry policy (DEFAULT_MAX_RETRIES, parseRetryAfterMs...) is shared by every provider: see @a3s-lab/code-core.

@@ -111,6 +111,21 @@ export type {
   LlmStreamEvent,
   LlmUsage,
 } from './llm/llm-client.js';
+export { StreamInterruptedError } from './llm/retry/attempt-failure.js';
+export type { AttemptFailure } from './llm/retry/attempt-failure.js';
+export { REDACTED, redactSecrets } from './llm/retry/redact-secrets.js';
+export {
+  DEFAULT_MAX_RETRIES,
+  MAX_HONOURED_RETRY_AFTER_MS,
+  RETRYABLE_STATUSES,
+  RETRY_BASE_DELAY_MS,
+  RETRY_MAX_DELAY_MS,
+  backoffDelayMs,
+  isRetryableStatus,
+  parseRetryAfterMs,
+} from './llm/retry/retry-policy.js';
+export { streamWithRetries } from './llm/retry/stream-with-retries.js';
+export type { RunAttempt, StreamWithRetriesOptions } from './llm/retry/stream-with-retries.js';
 
 // ---- permission policy (rules, shell-command analysis) ----
 export { evaluatePermission, validatePermissionPolicy } from './permission/permission-policy.js';

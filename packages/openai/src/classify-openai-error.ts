@@ -1,8 +1,8 @@
 import { APIConnectionError, APIError } from 'openai';
-import type { AttemptFailure } from './retry/attempt-failure.js';
-import { StreamInterruptedError } from './retry/attempt-failure.js';
-import { redactSecrets } from './retry/redact-secrets.js';
-import { isRetryableStatus, parseRetryAfterMs } from './retry/retry-policy.js';
+import type { AttemptFailure } from '@a3s-lab/code-core';
+import { StreamInterruptedError } from '@a3s-lab/code-core';
+import { redactSecrets } from '@a3s-lab/code-core';
+import { isRetryableStatus, parseRetryAfterMs } from '@a3s-lab/code-core';
 
 // An error object inside an established stream (`data: {"error": ...}`) has no HTTP status.
 // OpenAI-compatible servers put a type or a numeric code in it; retry only what says "transient".

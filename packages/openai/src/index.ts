@@ -4,13 +4,4 @@ export type { OpenAIClientOptions } from './openai-client.js';
 export { toOpenAIRequest } from './to-openai-request.js';
 export type { OpenAIMaxTokensField, OpenAIRequestSettings } from './to-openai-request.js';
 export { OpenAIChunkMapper } from './openai-chunk-mapper.js';
-export {
-  DEFAULT_MAX_RETRIES,
-  MAX_HONOURED_RETRY_AFTER_MS,
-  RETRYABLE_STATUSES,
-  RETRY_BASE_DELAY_MS,
-  RETRY_MAX_DELAY_MS,
-  backoffDelayMs,
-  isRetryableStatus,
-  parseRetryAfterMs,
-} from './retry/retry-policy.js';
+// The retry policy (DEFAULT_MAX_RETRIES, parseRetryAfterMs...) is shared by every provider: see @a3s-lab/code-core.

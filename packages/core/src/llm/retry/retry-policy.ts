@@ -1,5 +1,4 @@
-// NOTE: this module is kept identical in @a3s-lab/code-anthropic and @a3s-lab/code-openai
-// (providers never import each other); change both copies together.
+// Retry policy shared by every LlmClient (providers never import each other, so it lives in core).
 
 /** Retries after the first attempt unless a client overrides `maxRetries`. */
 export const DEFAULT_MAX_RETRIES = 4;

@@ -1,5 +1,3 @@
-// NOTE: kept identical in @a3s-lab/code-anthropic and @a3s-lab/code-openai.
-
 /** One failed attempt, classified by the provider so the retry loop can decide what to do. */
 export interface AttemptFailure {
   /** Human-readable description, already free of secrets. */

@@ -1,5 +1,3 @@
-// NOTE: kept identical in @a3s-lab/code-anthropic and @a3s-lab/code-openai.
-
 /** What a secret is replaced with in error messages. */
 export const REDACTED = '[REDACTED]';
 

@@ -1,6 +1,5 @@
-// NOTE: kept identical in @a3s-lab/code-anthropic and @a3s-lab/code-openai.
-import { CodeError } from '@a3s-lab/code-core';
-import type { LlmStreamEvent } from '@a3s-lab/code-core';
+import { CodeError } from '../../errors/code-error.js';
+import type { LlmStreamEvent } from '../llm-client.js';
 import type { AttemptFailure } from './attempt-failure.js';
 import { MAX_HONOURED_RETRY_AFTER_MS, backoffDelayMs } from './retry-policy.js';
 

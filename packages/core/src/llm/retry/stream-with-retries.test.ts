@@ -1,5 +1,5 @@
-import { CodeError } from '@a3s-lab/code-core';
-import type { LlmStreamEvent } from '@a3s-lab/code-core';
+import { CodeError } from '../../errors/code-error.js';
+import type { LlmStreamEvent } from '../llm-client.js';
 import { describe, expect, it } from 'vitest';
 import type { AttemptFailure } from './attempt-failure.js';
 import { StreamInterruptedError } from './attempt-failure.js';
