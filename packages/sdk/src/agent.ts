@@ -8,6 +8,7 @@ import { createProgramTool } from '@a3s-lab/code-ptc';
 import { createBuiltinTools, selectToolsForWorkspace } from '@a3s-lab/code-tools';
 import { createLlmClient } from './create-llm-client.js';
 import type { LlmClientFactory } from './create-llm-client.js';
+import { modelContextWindow } from './model-context-window.js';
 import { secretEnvironmentValues } from './secret-environment.js';
 import { Session } from './session.js';
 
@@ -67,7 +68,9 @@ export class Agent {
   /** Synchronous {@link sessionAsync}, kept for compatibility. */
   session(workspace: string, options: SessionOptions = {}): Session {
     if (this.#closed) throw new CodeError('SESSION_CLOSED', 'agent is closed');
-    const resolved = resolveSessionOptions({ ...this.#configDefaults(), ...options });
+    // The declared window of the session's model is the default of maxContextTokens.
+    const window = modelContextWindow(this.config, options.model ?? this.config.defaultModel);
+    const resolved = resolveSessionOptions({ ...(window === undefined ? {} : { maxContextTokens: window }), ...this.#configDefaults(), ...options });
     const model = resolved.model ?? this.config.defaultModel;
     let backend = resolved.workspaceBackend as WorkspaceBackend | undefined;
     const ownsWorkspace = backend === undefined;
