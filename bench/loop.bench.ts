@@ -5,7 +5,10 @@
 //   implementation over a LocalWorkspaceBackend. Same scripted server, zero latency. Target <= 1.3x.
 // - first request latency: in a warm process, `Agent.create(...)` -> the first request arriving at
 //   the scripted server (taken inside the scenario function). Target <= 150 ms.
+//   For information, the same in a fresh process (cold), from process start and from Agent.create.
 // - memory: a child process holding 100 idle sessions (each after one short send). Target <= 150 MB RSS.
+//   Children run twice: TypeScript sources through tsx (as `pnpm bench` runs), and a plain-JS
+//   esbuild bundle of this file under bare `node` (what a host running built packages sees).
 // - first request body size: total, system prompt alone, tool definitions alone.
 //
 // Run: node --expose-gc --conditions=source --import tsx bench/loop.bench.ts
@@ -59,7 +62,27 @@ function fiftyReads(): ScenarioFunction {
   return (_request, index) => (index < TOOL_TURNS ? toolCallResponse('read', { file_path: `file${index % FILE_COUNT}.ts` }) : textResponse('Read every file.'));
 }
 
-// ---- child mode: 100 idle sessions, report memory ------------------------------------------------
+// ---- child modes: 100 idle sessions (memory), cold first request ----------------------------------
+
+if (process.env['A3S_LOOP_BENCH_CHILD'] === 'cold') {
+  // performance.now() counts from process start: node boot, the loader and every static import above.
+  let arrived = 0;
+  const server = await startScriptedModelServer({
+    scenario: () => {
+      arrived = performance.now();
+      return textResponse('hi');
+    },
+  });
+  const dir = createWorkspace();
+  const created = performance.now();
+  const agent = await Agent.create(aclFor(server));
+  await agent.session(dir).send('hello');
+  console.log(JSON.stringify({ startToCreateMs: created, createToRequestMs: arrived - created }));
+  await agent.close();
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 
 if (process.env['A3S_LOOP_BENCH_CHILD'] === 'rss') {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -258,9 +281,10 @@ const body = first.body as { system?: unknown; tools?: unknown };
 const bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
 console.log(`first request body: ${first.rawBytes.length} B  (system prompt text ${Buffer.byteLength(reference.system)} B, system field ${bytes(body.system)} B; tools field ${bytes(body.tools)} B for ${reference.tools.length} tools)`);
 
-// 4. Memory of 100 idle sessions, in fresh child processes: once as this bench runs (TypeScript
-// sources through the tsx loader, which alone holds ~35 MB), once from a plain-JS esbuild bundle
-// of this file run by bare `node` (what a host process running built packages looks like).
+// 4. Fresh child processes: memory of 100 idle sessions and the cold first request. Each runs
+// twice: as this bench runs (TypeScript sources through the tsx loader, which alone holds ~35 MB
+// and compiles every module on import), and from a plain-JS esbuild bundle of this file run by
+// bare `node` (what a host process running built packages looks like).
 interface MemoryReport {
   readonly sessions: number;
   readonly baselineRss: number;
@@ -268,26 +292,21 @@ interface MemoryReport {
   readonly rss: number;
   readonly heapUsed: number;
 }
-function runMemoryChild(args: readonly string[]): MemoryReport {
-  const out = execFileSync(process.execPath, ['--expose-gc', ...args], { encoding: 'utf8', env: { ...process.env, A3S_LOOP_BENCH_CHILD: 'rss' } });
-  return JSON.parse(out.trim().split('\n').pop() ?? '{}') as MemoryReport;
+interface ColdReport {
+  readonly startToCreateMs: number;
+  readonly createToRequestMs: number;
 }
-function printMemory(label: string, memory: MemoryReport): void {
-  console.log(
-    `  ${label.padEnd(22)} rss ${mb(memory.rss)} (baseline ${mb(memory.baselineRss)}, +${mb(memory.rss - memory.baselineRss)}), heapUsed ${mb(memory.heapUsed)} (baseline ${mb(memory.baselineHeap)}), ${((memory.heapUsed - memory.baselineHeap) / memory.sessions / 1024).toFixed(1)} KB heap per session`,
-  );
+function runChild<T>(mode: 'rss' | 'cold', args: readonly string[]): T {
+  const out = execFileSync(process.execPath, ['--expose-gc', ...args], { encoding: 'utf8', env: { ...process.env, A3S_LOOP_BENCH_CHILD: mode } });
+  return JSON.parse(out.trim().split('\n').pop() ?? '{}') as T;
 }
-console.log('memory, 100 idle sessions after one send each (baseline: modules loaded, agent created, one session used and closed; target rss <= 150 MB):');
-printMemory('source via tsx', runMemoryChild(['--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url)]));
-const bundleDir = mkdtempSync(join(tmpdir(), 'a3s-loop-bundle-'));
-try {
+async function bundleThisFile(outfile: string): Promise<void> {
   // esbuild ships with tsx; resolving it through tsx avoids a dependency of our own.
   const requireFromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
   const esbuild = requireFromTsx('esbuild') as typeof import('esbuild');
-  const bundle = join(bundleDir, 'loop-bench.mjs');
   await esbuild.build({
     entryPoints: [fileURLToPath(import.meta.url)],
-    outfile: bundle,
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -297,7 +316,29 @@ try {
     // CommonJS dependencies inside an ESM bundle still call require() for node builtins.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
-  printMemory('bundled, plain node', runMemoryChild([bundle]));
+}
+const bundleDir = mkdtempSync(join(tmpdir(), 'a3s-loop-bundle-'));
+try {
+  const bundle = join(bundleDir, 'loop-bench.mjs');
+  await bundleThisFile(bundle);
+  const variants: readonly (readonly [string, readonly string[]])[] = [
+    ['source via tsx', ['--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url)]],
+    ['bundled, plain node', [bundle]],
+  ];
+  console.log('memory, 100 idle sessions after one send each (baseline: modules loaded, agent created, one session used and closed; target rss <= 150 MB):');
+  for (const [label, args] of variants) {
+    const memory = runChild<MemoryReport>('rss', args);
+    console.log(
+      `  ${label.padEnd(20)} rss ${mb(memory.rss)} (baseline ${mb(memory.baselineRss)}, +${mb(memory.rss - memory.baselineRss)}), heapUsed ${mb(memory.heapUsed)} (baseline ${mb(memory.baselineHeap)}), ${((memory.heapUsed - memory.baselineHeap) / memory.sessions / 1024).toFixed(1)} KB heap per session`,
+    );
+  }
+  console.log('cold first request (fresh process, first session; median of 3):');
+  for (const [label, args] of variants) {
+    const runs = [0, 1, 2].map(() => runChild<ColdReport>('cold', args));
+    console.log(
+      `  ${label.padEnd(20)} process start -> Agent.create ${median(runs.map((r) => r.startToCreateMs)).toFixed(0)} ms (node boot + imports), Agent.create -> first request ${median(runs.map((r) => r.createToRequestMs)).toFixed(1)} ms`,
+    );
+  }
 } finally {
   rmSync(bundleDir, { recursive: true, force: true });
 }
