@@ -3,7 +3,7 @@
 // request, every later request stays inside the window, and the run completes.
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMPACTION_SUMMARY_MARKER, COMPACTION_SYSTEM_PROMPT } from '@a3s-lab/code-core';
-import { lastUserText, systemPromptOf, textResponse, toolCallResponse, toolNamesOf } from '@a3s-lab/code-testing';
+import { errorResponse, lastUserText, systemPromptOf, textResponse, toolCallResponse, toolNamesOf } from '@a3s-lab/code-testing';
 import type { RecordedRequest, ScriptedResponse } from '@a3s-lab/code-testing';
 import { Agent } from '../src/index.js';
 import type { AgentEvent } from '../src/index.js';
@@ -112,5 +112,31 @@ providers "${provider}" {
     } finally {
       await agent.close();
     }
+  }, 60_000);
+
+  it('a 413 from the provider compacts the conversation once and retries the turn', async () => {
+    let refused = false;
+    h = await startHarness(protocol, (request) => {
+      if (isSummaryRequest(request)) return textResponse('Goals: answer questions about the modules.');
+      if (!refused) {
+        refused = true;
+        return errorResponse(413, { type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' });
+      }
+      return textResponse('answered after compaction');
+    });
+    const session = await h.agent.sessionAsync(h.dir, { autoCompact: true });
+    // A conversation the host brings along: ten question/answer pairs with long answers.
+    const history = Array.from({ length: 10 }, (_, i) => [
+      { role: 'user' as const, content: [{ type: 'text' as const, text: `question ${i}` }] },
+      { role: 'assistant' as const, content: [{ type: 'text' as const, text: `answer ${i}: ${'detail '.repeat(400)}` }] },
+    ]).flat();
+    const events: AgentEvent[] = [];
+    for await (const event of await session.stream({ prompt: 'one more question', history })) events.push(event);
+    expect(events.at(-1)).toMatchObject({ type: 'agent_end', payload: { text: 'answered after compaction' } });
+    expect(events.find((e) => e.type === 'context_compacted')?.payload).toMatchObject({ reason: 'context_overflow' });
+    expect(events.filter((e) => e.type === 'turn_start').map((e) => e.payload['reason'] ?? null)).toEqual([null, 'context_overflow']);
+    const turns = h.server.requests.filter((r) => !isSummaryRequest(r) && r.path !== '/v1/models');
+    expect(turns).toHaveLength(2);
+    expect(serverTokens(turns[1] as RecordedRequest)).toBeLessThan(serverTokens(turns[0] as RecordedRequest));
   }, 60_000);
 });

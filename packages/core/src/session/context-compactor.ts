@@ -155,13 +155,16 @@ export class ContextCompactor {
     const before = Math.ceil((fixedRaw + historyRaw) * this.#ratio);
     if (reason === 'threshold' && (before <= this.threshold * this.maxContextTokens || historyRaw < this.#retryAboveRaw)) return 'not_needed';
 
-    const suffixBudget = Math.max(0, (this.retainFraction * this.maxContextTokens - this.summaryMaxTokens) / this.#ratio - fixedRaw);
+    // The provider refused a request of `before` tokens: the real window is smaller than that,
+    // whatever maxContextTokens says, so size the retained part against the refused request.
+    const window = reason === 'context_overflow' ? Math.min(this.maxContextTokens, before) : this.maxContextTokens;
+    const suffixBudget = Math.max(0, (this.retainFraction * window - this.summaryMaxTokens) / this.#ratio - fixedRaw);
     const cut = selectRetainedSuffix(history, suffixBudget);
     if (cut === null) return this.#giveUp(historyRaw, 'rejected');
 
     const prefix = history.slice(0, cut);
     // The summarisation request must fit the window itself, with room for the summary.
-    const transcriptChars = Math.max(2000, Math.floor(((this.maxContextTokens * 0.6 - this.summaryMaxTokens) / this.#ratio) * CHARS_PER_TOKEN));
+    const transcriptChars = Math.max(2000, Math.floor(((window * 0.6 - this.summaryMaxTokens) / this.#ratio) * CHARS_PER_TOKEN));
     let summary: string;
     try {
       summary = await summarizeConversation(this.#llm, renderTranscript(prefix, transcriptChars), {
