@@ -42,10 +42,15 @@ export interface SessionOptions {
   /** Model turns requesting tools per run (default 50). */
   readonly maxToolRounds?: number;
   readonly manualDelegationEnabled?: boolean;
+  /**
+   * Rolling auto-compaction (default false): before a model request estimated above
+   * `autoCompactThreshold x maxContextTokens`, the oldest messages are replaced by a model-written
+   * summary (`context_compacted` event); a context-overflow refusal compacts once and retries.
+   */
   readonly autoCompact?: boolean;
   /** Fraction of maxContextTokens that triggers compaction (default 0.8). */
   readonly autoCompactThreshold?: number;
-  /** Context window of the model in tokens (default 200000; 0 is rejected). */
+  /** Context window of the model in tokens (default: the model's declared `limit.context` in the SDK, else 200000; 0 is rejected). */
   readonly maxContextTokens?: number;
   readonly autoDelegation?: { readonly enabled?: boolean; readonly maxTasks?: number };
   /** Bound of `parallel_task` (default 8). */
