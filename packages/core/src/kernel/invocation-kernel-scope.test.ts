@@ -24,6 +24,19 @@ describe('kernel execution scope', () => {
     expect(kernel.activeInvocations()).toEqual([]);
   });
 
+  it('a BUDGET_EXHAUSTED or SESSION_CLOSED a tool lets through ends the call like the kernel\'s own check', async () => {
+    const { CodeError } = await import('../errors/code-error.js');
+    const budget = recordingTool('spender', () => Promise.reject(new CodeError('BUDGET_EXHAUSTED', 'tool calls used up', { details: { limit: 'tool_calls' } })));
+    const closed = recordingTool('closer', () => {
+      throw new CodeError('SESSION_CLOSED', 'session is closed');
+    });
+    const { kernel, types } = makeKernel([budget, closed]);
+    await expect(kernel.invoke({ toolName: 'spender', args: { text: 'a' }, origin: 'agent', toolId: 'b1' })).rejects.toMatchObject({ code: 'BUDGET_EXHAUSTED' });
+    await expect(kernel.invoke({ toolName: 'closer', args: { text: 'a' }, origin: 'agent', toolId: 'c1' })).rejects.toMatchObject({ code: 'SESSION_CLOSED' });
+    expect(types('b1')).toEqual(['tool_start', 'tool_execution_start', 'tool_end']);
+    expect(kernel.activeInvocations()).toEqual([]);
+  });
+
   it('a tool that ignores its signal still yields a timeout after the grace', async () => {
     const tool = recordingTool('stuck', () => new Promise(() => {}));
     const { kernel } = makeKernel([tool], { toolTimeoutMs: 20, abortGraceMs: 30 });

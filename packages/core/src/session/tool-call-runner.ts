@@ -53,13 +53,27 @@ export class ToolCallRunner {
         caps.push(nextCaps);
         group.push(index + group.length);
       }
-      const run = async (i: number): Promise<void> => {
-        const result = await this.#runOne(requests[i] as ToolCallRequest, signal);
+      const run = async (i: number, callSignal: AbortSignal): Promise<void> => {
+        const result = await this.#runOne(requests[i] as ToolCallRequest, callSignal);
         results[i] = result;
         onResult?.(i, result);
       };
-      if (group.length === 1) await run(index);
-      else await runBounded(group, Math.max(1, Math.min(...caps.map((c) => c.maxParallelism))), run);
+      if (group.length === 1) await run(index, signal);
+      else {
+        // One listener on the run's signal fans out to a signal per call, so a wide group does not
+        // pile listeners onto the run signal (Node warns past 10).
+        const controllers = new Map(group.map((i) => [i, new AbortController()]));
+        const abortAll = (): void => {
+          for (const controller of controllers.values()) controller.abort(signal.reason);
+        };
+        if (signal.aborted) abortAll();
+        else signal.addEventListener('abort', abortAll, { once: true });
+        try {
+          await runBounded(group, Math.max(1, Math.min(...caps.map((c) => c.maxParallelism))), (i) => run(i, (controllers.get(i) as AbortController).signal));
+        } finally {
+          signal.removeEventListener('abort', abortAll);
+        }
+      }
       index += group.length;
     }
     return results;

@@ -200,6 +200,35 @@ describe('runTurnLoop', () => {
     expect(l.events.filter((e) => e.toolId === 'bad').map((e) => e.type)).toEqual(['tool_input_delta', 'tool_start', 'tool_end']);
   });
 
+  it('a 16-wide read-only group fans out without piling listeners on the run signal', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.name);
+    process.on('warning', onWarning);
+    const allStarted = deferred();
+    let started = 0;
+    const wide: AnyTool = {
+      name: 'wide',
+      description: 'wide',
+      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+      capabilities: () => ({ readOnly: true, idempotent: true, cancellationSafe: true, maxParallelism: 16 }),
+      execute: async (args: { text: string }) => {
+        started += 1;
+        if (started === 16) allStarted.resolve();
+        await allStarted.promise;
+        return { output: args.text };
+      },
+    };
+    const calls = Array.from({ length: 16 }, (_, i) => ({ id: `w${i}`, name: 'wide', input: { text: String(i) } }));
+    try {
+      expect((await loop([toolTurn(calls), textTurn('done')], [wide]).run()).toolCallsCount).toBe(16);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(started).toBe(16);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('runs read-only calls concurrently (both start before either finishes) and mutating calls in order', async () => {
     const started: string[] = [];
     const bothStarted = deferred();

@@ -1,3 +1,4 @@
+import { CodeError } from '../../errors/code-error.js';
 import type { ToolOutput } from '../../tools/tool-result.js';
 import type { AbortableScope, InvocationCall } from '../invocation-call.js';
 import type { KernelDeps } from '../kernel-deps.js';
@@ -21,6 +22,7 @@ class ExecutionScope implements AbortableScope {
   #done = false;
   #grace: ReturnType<typeof setTimeout> | undefined;
   #resolve: ((output: ToolOutput) => void) | null = null;
+  #reject: ((error: unknown) => void) | null = null;
   readonly #deps: KernelDeps;
   readonly #call: InvocationCall;
   readonly #timeoutMs: number;
@@ -33,8 +35,9 @@ class ExecutionScope implements AbortableScope {
 
   run(context: KernelToolContext): Promise<ToolOutput> {
     const call = this.#call;
-    const result = new Promise<ToolOutput>((resolve) => {
+    const result = new Promise<ToolOutput>((resolve, reject) => {
       this.#resolve = resolve;
+      this.#reject = reject;
     });
     call.scope = this;
     call.timeoutMs = this.#timeoutMs;
@@ -72,16 +75,27 @@ class ExecutionScope implements AbortableScope {
   }
 
   error(error: unknown): void {
+    // Session-level stops raised inside a tool (a program's or batch's nested call ran out of
+    // budget, the session closed) end the run like the kernel's own checks do, not as a tool failure.
+    if (CodeError.hasCode(error, 'BUDGET_EXHAUSTED') || CodeError.hasCode(error, 'SESSION_CLOSED')) {
+      if (this.#settle()) this.#reject!(error);
+      return;
+    }
     this.#finish(mapToolError(error, this.#call, this.#timeoutMs, this.#deps.abortGraceMs));
   }
 
   #finish(output: ToolOutput): void {
-    if (this.#done) return;
+    if (this.#settle()) this.#resolve!(output);
+  }
+
+  /** Marks the scope settled; false when it already was. */
+  #settle(): boolean {
+    if (this.#done) return false;
     this.#done = true;
     this.#deps.deadlines.delete(this.#call);
     if (this.#grace !== undefined) clearTimeout(this.#grace);
     this.#call.scope = null;
-    this.#resolve!(output);
+    return true;
   }
 }
 
@@ -89,7 +103,8 @@ class ExecutionScope implements AbortableScope {
  * Stages 10 (deadline + cancellation) and 11 (execute). Runs the tool under the call's deadline.
  * When the call is aborted (deadline, caller's signal, session close) the tool's signal aborts
  * and the kernel waits at most `abortGraceMs` for it to settle; a tool that ignores its signal
- * still yields a `timeout` / `cancelled` result once the grace ends. Never rejects.
+ * still yields a `timeout` / `cancelled` result once the grace ends. Rejects only with a
+ * BUDGET_EXHAUSTED or SESSION_CLOSED the tool let through.
  */
 export function executeWithDeadline(deps: KernelDeps, call: InvocationCall, context: KernelToolContext, timeoutMs: number): Promise<ToolOutput> {
   return new ExecutionScope(deps, call, timeoutMs).run(context);
