@@ -17,6 +17,9 @@ const STREAM_ERROR_STATUS: Readonly<Record<string, number>> = {
   request_too_large: 413,
 };
 
+// Anthropic answers an over-long prompt with a 400 invalid_request_error "prompt is too long: N tokens > M maximum".
+const CONTEXT_OVERFLOW = /prompt is too long|too many (input )?tokens|exceeds? the (model'?s? )?context (window|length)|context (window|length) exceeded/i;
+
 function errorType(error: APIError): string | undefined {
   const body = error.error as { error?: { type?: unknown } } | undefined;
   const type = error.type ?? body?.error?.type;
@@ -52,9 +55,11 @@ export function classifyAnthropicError(error: unknown, secrets: readonly (string
     const retryAfterMs = inStream ? undefined : parseRetryAfterMs(error.headers);
     const detail = error.apiMessage ?? error.message;
     const label = inStream ? `stream error ${type ?? 'unknown'}` : `HTTP ${error.status}${type === undefined ? '' : ` ${type}`}`;
+    const contextOverflow = status === 413 || (status === 400 && CONTEXT_OVERFLOW.test(detail));
     return {
       message: redactSecrets(`anthropic request failed: ${label}: ${detail}`, secrets),
       ...(status === undefined ? {} : { status }),
+      ...(contextOverflow ? { contextOverflow } : {}),
       retryable,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       ...(typeof error.requestID === 'string' ? { requestId: error.requestID } : {}),

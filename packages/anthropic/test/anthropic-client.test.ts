@@ -140,6 +140,15 @@ describe('createAnthropicClient against the scripted server', () => {
     expect(server.remaining()).toBe(1);
   });
 
+  it('flags a prompt-too-long 400 as contextOverflow (so the session can compact and retry); a plain 400 is not', async () => {
+    server.setScenario([errorResponse(400, { message: "prompt is too long: 250001 tokens > 200000 maximum" })]);
+    const overflow = await failureOf(client(), simple);
+    expect((overflow.error as CodeError).details).toMatchObject({ provider: 'anthropic', status: 400, retryable: false, contextOverflow: true });
+    server.setScenario([errorResponse(400, { message: 'messages: bad' })]);
+    const plain = await failureOf(client(), simple);
+    expect((plain.error as CodeError).details['contextOverflow']).toBeUndefined();
+  });
+
   it('gives up after maxRetries and never shows the API key', async () => {
     server.setScenario([errorResponse(500, { message: `upstream echoed ${API_KEY}` }), errorResponse(500), errorResponse(500)]);
     const { error } = await failureOf(client({ maxRetries: 1 }), simple);

@@ -18,6 +18,9 @@ function safeCause(error: unknown, secrets: readonly (string | null | undefined)
   return copy;
 }
 
+// OpenAI says `context_length_exceeded`; vLLM, Ollama and others put it only in the message.
+const CONTEXT_OVERFLOW = /maximum context length|context length|context window|prompt is too long|too many tokens/i;
+
 function streamErrorStatus(error: APIError): number | undefined {
   const code = (error.error as { code?: unknown } | undefined)?.code;
   const numeric = typeof code === 'number' ? code : typeof code === 'string' && /^\d{3}$/.test(code) ? Number(code) : undefined;
@@ -43,9 +46,11 @@ export function classifyOpenAIError(error: unknown, secrets: readonly (string | 
       shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : status !== undefined ? isRetryableStatus(status) : type !== undefined && TRANSIENT_STREAM_ERRORS.has(type);
     const retryAfterMs = inStream ? undefined : parseRetryAfterMs(error.headers);
     const label = inStream ? `stream error ${type ?? 'unknown'}` : `HTTP ${error.status}${type === undefined ? '' : ` ${type}`}`;
+    const contextOverflow = status === 413 || error.code === 'context_length_exceeded' || (status === 400 && CONTEXT_OVERFLOW.test(error.message));
     return {
       message: redactSecrets(`openai request failed: ${label}: ${error.message}`, secrets),
       ...(status === undefined ? {} : { status }),
+      ...(contextOverflow ? { contextOverflow } : {}),
       retryable,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       ...(typeof error.requestID === 'string' ? { requestId: error.requestID } : {}),

@@ -121,6 +121,15 @@ describe('createOpenAIClient against the scripted server', () => {
     expect(server.remaining()).toBe(1);
   });
 
+  it('flags a context-length 400 as contextOverflow (so the session can compact and retry); a plain 400 is not', async () => {
+    server.setScenario([errorResponse(400, { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens." })]);
+    const overflow = await failureOf(client(), simple);
+    expect((overflow.error as CodeError).details).toMatchObject({ provider: 'openai', status: 400, retryable: false, contextOverflow: true });
+    server.setScenario([errorResponse(400, { message: 'bad messages' })]);
+    const plain = await failureOf(client(), simple);
+    expect((plain.error as CodeError).details['contextOverflow']).toBeUndefined();
+  });
+
   it('obeys x-should-retry: false and never shows the API key', async () => {
     server.setScenario([errorResponse(503, { shouldRetry: false, message: `proxy echoed ${API_KEY}` }), textResponse('never')]);
     const { error } = await failureOf(client(), simple);

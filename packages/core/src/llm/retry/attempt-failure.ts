@@ -10,6 +10,8 @@ export interface AttemptFailure {
   readonly retryAfterMs?: number;
   /** Provider request id, for support tickets. */
   readonly requestId?: string;
+  /** The provider refused the request because the prompt exceeds the model's context window. */
+  readonly contextOverflow?: boolean;
   /** Short machine-readable reason, used as `attempt_start.retryReason` of the next attempt. */
   readonly reason: string;
   /** The original error. */

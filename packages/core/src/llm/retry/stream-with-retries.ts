@@ -55,6 +55,7 @@ function finalError(provider: string, failure: AttemptFailure, attempts: number,
       reason: failure.reason,
       ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }),
       ...(failure.requestId === undefined ? {} : { requestId: failure.requestId }),
+      ...(failure.contextOverflow === true ? { contextOverflow: true } : {}),
       ...extra,
     },
   });
