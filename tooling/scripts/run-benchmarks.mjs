@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm bench`: runs every benchmark file under bench/ (and packages' bench/) one after another
+// `pnpm bench` (turbo) / `pnpm bench:run [filter]`: runs every benchmark file under bench/ one after another
 // in fresh Node processes, so one benchmark's heap never skews the next.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
