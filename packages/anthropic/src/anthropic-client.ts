@@ -45,15 +45,49 @@ const PROVIDER = 'anthropic';
 
 async function* runAttempt(sdk: Anthropic, body: ReturnType<typeof toAnthropicRequest>, signal: AbortSignal): AsyncGenerator<LlmStreamEvent, void, undefined> {
   const stream = await sdk.messages.create(body, { signal, maxRetries: 0 });
+  const events = (stream as AsyncIterable<RawMessageStreamEvent>)[Symbol.asyncIterator]();
   const mapper = new AnthropicEventMapper();
-  for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
-    for (const mapped of mapper.push(event)) yield mapped;
-    // Stop reading at message_stop: nothing after it matters, and a late socket error must not
-    // turn a delivered response into a retry.
-    if (mapper.completed) return;
+  for (let next = await events.next(); next.done !== true; next = await events.next()) {
+    const mapped = mapper.push(next.value);
+    if (mapper.completed) {
+      // Stop reading at message_stop: nothing after it matters, and a late socket error must not
+      // turn a delivered response into a retry. The request is ended before message_end goes out,
+      // so the consumer stopping there needs no abort (see attemptsEndTheirRequest).
+      await endBody(events, stream.controller);
+      yield* mapped;
+      return;
+    }
+    yield* mapped;
   }
   // The SDK ends quietly when the body closes early (or on abort): the response is incomplete.
   throw new StreamInterruptedError('stream ended before message_stop');
+}
+
+/**
+ * Ends the request after message_stop. Closing the SDK stream early (return()) aborts it: a
+ * DOMException and a fetch body cancel on every model call. When the end of the body has already
+ * arrived (servers end it right after message_stop, usually in the same read) it is read instead;
+ * when it has not arrived by the next macrotask, the request is aborted as before. Never waits on
+ * the network, never throws.
+ */
+async function endBody(events: AsyncIterator<RawMessageStreamEvent>, controller: AbortController): Promise<void> {
+  let timer: ReturnType<typeof setImmediate> | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setImmediate(() => resolve(true));
+  });
+  const drained = (async () => {
+    try {
+      while ((await events.next()).done !== true) {
+        // events after message_stop carry nothing we use
+      }
+    } catch {
+      // a late socket error after a delivered response is not a failure
+    }
+    return false;
+  })();
+  const isLate = await Promise.race([drained, late]);
+  clearImmediate(timer);
+  if (isLate) controller.abort();
 }
 
 /**
@@ -94,6 +128,8 @@ export function createAnthropicClient(options: AnthropicClientOptions): LlmClien
           abortSignal: callOptions.abortSignal,
           timeoutMs: callOptions.timeoutMs,
           classify: (error) => classifyAnthropicError(error, secrets),
+          // runAttempt reads or aborts the body before it yields message_end.
+          attemptsEndTheirRequest: true,
         });
       })();
     },

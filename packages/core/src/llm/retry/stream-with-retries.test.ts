@@ -201,4 +201,24 @@ describe('streamWithRetries', () => {
     for await (const event of stream) if (event.type === 'text_delta') break;
     expect(aborted).toBe(true);
   });
+
+  it('does not abort after message_end when attempts end their own request, and still does before it', async () => {
+    const run = async (options: { attemptsEndTheirRequest?: boolean }, stopAt: LlmStreamEvent['type']): Promise<boolean> => {
+      let aborted = false;
+      const stream = streamWithRetries(
+        (signal) =>
+          (async function* () {
+            signal.addEventListener('abort', () => (aborted = true), { once: true });
+            yield { type: 'text_delta', text: 'a' } satisfies LlmStreamEvent;
+            yield end;
+          })(),
+        { ...base, ...options },
+      );
+      for await (const event of stream) if (event.type === stopAt) break;
+      return aborted;
+    };
+    expect(await run({ attemptsEndTheirRequest: true }, 'message_end')).toBe(false);
+    expect(await run({ attemptsEndTheirRequest: true }, 'text_delta')).toBe(true);
+    expect(await run({}, 'message_end')).toBe(true);
+  });
 });
