@@ -219,7 +219,8 @@ async function runBareLoop(): Promise<Timing> {
     for (const use of uses) {
       const output = await read.execute(use.input as never, context(use.id));
       calls += 1;
-      results.push({ type: 'tool_result', tool_use_id: use.id, content: output.output, ...(output.isError === true ? { is_error: true } : {}) });
+      const failed = (output.exitCode ?? 0) !== 0 || output.errorKind !== undefined;
+      results.push({ type: 'tool_result', tool_use_id: use.id, content: output.output, ...(failed ? { is_error: true } : {}) });
     }
     messages.push({ role: 'user', content: results });
   }
@@ -303,7 +304,7 @@ function runChild<T>(mode: 'rss' | 'cold', args: readonly string[]): T {
 async function bundleThisFile(outfile: string): Promise<void> {
   // esbuild ships with tsx; resolving it through tsx avoids a dependency of our own.
   const requireFromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
-  const esbuild = requireFromTsx('esbuild') as typeof import('esbuild');
+  const esbuild = requireFromTsx('esbuild') as { build(options: Record<string, unknown>): Promise<unknown> };
   await esbuild.build({
     entryPoints: [fileURLToPath(import.meta.url)],
     outfile,
@@ -329,7 +330,7 @@ try {
   for (const [label, args] of variants) {
     const memory = runChild<MemoryReport>('rss', args);
     console.log(
-      `  ${label.padEnd(20)} rss ${mb(memory.rss)} (baseline ${mb(memory.baselineRss)}, +${mb(memory.rss - memory.baselineRss)}), heapUsed ${mb(memory.heapUsed)} (baseline ${mb(memory.baselineHeap)}), ${((memory.heapUsed - memory.baselineHeap) / memory.sessions / 1024).toFixed(1)} KB heap per session`,
+      `  ${label.padEnd(20)} rss ${mb(memory.rss)} (baseline ${mb(memory.baselineRss)}, ${memory.rss >= memory.baselineRss ? '+' : '-'}${mb(Math.abs(memory.rss - memory.baselineRss))}), heapUsed ${mb(memory.heapUsed)} (baseline ${mb(memory.baselineHeap)}), ${((memory.heapUsed - memory.baselineHeap) / memory.sessions / 1024).toFixed(1)} KB heap per session`,
     );
   }
   console.log('cold first request (fresh process, first session; median of 3):');
