@@ -1,7 +1,7 @@
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
 import { programError } from './program-error-code.js';
 import type { ProgramError } from './program-error-code.js';
-import { VM_MAX_STACK_SIZE, VM_MEMORY_LIMIT_BYTES } from './program-limits.js';
+import { VM_MAX_STACK_SIZE, VM_MEMORY_LIMIT_BYTES } from './vm-bounds.js';
 
 const MAX_MESSAGE_CHARS = 4_000;
 

@@ -1,4 +1,7 @@
 import { CodeError } from '@a3s-lab/code-core';
+import { MAX_LOG_BYTES, VM_MAX_STACK_SIZE, VM_MEMORY_LIMIT_BYTES } from './vm-bounds.js';
+
+export { MAX_LOG_BYTES, MAX_RESULT_ARTIFACT_BYTES, VM_MAX_STACK_SIZE, VM_MEMORY_LIMIT_BYTES } from './vm-bounds.js';
 
 /** Default wall-clock deadline of one program run, in ms (REFERENCE.md). */
 export const DEFAULT_PROGRAM_TIMEOUT_MS = 30_000;
@@ -8,26 +11,12 @@ export const DEFAULT_MAX_TOOL_CALLS = 20;
 export const DEFAULT_MAX_OUTPUT_BYTES = 65_536;
 /** Largest accepted script source, in UTF-8 bytes (192 KiB). */
 export const MAX_SOURCE_BYTES = 192 * 1024;
-/**
- * How far the QuickJS heap may grow, in bytes (64 MiB). Enforced on the WebAssembly memory
- * itself, because QuickJS's own `setMemoryLimit` cannot see block sizes in this build.
- */
-export const VM_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
-/**
- * QuickJS stack budget, in bytes (256 KiB). Small on purpose: QuickJS must report a
- * `stack overflow` before the host's own (V8) stack runs out beneath the WebAssembly frames.
- */
-export const VM_MAX_STACK_SIZE = 256 * 1024;
 /** Upper bound a caller may ask for in `limits.timeoutMs` (10 minutes). */
 export const MAX_PROGRAM_TIMEOUT_MS = 600_000;
 /** Upper bound a caller may ask for in `limits.maxToolCalls`. */
 export const MAX_TOOL_CALLS_CEILING = 1_000;
 /** Upper bound a caller may ask for in `limits.maxOutputBytes` (1 MiB). */
 export const MAX_OUTPUT_BYTES_CEILING = 1024 * 1024;
-/** Bytes of `console.*` output kept in `metadata.program.logs` (16 KiB). */
-export const MAX_LOG_BYTES = 16 * 1024;
-/** Results up to this size (8 MiB) are kept as an artifact when they exceed `maxOutputBytes`. */
-export const MAX_RESULT_ARTIFACT_BYTES = 8 * 1024 * 1024;
 
 /** The per-run limits a caller can choose (`limits` argument of `program`). */
 export interface ProgramRunLimits {

@@ -1,6 +1,6 @@
 import { RELEASE_SYNC, newQuickJSWASMModule, newVariant } from 'quickjs-emscripten';
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
-import { VM_MEMORY_LIMIT_BYTES } from './program-limits.js';
+import { VM_MEMORY_LIMIT_BYTES } from './vm-bounds.js';
 
 const WASM_PAGE_BYTES = 65_536;
 

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { createProgramTool } from '../src/index.js';
 import type { ProgramMetadata } from '../src/index.js';
-import { acquireQuickJsHost } from '../src/quickjs-host.js';
+import { runProgram } from '../src/index.js';
+import { programWorkerPool } from '../src/program-worker-pool.js';
 import { createFakeContext } from './fake-context.js';
 
 const TIMEOUT_MS = 1_000;
-/** Loose bound: the run must END; exact timing is a benchmark concern on a loaded machine. */
-const END_BOUND_MS = TIMEOUT_MS + 2_000;
+/**
+ * Loose bound: the run must END. The design target is timeout + 500 ms (the host terminates a
+ * worker that does not stop within 100 ms); the slack keeps this deterministic on a loaded
+ * 2-core machine. Real figures are printed by the long-built-in cases below.
+ */
+const END_BOUND_MS = TIMEOUT_MS + 1_500;
 
 let echoRuns = 0;
 const tools = {
@@ -86,10 +91,11 @@ describe('sandbox abuse', () => {
   });
 
   it('stringifying a deeply nested result ends with a typed failure, the VM replaced if needed', async () => {
-    const before = (await acquireQuickJsHost()).generation;
     const { program } = await run('export default function run() { let o = []; for (let i = 0; i < 1e5; i++) o = [o]; return o }');
-    expect(['PROGRAM_STACK_OVERFLOW', 'PROGRAM_INVALID_RESULT']).toContain(program.error?.code);
-    if (program.error?.code === 'PROGRAM_STACK_OVERFLOW') expect((await acquireQuickJsHost()).generation).toBeGreaterThanOrEqual(before);
+    // Which bound is hit first depends on the worker's native stack: QuickJS's own stack
+    // limit, the host stack beneath WebAssembly (module poisoned, worker replaced), or the
+    // heap filling with the pretty-printed text.
+    expect(['PROGRAM_STACK_OVERFLOW', 'PROGRAM_INVALID_RESULT', 'PROGRAM_MEMORY_LIMIT']).toContain(program.error?.code);
     await expectHealthy();
   });
 
@@ -183,14 +189,26 @@ describe('sandbox abuse', () => {
     await expectFailure('export default () => ({ n: 10n })', 'PROGRAM_INVALID_RESULT');
   });
 
-  it('normal runs dispose every handle: the module is reused, never replaced', async () => {
-    const host = await acquireQuickJsHost();
+  it('normal runs dispose every handle: the worker and its module are reused, never replaced', async () => {
+    const source = 'export default async (ctx, inputs) => { const r = await Promise.all([ctx.tool("echo", { text: "a" }), ctx.tool("echo", { text: "b" })]); console.log(r.length); return inputs.i }';
+    const generations = new Set<number>();
+    await expectHealthy();
+    const started = programWorkerPool.stats().started;
     for (let index = 0; index < 20; index += 1) {
-      const { scriptResult } = await run('export default async (ctx, inputs) => { const r = await Promise.all([ctx.tool("echo", { text: "a" }), ctx.tool("echo", { text: "b" })]); console.log(r.length); return inputs.i }', { inputs: { i: index } });
-      expect(scriptResult).toBe(index);
+      const outcome = await runProgram({
+        source,
+        inputs: { i: index },
+        limits: { timeoutMs: 5_000, maxToolCalls: 2, maxOutputBytes: 1024 },
+        allowedTools: new Set(['echo']),
+        invoke: async (tool, args) => ({ name: tool, output: String((args as { text: string }).text), exitCode: 0 }),
+      });
+      expect(outcome.encodedResult).toBe(`j${index}`);
+      expect(outcome.logs).toEqual([{ level: 'log', message: '2' }]);
+      // A leaked handle makes JS_FreeRuntime abort the module, which would retire the worker.
+      expect(outcome.disposedCleanly).toBe(true);
+      generations.add(outcome.moduleGeneration);
     }
-    // A leaked handle makes JS_FreeRuntime abort the module, which would poison and replace it.
-    expect(host.poisoned).toBe(false);
-    expect(await acquireQuickJsHost()).toBe(host);
+    expect(generations.size).toBe(1);
+    expect(programWorkerPool.stats().started).toBe(started);
   });
 });

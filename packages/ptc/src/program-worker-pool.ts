@@ -1,0 +1,247 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { HostMessage, ProgramWorkerData, WorkerMessage } from './worker-protocol.js';
+
+/** Idle VM workers kept warm for the next runs; more released workers are terminated. */
+export const MAX_IDLE_PROGRAM_WORKERS = 2;
+/** VM workers alive at once (busy, idle and starting); a run beyond that waits for a free one. */
+export const MAX_PROGRAM_WORKERS = 8;
+
+/** What a busy worker reports to the run using it. */
+export interface ProgramWorkerListener {
+  readonly onMessage: (message: WorkerMessage) => void;
+  /** The thread ended (crash, out-of-memory of the isolate, or our own terminate). */
+  readonly onExit: (error: unknown) => void;
+}
+
+/**
+ * One VM worker thread with its QuickJS module loaded. The host talks to it with
+ * {@link HostMessage}s; {@link ProgramWorker.requestStop} also raises a shared flag the VM's
+ * interrupt handler reads, because a worker busy in bytecode reads no messages.
+ */
+export class ProgramWorker {
+  /** Increases with every worker the process starts; a run reports the one it used. */
+  readonly generation: number;
+  readonly #thread: Worker;
+  readonly #stop: Int32Array;
+  #listener: ProgramWorkerListener | null = null;
+  #exited = false;
+  #exitError: unknown = undefined;
+
+  constructor(thread: Worker, stop: Int32Array, generation: number, onExit: (worker: ProgramWorker) => void) {
+    this.#thread = thread;
+    this.#stop = stop;
+    this.generation = generation;
+    thread.on('message', (message: WorkerMessage) => this.#listener?.onMessage(message));
+    thread.on('error', (error) => {
+      this.#exitError = error;
+    });
+    thread.on('exit', (code) => {
+      this.#exited = true;
+      const listener = this.#listener;
+      this.#listener = null;
+      listener?.onExit(this.#exitError ?? new Error(`program worker exited with code ${code}`));
+      onExit(this);
+    });
+  }
+
+  /** True once the thread is gone (it is never reused then). */
+  get exited(): boolean {
+    return this.#exited;
+  }
+
+  /** Hands the worker one run: clears the stop flag, keeps the process alive while it runs. */
+  begin(message: Extract<HostMessage, { type: 'run' }>, listener: ProgramWorkerListener): void {
+    Atomics.store(this.#stop, 0, 0);
+    this.#listener = listener;
+    this.#thread.ref();
+    this.#thread.postMessage(message);
+  }
+
+  /** Sends one message of the current run. */
+  post(message: HostMessage): void {
+    if (!this.#exited) this.#thread.postMessage(message);
+  }
+
+  /** Asks the current run to end: the flag reaches running bytecode, the message a parked run. */
+  requestStop(runId: number): void {
+    Atomics.store(this.#stop, 0, 1);
+    this.post({ type: 'stop', runId });
+  }
+
+  /** Detaches the run; an idle worker does not keep the process alive. */
+  end(): void {
+    this.#listener = null;
+    if (!this.#exited) this.#thread.unref();
+  }
+
+  /** Stops the thread wherever it is, even inside a long built-in. */
+  terminate(): void {
+    this.#listener = null;
+    void this.#thread.terminate();
+  }
+}
+
+/**
+ * The process's VM workers: one QuickJS module per worker thread, loaded once and reused run
+ * after run. An idle spare is started on first use so a run rarely waits for a module load, and
+ * a worker the host had to terminate is replaced by it.
+ */
+export class ProgramWorkerPool {
+  readonly #idle: ProgramWorker[] = [];
+  readonly #waiters: ((worker: ProgramWorker) => void)[] = [];
+  #live = 0;
+  #started = 0;
+  #spareStarting = false;
+
+  /** A ready worker for one run; waits while {@link MAX_PROGRAM_WORKERS} are busy. */
+  acquire(signal?: AbortSignal): Promise<ProgramWorker> {
+    const idle = this.#idle.pop();
+    const pending = idle !== undefined ? Promise.resolve(idle) : this.#live < MAX_PROGRAM_WORKERS ? this.#start(true) : this.#wait();
+    void pending.then(() => this.#topUpSpare(), () => {});
+    if (signal === undefined) return pending;
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        reject(signal.reason);
+        // Whatever arrives later goes back to the pool.
+        void pending.then((worker) => this.release(worker), () => {});
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      pending.then(
+        (worker) => {
+          signal.removeEventListener('abort', onAbort);
+          if (signal.aborted) return;
+          resolve(worker);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** Returns a healthy worker after its run. */
+  release(worker: ProgramWorker): void {
+    worker.end();
+    if (worker.exited) return;
+    const waiter = this.#waiters.shift();
+    if (waiter !== undefined) return waiter(worker);
+    if (this.#idle.length < MAX_IDLE_PROGRAM_WORKERS) this.#idle.push(worker);
+    else worker.terminate();
+  }
+
+  /** Terminates a worker that overstayed, crashed or failed its module. */
+  discard(worker: ProgramWorker): void {
+    worker.terminate();
+  }
+
+  /** Counts for tests and diagnostics. */
+  stats(): { readonly started: number; readonly live: number; readonly idle: number } {
+    return { started: this.#started, live: this.#live, idle: this.#idle.length };
+  }
+
+  #wait(): Promise<ProgramWorker> {
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  #start(keepAlive: boolean): Promise<ProgramWorker> {
+    this.#live += 1;
+    this.#started += 1;
+    return startWorker(this.#started, keepAlive, (worker) => this.#onExit(worker)).catch((error: unknown) => {
+      this.#live -= 1;
+      throw error;
+    });
+  }
+
+  #onExit(worker: ProgramWorker): void {
+    this.#live -= 1;
+    const index = this.#idle.indexOf(worker);
+    if (index >= 0) this.#idle.splice(index, 1);
+    if (this.#waiters.length > 0 && this.#live < MAX_PROGRAM_WORKERS) {
+      this.#start(true).then(
+        (next) => this.release(next),
+        () => {},
+      );
+    }
+  }
+
+  #topUpSpare(): void {
+    if (this.#idle.length > 0 || this.#spareStarting || this.#live >= MAX_PROGRAM_WORKERS) return;
+    this.#spareStarting = true;
+    this.#start(false).then(
+      (worker) => {
+        this.#spareStarting = false;
+        this.release(worker);
+      },
+      () => {
+        this.#spareStarting = false;
+      },
+    );
+  }
+}
+
+/** The process-wide pool every program run uses. */
+export const programWorkerPool = new ProgramWorkerPool();
+
+/** Starts one worker thread and resolves once its QuickJS module is loaded. */
+function startWorker(generation: number, keepAlive: boolean, onExit: (worker: ProgramWorker) => void): Promise<ProgramWorker> {
+  const stopBuffer = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+  const thread = createThread({ stopBuffer });
+  if (!keepAlive) thread.unref();
+  return new Promise((resolve, reject) => {
+    let failure: unknown;
+    const onMessage = (message: WorkerMessage): void => {
+      if (message.type !== 'ready') return;
+      cleanup();
+      resolve(new ProgramWorker(thread, new Int32Array(stopBuffer), generation, onExit));
+    };
+    const onError = (error: unknown): void => {
+      failure = error;
+    };
+    const onThreadExit = (code: number): void => {
+      cleanup();
+      reject(failure ?? new Error(`program worker exited with code ${code} while starting`));
+    };
+    const cleanup = (): void => {
+      thread.off('message', onMessage);
+      thread.off('error', onError);
+      thread.off('exit', onThreadExit);
+    };
+    thread.on('message', onMessage);
+    thread.on('error', onError);
+    thread.on('exit', onThreadExit);
+  });
+}
+
+/**
+ * The worker entry sits next to this module: `program-worker.js` in dist, `program-worker.ts`
+ * when this runs from TypeScript sources (vitest, tsx), where the thread registers tsx's
+ * loader itself because Node 20 workers do not inherit `--import` hooks.
+ */
+function createThread(workerData: ProgramWorkerData): Worker {
+  const here = import.meta.url;
+  // No execArgv of the host (inspector ports, loaders, conditions): the worker needs none.
+  const options = { workerData, execArgv: [] as string[] };
+  if (!here.endsWith('.ts')) return new Worker(new URL('./program-worker.js', here), options);
+  const entry = new URL('./program-worker.ts', here).href;
+  const code = `import(${JSON.stringify(tsxRegisterUrl())}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(code, { ...options, eval: true });
+}
+
+let tsxRegister: string | undefined;
+
+function tsxRegisterUrl(): string {
+  if (tsxRegister !== undefined) return tsxRegister;
+  const manifestPath = createRequire(import.meta.url).resolve('tsx/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { exports?: Record<string, { import?: { default?: string } } | string> };
+  const api = manifest.exports?.['./esm/api'];
+  const target = typeof api === 'object' ? api.import?.default : undefined;
+  if (target === undefined) throw new Error('running the program VM from TypeScript sources needs tsx with its esm/api export');
+  tsxRegister = pathToFileURL(join(dirname(manifestPath), target)).href;
+  return tsxRegister;
+}
