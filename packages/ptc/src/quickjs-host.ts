@@ -19,7 +19,7 @@ const WasmMemoryCtor = (globalThis as unknown as { WebAssembly: { Memory: WasmMe
 const INITIAL_MEMORY_BYTES = 16 * 1024 * 1024;
 
 /**
- * One loaded QuickJS WebAssembly module, shared by every program run of the process until it
+ * One loaded QuickJS WebAssembly module, shared by every program run of its VM worker thread until it
  * fails. The module's linear memory is ours: its growth is capped at
  * {@link VM_MEMORY_LIMIT_BYTES} above the initial size, and a refused growth is reported so the
  * run that caused it ends with PROGRAM_MEMORY_LIMIT even if the script catches the OOM.
@@ -83,7 +83,7 @@ let currentHost: QuickJsHost | null = null;
 let generations = 0;
 
 /**
- * The process-wide QuickJS module, loaded on first use and reused by every run; a poisoned one
+ * The QuickJS module of this thread (a VM worker), loaded on first use and reused by every run; a poisoned one
  * is replaced here.
  */
 export function acquireQuickJsHost(): Promise<QuickJsHost> {
