@@ -1,10 +1,11 @@
 // The deadline is hard: the VM runs in a worker thread the host terminates, so a loop whose
 // every step is one long built-in (where QuickJS's interrupt handler, polled every ~10000
 // ticks, barely runs) still ends at the timeout, and the host's event loop keeps running.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createProgramTool } from '../src/index.js';
 import type { ProgramMetadata } from '../src/index.js';
 import { programWorkerPool } from '../src/program-worker-pool.js';
+import type { ProgramWorker } from '../src/program-worker-pool.js';
 import { createFakeContext } from './fake-context.js';
 
 const TIMEOUT_MS = 1_000;
@@ -110,5 +111,27 @@ describe('hard deadline', () => {
     expect(program.error?.code).toBe('PROGRAM_TIMEOUT');
     await expectHealthy();
     expect(programWorkerPool.stats().started).toBe(startedBefore);
+  });
+
+  it('a worker thread that dies mid-run fails the run with PROGRAM_VM_CRASH; the next run gets another worker', async () => {
+    await expectHealthy();
+    const acquire = programWorkerPool.acquire.bind(programWorkerPool);
+    let used: ProgramWorker | undefined;
+    const spy = vi.spyOn(programWorkerPool, 'acquire').mockImplementation(async (signal) => {
+      used = await acquire(signal);
+      return used;
+    });
+    try {
+      // The tool runs on this thread while the program is parked on it. A second run sent to a
+      // busy worker makes it throw, so the thread dies the way a real crash would.
+      const crash = { type: 'run', runId: -1, source: '', inputsJson: '{}', deadline: 0, timeoutMs: 1, maxToolCalls: 1, maxOutputBytes: 1, allowedTools: [] } as const;
+      const fake = createFakeContext({ kill: () => (used?.post(crash), new Promise(() => {})) });
+      const result = await createProgramTool().execute({ type: 'script', source: 'export default async (ctx) => ctx.tool("kill", {})', limits: { timeoutMs: 10_000 } }, fake.context);
+      expect((result.metadata as { program: ProgramMetadata }).program.error?.code).toBe('PROGRAM_VM_CRASH');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(used?.exited).toBe(true);
+    await expectHealthy();
   });
 });
