@@ -1,5 +1,6 @@
 // Programmatic tool calling benchmark (packages/ptc). Measures, in one run:
-// - cold start: the first program in a fresh child process (module import + WASM load + run);
+// - cold start: the first program in a fresh child process (module import, VM worker start with
+//   its WASM load, run; from source the worker also loads tsx);
 // - warm start: median of a trivial program once the WASM module is loaded;
 // - ctx call cost: one program making 1000 awaited ctx.tool calls of a fake tool, per call,
 //   against 1000 direct awaited calls of the same fake tool function on the host (each ctx call
@@ -12,6 +13,7 @@
 // Run: node --expose-gc --conditions=source --import tsx bench/ptc.bench.ts
 import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import type { ToolResult } from '../packages/core/src/index.js';
 import { runProgram } from '../packages/ptc/src/index.js';
 import type { ProgramRunRequest } from '../packages/ptc/src/index.js';
@@ -93,6 +95,21 @@ for (let round = 0; round < 5; round += 1) {
   await expectOk('export default () => 1');
 }
 
+// Reference: a bare postMessage round trip to an echoing worker thread, the floor of a ctx call.
+const echoWorker = new Worker("require('node:worker_threads').parentPort.on('message', (m) => require('node:worker_threads').parentPort.postMessage(m))", { eval: true });
+const roundTrips: number[] = [];
+for (let round = 0; round < 7; round += 1) {
+  const start = performance.now();
+  for (let index = 0; index < 1000; index += 1) {
+    await new Promise((resolve) => {
+      echoWorker.once('message', resolve);
+      echoWorker.postMessage({ type: 'result', callId: index, result: { name: 'echo', output: 'x', exitCode: 0 } });
+    });
+  }
+  roundTrips.push(performance.now() - start);
+}
+await echoWorker.terminate();
+
 const warmMs = median(warm);
 const perCallMs = (median(programRounds) - warmMs) / 1000;
 const directPerCallMs = median(directRounds) / 1000;
@@ -102,6 +119,8 @@ console.log(`  warm start (median of ${warm.length}): ${warmMs.toFixed(3)} ms (t
 console.log(`  1000 awaited ctx calls: ${median(programRounds).toFixed(1)} ms per program; ${(perCallMs * 1000).toFixed(1)} µs per call (target <= 200 µs)`);
 console.log(`  1000 direct awaited calls: ${median(directRounds).toFixed(3)} ms; ${(directPerCallMs * 1000).toFixed(2)} µs per call`);
 console.log(`  ratio ctx call / direct call: ${(perCallMs / directPerCallMs).toFixed(0)}x`);
+const roundTripMs = median(roundTrips) / 1000;
+console.log(`  bare worker postMessage round trip (floor of a ctx call): ${(roundTripMs * 1000).toFixed(1)} µs; ratio ctx call / round trip ${(perCallMs / roundTripMs).toFixed(2)}x`);
 console.log(
   `  hard deadline (built-in loop, ${DEADLINE_MS} ms timeout, median of ${overshoots.length}): ended ${median(overshoots).toFixed(0)} ms past it (target <= 500 ms, worst ${Math.max(...overshoots).toFixed(0)} ms); host event loop longest gap ${median(gaps).toFixed(0)} ms (5 ms interval)`,
 );
