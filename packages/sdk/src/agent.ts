@@ -91,9 +91,15 @@ export class Agent {
       security: new DefaultSecurityProvider({ secretValues: secretEnvironmentValues(this.#env) }),
       ownsWorkspace,
     });
-    const session = new Session(core);
+    // Closed sessions leave the agent's set, so a long-lived agent does not hold them forever.
+    const session = new Session(core, (closed) => this.#sessions.delete(closed));
     this.#sessions.add(session);
     return session;
+  }
+
+  /** Number of sessions of this agent that are not closed yet. */
+  get openSessionCount(): number {
+    return this.#sessions.size;
   }
 
   /** Closes every session opened by this agent. */

@@ -64,10 +64,12 @@ export interface GitOptions {
  */
 export class Session {
   readonly #core: AgentSession;
+  readonly #onClosed: ((session: Session) => void) | undefined;
 
   /** @internal created by `Agent`. */
-  constructor(core: AgentSession) {
+  constructor(core: AgentSession, onClosed?: (session: Session) => void) {
     this.#core = core;
+    this.#onClosed = onClosed;
   }
 
   /** Session id. */
@@ -297,8 +299,9 @@ export class Session {
   }
 
   /** Closes the session (cancels in-flight work, releases the workspace). Idempotent. */
-  closeAsync(): Promise<void> {
-    return this.#core.close();
+  async closeAsync(): Promise<void> {
+    await this.#core.close();
+    this.#onClosed?.(this);
   }
 
   /** Compatibility: starts cancellation without waiting. Prefer {@link cancelAsync}. */
@@ -308,7 +311,7 @@ export class Session {
 
   /** Compatibility: starts closing without waiting. Prefer {@link closeAsync}. */
   close(): void {
-    void this.#core.close();
+    void this.closeAsync();
   }
 
   get closed(): boolean {

@@ -156,7 +156,9 @@ describe.each(PROTOCOLS)('spec samples over the %s wire protocol', (protocol) =>
     await expect(session.stream('two')).rejects.toSatisfy((e: unknown) => CodeError.isInstance(e) && e.code === 'SESSION_BUSY');
     expect((await first).text).toBe('slow');
     expect((await session.send('again')).text).toBe('second');
+    expect(h.agent.openSessionCount).toBe(1);
     await session.closeAsync();
+    expect(h.agent.openSessionCount).toBe(0);
     await expect(session.send('three')).rejects.toMatchObject({ code: 'SESSION_CLOSED' });
   });
 
