@@ -26,7 +26,9 @@ export const REFUSED_GIT_OPTIONS: readonly string[] = Object.freeze([
 /**
  * Environment every git run gets on top of the child environment: no prompts, no optional
  * locks (a read-only status must not fight the user's editor for index.lock), no pager, C locale
- * so output parsing in the tools package is stable.
+ * so output parsing in the tools package is stable. `safe.bareRepository=explicit` (command-line
+ * scope, which repository config cannot override) stops git from treating the workspace root
+ * itself as a bare repository: its `config` and `hooks/` would be ordinary, writable files.
  */
 export const GIT_ENV: Readonly<Record<string, string>> = Object.freeze({
   GIT_TERMINAL_PROMPT: '0',
@@ -35,6 +37,9 @@ export const GIT_ENV: Readonly<Record<string, string>> = Object.freeze({
   PAGER: 'cat',
   LC_ALL: 'C',
   GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_COUNT: '1',
+  GIT_CONFIG_KEY_0: 'safe.bareRepository',
+  GIT_CONFIG_VALUE_0: 'explicit',
 });
 
 /**

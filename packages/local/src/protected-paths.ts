@@ -12,6 +12,11 @@
  * - `.mcp.json` — project MCP configuration
  * - `.git/hooks`, `.git/hooks/**` — git hooks (run code on the next git command)
  * - `.git/config` — can set `core.hooksPath` / `core.fsmonitor`, which run code too
+ * - `.git` itself — a `.git` FILE (`gitdir: elsewhere`) would point git at a config and hooks
+ *   the agent wrote anywhere in the workspace
+ * - `.git/commondir`, `.git/config.worktree` and, below `.git/` (submodules in `modules/`,
+ *   linked worktrees in `worktrees/`), every `config`, `config.worktree`, `commondir` and
+ *   `hooks` — the other places git reads configuration or hooks from
  */
 export const PROTECTED_WRITE_PATTERNS: readonly string[] = Object.freeze([
   'agent.acl',
@@ -27,6 +32,14 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = Object.freeze([
   '.git/hooks',
   '.git/hooks/**',
   '.git/config',
+  '.git',
+  '.git/commondir',
+  '.git/config.worktree',
+  '.git/**/config',
+  '.git/**/config.worktree',
+  '.git/**/commondir',
+  '.git/**/hooks',
+  '.git/**/hooks/**',
 ]);
 
 const matchers: readonly RegExp[] = PROTECTED_WRITE_PATTERNS.map(toRegExp);
