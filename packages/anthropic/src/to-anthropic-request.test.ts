@@ -107,4 +107,37 @@ describe('toAnthropicRequest', () => {
     }
     throw new Error('expected a failure');
   });
+
+  it('merges consecutive messages of one role (a run that failed after a tool round, an emptied message) so roles alternate', () => {
+    const body = toAnthropicRequest(
+      {
+        system: '',
+        tools: [],
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'list' }] },
+          { role: 'assistant', content: [{ type: 'tool_call', id: 't1', name: 'ls', input: {} }] },
+          { role: 'user', content: [{ type: 'tool_result', toolCallId: 't1', content: 'a.txt', isError: false }] },
+          // The next prompt after the failed run.
+          { role: 'user', content: [{ type: 'text', text: 'try again' }] },
+          // An assistant message left without sendable content (unsigned reasoning only) is dropped...
+          { role: 'assistant', content: [{ type: 'reasoning', text: 'unsigned' }] },
+          // ...which must not leave two user turns in a row either.
+          { role: 'user', content: [{ type: 'text', text: 'hello?' }] },
+        ],
+      },
+      settings,
+    );
+    expect(body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'list' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'ls', input: {} }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 't1', content: 'a.txt' },
+          { type: 'text', text: 'try again' },
+          { type: 'text', text: 'hello?' },
+        ],
+      },
+    ]);
+  });
 });

@@ -74,17 +74,26 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Maps our messages to Anthropic's, dropping messages left without content. */
+/**
+ * Maps our messages to Anthropic's, dropping messages left without content and merging
+ * consecutive messages of one role into one turn. Consecutive user messages are normal after a
+ * run that failed or was cancelled after a tool round (its tool results end the history, the next
+ * prompt follows); a dropped message can leave two of a role side by side too. Strict
+ * alternation is what Anthropic-compatible endpoints (Bedrock, Vertex, proxies) require.
+ */
 export function toAnthropicMessages(messages: readonly LlmMessage[]): MessageParam[] {
-  const result: MessageParam[] = [];
+  const result: { role: LlmMessage['role']; content: ContentBlockParam[] }[] = [];
   messages.forEach((message, index) => {
     const blocks = message.content.map((part) => toBlock(part, message.role, index)).filter((block): block is ContentBlockParam => block !== undefined);
     if (blocks.length === 0) return;
-    // Anthropic wants tool results first in a user turn; keeping the rest in order after them.
-    const ordered = message.role === 'user' ? [...blocks.filter((b) => b.type === 'tool_result'), ...blocks.filter((b) => b.type !== 'tool_result')] : blocks;
-    result.push({ role: message.role, content: ordered });
+    const previous = result.at(-1);
+    if (previous?.role === message.role) previous.content.push(...blocks);
+    else result.push({ role: message.role, content: blocks });
   });
-  return result;
+  // Anthropic wants tool results first in a user turn; the rest keeps its order after them.
+  return result.map((turn) =>
+    turn.role === 'user' ? { role: 'user', content: [...turn.content.filter((b) => b.type === 'tool_result'), ...turn.content.filter((b) => b.type !== 'tool_result')] } : turn,
+  );
 }
 
 function toToolChoice(choice: NonNullable<LlmRequest['toolChoice']>): ToolChoice {

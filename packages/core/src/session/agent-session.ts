@@ -32,6 +32,7 @@ import type { ResolvedSessionOptions } from './session-options.js';
 import type { SessionStateV1 } from './session-state.js';
 import { SESSION_STATE_VERSION } from './session-state.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { usagePayload } from './usage-payload.js';
 import { ToolCallRunner } from './tool-call-runner.js';
 import { runTurnLoop } from './turn-loop.js';
 
@@ -283,7 +284,7 @@ export class AgentSession {
       ? createAgentEvent('agent_end', {
           run_id: run.id,
           text: outcome.value.text,
-          usage: { prompt_tokens: record.usage.promptTokens, completion_tokens: record.usage.completionTokens, total_tokens: record.usage.totalTokens },
+          usage: usagePayload({ inputTokens: record.usage.promptTokens, outputTokens: record.usage.completionTokens, cacheReadTokens: record.usage.cacheReadTokens, cacheWriteTokens: record.usage.cacheWriteTokens }),
           tool_calls: record.toolCallsCount,
           verification_summary: null,
         })

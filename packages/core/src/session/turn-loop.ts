@@ -7,6 +7,7 @@ import type { ToolDefinition } from '../tools/tool.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import type { TurnLoopCompaction } from './context-compactor.js';
 import type { ToolCallRequest, ToolCallRunner } from './tool-call-runner.js';
+import { usagePayload } from './usage-payload.js';
 
 /** Limits of one run of the loop. */
 export interface TurnLoopLimits {
@@ -238,15 +239,6 @@ function toToolResultPart(request: ToolCallRequest, result: ToolResult): LlmCont
 
 function refusedResult(id: string, message: string): LlmContentPart {
   return { type: 'tool_result', toolCallId: id, content: message, isError: true };
-}
-
-function usagePayload(usage: LlmUsage): Record<string, number> {
-  return {
-    input_tokens: usage.inputTokens,
-    output_tokens: usage.outputTokens,
-    cache_read_tokens: usage.cacheReadTokens ?? 0,
-    cache_write_tokens: usage.cacheWriteTokens ?? 0,
-  };
 }
 
 /** JSON with sorted object keys, so `{a,b}` and `{b,a}` are the same call. */
