@@ -1,8 +1,9 @@
 import { HostFailure } from '@a3s-lab/code-core';
 import type { Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
 import { describeChange } from './change-metadata.js';
+import { decodeFileText, encodeFileText } from './file-text.js';
 import { loadFile } from './load-file.js';
-import { invalidArgument, looksBinary, mutatingCapabilities, readOnlyCapabilities, utf8Decoder, utf8Encoder } from './tool-support.js';
+import { invalidArgument, looksBinary, mutatingCapabilities, readOnlyCapabilities } from './tool-support.js';
 
 /** Arguments of `edit`. */
 export interface EditArgs {
@@ -51,7 +52,9 @@ async function executeEdit(args: EditArgs, context: ToolContext): Promise<ToolOu
   if (!loaded.ok) return loaded.failure;
   const { file } = loaded;
   if (looksBinary(file.content)) return invalidArgument(`${file.path} is a binary file; edit works on text files`);
-  const before = utf8Decoder.decode(file.content);
+  const decoded = decodeFileText(file.content);
+  if (decoded === null) return invalidArgument(`${file.path} is not valid UTF-8 text; edit would corrupt its other bytes, so nothing was changed`, { path: file.path });
+  const before = decoded.text;
   let oldString = args.old_string;
   let newString = args.new_string;
   let count = countOccurrences(before, oldString);
@@ -93,7 +96,7 @@ async function executeEdit(args: EditArgs, context: ToolContext): Promise<ToolOu
     });
   }
   const after = before.split(oldString).join(newString);
-  const afterBytes = utf8Encoder.encode(after);
+  const afterBytes = encodeFileText(after, decoded.bom);
   const change = await describeChange({ path: file.path, before, after, beforeBytes: file.content, afterBytes }, context);
   const metadata = { ...change.metadata, replacements: count, dry_run: args.dry_run === true };
   const summary = `${count} replacement${count === 1 ? '' : 's'} in ${file.path} (+${change.additions} -${change.deletions})`;

@@ -1,9 +1,11 @@
 import { CodeError, HostFailure, toolFailure } from '@a3s-lab/code-core';
 import type { Tool, ToolContext, ToolOutput, WorkspaceFile } from '@a3s-lab/code-core';
 import { describeChange } from './change-metadata.js';
+import { decodeFileText, encodeFileText } from './file-text.js';
+import type { FileText } from './file-text.js';
 import { loadFile } from './load-file.js';
 import { applyHunks } from './patch-apply.js';
-import { failureFromThrown, invalidArgument, looksBinary, mutatingCapabilities, utf8Decoder, utf8Encoder } from './tool-support.js';
+import { failureFromThrown, invalidArgument, looksBinary, mutatingCapabilities } from './tool-support.js';
 import { parseUnifiedDiff } from './unified-diff-parse.js';
 import type { ParsedPatch } from './unified-diff-parse.js';
 
@@ -72,7 +74,9 @@ async function executePatch(args: PatchArgs, context: ToolContext): Promise<Tool
   if (creating && file !== null) return invalidArgument(`the diff creates ${path} (--- /dev/null) but it already exists; nothing was changed`);
   if (file === null && !(creating || (parsed.oldPath === undefined && pureInsertion))) return loaded.ok ? invalidArgument(`${path} cannot be read`) : loaded.failure;
   if (file !== null && looksBinary(file.content)) return invalidArgument(`${path} is a binary file; patch works on text files`);
-  const before = file === null ? '' : utf8Decoder.decode(file.content);
+  const decoded: FileText | null = file === null ? { text: '', bom: false } : decodeFileText(file.content);
+  if (decoded === null) return invalidArgument(`${path} is not valid UTF-8 text; patch would corrupt its other bytes, so nothing was changed`, { path });
+  const before = decoded.text;
   let after: string;
   try {
     after = applyHunks(path, before, parsed.hunks, parsed.crlf);
@@ -80,7 +84,7 @@ async function executePatch(args: PatchArgs, context: ToolContext): Promise<Tool
     return failureFromThrown(error);
   }
   if (deleting && after !== '') return invalidArgument(`the diff deletes ${path} (+++ /dev/null) but lines would remain; nothing was changed`);
-  const afterBytes = utf8Encoder.encode(after);
+  const afterBytes = encodeFileText(after, decoded.bom);
   const change = await describeChange(
     { path, before, after, beforeBytes: file?.content ?? new Uint8Array(0), afterBytes, ...(file === null ? { created: true } : {}), ...(deleting ? { deleted: true } : {}) },
     context,

@@ -143,7 +143,9 @@ async function readRaw(path: string, offset: number | undefined, limit: number |
   const { file } = loaded;
   const content = classifyContent(file.content);
   if (content.kind !== 'text') return invalidArgument(`${file.path} is not a text file (${content.kind}); format raw returns text only`);
-  const text = new TextDecoder().decode(file.content);
+  // ignoreBOM keeps a byte order mark in the text: raw means exact, and writing the text back
+  // must give the same bytes.
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(file.content);
   if (offset === undefined && limit === undefined) {
     return { output: text, metadata: { path: file.path, bytes: file.size, raw: true, total_lines: content.lines.length } };
   }
