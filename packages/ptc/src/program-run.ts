@@ -1,5 +1,7 @@
 import { CodeError } from '@a3s-lab/code-core';
 import type { ToolResult } from '@a3s-lab/code-core';
+import { jsonSafeStringify } from './json-safe.js';
+import { reachedTools } from './nested-calls.js';
 import { programError } from './program-error-code.js';
 import type { ProgramError } from './program-error-code.js';
 import type { ProgramRunLimits } from './program-limits.js';
@@ -12,8 +14,13 @@ import type { ProgramLogEntry, WorkerMessage, WorkerToolResult } from './worker-
 export { NEVER_CALLABLE_FROM_PROGRAM } from './vm-bounds.js';
 export type { ProgramLogEntry } from './worker-protocol.js';
 
-/** How long in-flight nested calls get to settle after their abort, before the run returns. */
-const NESTED_SETTLE_GRACE_MS = 250;
+/**
+ * Backstop of the wait for in-flight nested calls after their abort. A run returns only once
+ * every nested call it started has settled, so no tool of a finished program is still running;
+ * the kernel already bounds an aborted call by its `abortGraceMs` (at most 60 s), so this only
+ * matters for a runtime that never settles a call.
+ */
+const NESTED_SETTLE_BACKSTOP_MS = 60_000;
 /**
  * How long a worker asked to stop may take to end its run cleanly (and stay in the pool)
  * before it is terminated. A parked run or a bytecode loop ends in well under this; a long
@@ -192,9 +199,11 @@ class ProgramRun {
   #onCall(callId: number, tool: string, args: Record<string, unknown>): void {
     if (this.#terminal !== null || this.#finished) return;
     // The worker already applied the allow-list and the count; checking again here keeps a
-    // broken worker from reaching a tool the caller did not allow.
-    this.#callCount += 1;
-    if (!this.#request.allowedTools.has(tool) || NEVER_CALLABLE_FROM_PROGRAM.includes(tool) || this.#callCount > this.#request.limits.maxToolCalls) {
+    // broken worker from reaching a tool the caller did not allow (a batch's children included).
+    const reached = reachedTools(tool, args);
+    this.#callCount += reached === null ? 1 : reached.length;
+    const refused = reached === null || [tool, ...reached].some((name) => !this.#request.allowedTools.has(name) || NEVER_CALLABLE_FROM_PROGRAM.includes(name));
+    if (refused || this.#callCount > this.#request.limits.maxToolCalls) {
       this.#end(programError('PROGRAM_VM_CRASH', `the program VM asked for a call it may not make ('${tool}')`));
       return;
     }
@@ -278,7 +287,7 @@ class ProgramRun {
     if (this.#inFlight.size === 0) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const grace = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, NESTED_SETTLE_GRACE_MS);
+      timer = setTimeout(resolve, NESTED_SETTLE_BACKSTOP_MS);
     });
     await Promise.race([Promise.allSettled([...this.#inFlight]), grace]);
     clearTimeout(timer);
@@ -292,7 +301,7 @@ function postResult(worker: ProgramWorker, runId: number, callId: number, result
     worker.post({ type: 'result', runId, callId, result: result.metadata === undefined ? base : { ...base, metadata: result.metadata } });
   } catch {
     // Metadata holding something structured clone refuses (a function): the guest gets its JSON view.
-    const metadata = JSON.parse(JSON.stringify(result.metadata) ?? '{}') as Record<string, unknown>;
+    const metadata = JSON.parse(jsonSafeStringify(result.metadata ?? {})) as Record<string, unknown>;
     worker.post({ type: 'result', runId, callId, result: { ...base, metadata } });
   }
 }

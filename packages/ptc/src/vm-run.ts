@@ -8,6 +8,8 @@ import { programError } from './program-error-code.js';
 import type { ProgramError } from './program-error-code.js';
 import type { QuickJsHost } from './quickjs-host.js';
 import { utf8Length } from './utf8.js';
+import { jsonSafeStringify } from './json-safe.js';
+import { reachedTools } from './nested-calls.js';
 import { MAX_LOG_BYTES, MAX_RESULT_ARTIFACT_BYTES, NEVER_CALLABLE_FROM_PROGRAM, VM_MAX_STACK_SIZE, VM_MEMORY_LIMIT_BYTES } from './vm-bounds.js';
 import type { ProgramLogEntry, WorkerToolResult } from './worker-protocol.js';
 
@@ -278,12 +280,14 @@ export class VmRun {
       this.#reply(deferred, { ok: false, error: { message: plan } });
       return deferred.handle;
     }
-    const refusal = this.#refusal(plan.tool);
+    const reached = reachedTools(plan.tool, plan.args);
+    const refusal = reached === null ? `ctx.tool('${plan.tool}'): every batch invocation needs a string tool name` : this.#refusal([plan.tool, ...reached]);
     if (refusal !== undefined) {
       this.#reply(deferred, { ok: false, error: { message: refusal, tool: plan.tool } });
       return deferred.handle;
     }
-    this.#callCount += 1;
+    // A batch costs one call per tool it runs.
+    this.#callCount += (reached as readonly string[]).length;
     if (this.#callCount > this.#request.maxToolCalls) {
       const limit = this.#request.maxToolCalls;
       this.#end(programError('PROGRAM_TOOL_CALL_LIMIT', `program tried more than ${limit} tool calls`, { limit }));
@@ -296,10 +300,13 @@ export class VmRun {
     return deferred.handle;
   }
 
-  #refusal(tool: string): string | undefined {
-    if (NEVER_CALLABLE_FROM_PROGRAM.includes(tool)) return `tool '${tool}' can never be called from inside a program`;
-    if (!this.#request.allowedTools.has(tool)) {
-      return `tool '${tool}' is not allowed in this program (allowed: ${[...this.#request.allowedTools].join(', ') || 'none'})`;
+  /** Why a call reaching `tools` (the tool, and a batch's children) is refused; undefined if it is not. */
+  #refusal(tools: readonly string[]): string | undefined {
+    for (const tool of tools) {
+      if (NEVER_CALLABLE_FROM_PROGRAM.includes(tool)) return `tool '${tool}' can never be called from inside a program`;
+      if (!this.#request.allowedTools.has(tool)) {
+        return `tool '${tool}' is not allowed in this program (allowed: ${[...this.#request.allowedTools].join(', ') || 'none'})`;
+      }
     }
     return undefined;
   }
@@ -308,7 +315,8 @@ export class VmRun {
   #reply(deferred: QuickJSDeferredPromise, reply: HelperReply): void {
     if (this.#finished || this.#vmBroken || !deferred.alive) return;
     this.#enter(() => {
-      const text = this.#vm.newString(JSON.stringify(reply));
+      // The reply carries a tool's metadata, which may hold what JSON refuses (a BigInt, a cycle).
+      const text = this.#vm.newString(jsonSafeStringify(reply));
       deferred.resolve(text);
       text.dispose();
     });
@@ -336,6 +344,9 @@ export class VmRun {
     try {
       return fn();
     } catch (error) {
+      // A refused heap growth can surface as a failed copy into WebAssembly memory (a huge
+      // input string): that is the memory limit, though the module is retired all the same.
+      if (this.#host.takeMemoryRefusal()) this.#end(memoryError());
       this.#crash(error);
       return undefined;
     } finally {

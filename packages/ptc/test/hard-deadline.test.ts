@@ -125,7 +125,8 @@ describe('hard deadline', () => {
       // The tool runs on this thread while the program is parked on it. A second run sent to a
       // busy worker makes it throw, so the thread dies the way a real crash would.
       const crash = { type: 'run', runId: -1, source: '', inputsJson: '{}', deadline: 0, timeoutMs: 1, maxToolCalls: 1, maxOutputBytes: 1, allowedTools: [] } as const;
-      const fake = createFakeContext({ kill: () => (used?.post(crash), new Promise(() => {})) });
+      // The tool then stays parked until its abort, as a kernel call would (a run waits for its nested calls).
+      const fake = createFakeContext({ kill: (_args, signal) => (used?.post(crash), new Promise((resolve) => signal?.addEventListener('abort', () => resolve({ output: 'aborted', exitCode: 1 })))) });
       const result = await createProgramTool().execute({ type: 'script', source: 'export default async (ctx) => ctx.tool("kill", {})', limits: { timeoutMs: 10_000 } }, fake.context);
       expect((result.metadata as { program: ProgramMetadata }).program.error?.code).toBe('PROGRAM_VM_CRASH');
     } finally {

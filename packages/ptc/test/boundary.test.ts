@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { createProgramTool } from '../src/index.js';
+import type { ProgramMetadata } from '../src/index.js';
+import type { FakeTool } from './fake-context.js';
+import { createFakeContext } from './fake-context.js';
+
+/** Generous: these cases test what crosses the worker boundary, not the clock. */
+const TIMEOUT_MS = 10_000;
+
+async function run(tools: Record<string, FakeTool>, source: string, extra: { inputs?: unknown; allowed_tools?: string[]; limits?: Record<string, number> } = {}) {
+  const fake = createFakeContext(tools);
+  const result = await createProgramTool().execute({ type: 'script', source, ...extra, limits: { timeoutMs: TIMEOUT_MS, ...extra.limits } }, fake.context);
+  const metadata = (result.metadata ?? {}) as { program: ProgramMetadata; script_result?: unknown };
+  return { result, program: metadata.program, scriptResult: metadata.script_result, ...fake };
+}
+
+describe('the worker boundary', () => {
+  it('tool metadata holding a BigInt, a cycle or a function reaches the script as JSON; the VM is not failed', async () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic['self'] = cyclic;
+    const tools: Record<string, FakeTool> = {
+      big: () => ({ output: 'b', metadata: { n: 10n } as Record<string, unknown> }),
+      cyc: () => ({ output: 'c', metadata: cyclic }),
+      mixed: () => ({ output: 'm', metadata: { f: () => 1, n: 2n, ok: 'yes' } as Record<string, unknown> }),
+    };
+    const { result, scriptResult } = await run(
+      tools,
+      `export default async (ctx) => {
+        const big = await ctx.tool('big', {});
+        const cyc = await ctx.tool('cyc', {});
+        const mixed = await ctx.tool('mixed', {});
+        return { big: big.metadata, cyc: cyc.metadata.a, cycSelf: typeof cyc.metadata.self, mixed: mixed.metadata, outputs: big.output + cyc.output + mixed.output };
+      }`,
+    );
+    expect(result.exitCode ?? 0, result.output).toBe(0);
+    expect(scriptResult).toMatchObject({ big: { n: '10' }, cyc: 1, cycSelf: 'string', mixed: { n: '2', ok: 'yes' }, outputs: 'bcm' });
+  });
+
+  it('a batch reaches only allow-listed tools: a child outside allowed_tools is refused and nothing runs', async () => {
+    const tools: Record<string, FakeTool> = { batch: () => ({ output: 'batch ran' }), bash: () => ({ output: 'bash ran' }), read: () => ({ output: 'read ran' }) };
+    const { result, scriptResult, calls } = await run(
+      tools,
+      `export default async (ctx) => {
+        let refused = null;
+        try { await ctx.tool('batch', { invocations: [{ tool: 'read', args: {} }, { tool: 'bash', args: { command: 'rm -rf /' } }] }); } catch (error) { refused = error.message; }
+        const odd = await ctx.tool('batch', { invocations: [{ tool: 42, args: {} }] }).then(() => 'ran', (error) => error.message);
+        const fine = await ctx.tool('batch', { invocations: [{ tool: 'read', args: {} }] });
+        return { refused, odd, fine: fine.output };
+      }`,
+      { allowed_tools: ['batch', 'read'] },
+    );
+    expect(result.exitCode ?? 0, result.output).toBe(0);
+    const value = scriptResult as { refused: string | null; odd: string; fine: string };
+    expect(value.refused).toContain("'bash' is not allowed");
+    expect(value.odd).not.toBe('ran');
+    expect(value.fine).toBe('batch ran');
+    expect(calls.map((call) => call.tool)).toEqual(['batch']);
+  });
+
+  it('every call a batch makes counts against maxToolCalls', async () => {
+    const tools: Record<string, FakeTool> = { batch: () => ({ output: 'batch ran' }), read: () => ({ output: 'read ran' }) };
+    const { program, calls } = await run(
+      tools,
+      `export default async (ctx) => {
+        const invocations = [1, 2, 3].map(() => ({ tool: 'read', args: {} }));
+        await ctx.tool('batch', { invocations });
+        await ctx.tool('batch', { invocations });
+        return 'two batches of three';
+      }`,
+      { limits: { maxToolCalls: 5 } },
+    );
+    expect(program.error?.code).toBe('PROGRAM_TOOL_CALL_LIMIT');
+    expect(program.error?.details['limit']).toBe(5);
+    expect(calls.map((call) => call.tool)).toEqual(['batch']);
+  });
+
+  it('inputs too large for the VM heap fail with PROGRAM_MEMORY_LIMIT, not a VM crash', async () => {
+    const { program } = await run({}, 'export default async (ctx, inputs) => inputs.s.length', { inputs: { s: 'x'.repeat(80 * 1024 * 1024) } });
+    expect(program.error?.code).toBe('PROGRAM_MEMORY_LIMIT');
+    const after = await run({}, 'export default async (ctx, inputs) => inputs.n + 1', { inputs: { n: 1 } });
+    expect(after.scriptResult).toBe(2);
+  });
+
+  it('a run ended at its deadline returns only after its nested call settled (a slow abort is waited for)', async () => {
+    let settled = false;
+    const slow: FakeTool = (_args, signal) =>
+      new Promise((resolve) => {
+        // A tool that needs a while to stop after its abort (a process group being killed).
+        signal?.addEventListener('abort', () => setTimeout(() => { settled = true; resolve({ output: 'stopped', exitCode: 1 }); }, 600));
+      });
+    const { program } = await run({ slow }, 'export default async (ctx) => ctx.tool("slow", {})', { limits: { timeoutMs: 200 } });
+    expect(program.error?.code).toBe('PROGRAM_TIMEOUT');
+    expect(settled).toBe(true);
+  });
+});
