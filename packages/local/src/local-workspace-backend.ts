@@ -27,6 +27,7 @@ import type { ConfinedPath } from './confine-path.js';
 import { deleteConfined, listConfined, readConfinedFile, statConfined } from './file-operations.js';
 import { GIT_ENV, validateGitArgs } from './git-args.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from './process-runner.js';
+import type { RunProcessOptions } from './process-runner.js';
 import { signalProcessGroup, unregisterProcessGroup } from './process-registry.js';
 import { isProtectedPath } from './protected-paths.js';
 import { FallbackEngine } from './search/fallback-engine.js';
@@ -177,19 +178,10 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
    */
   async exec(options: ExecOptions): Promise<ExecResult> {
     const cwd = await this.confineDirectory(options.cwd ?? '.', options.abortSignal);
-    const result = await runProcess({
-      file: 'bash',
-      args: ['-c', options.command],
-      cwd: cwd.absolute,
-      env: buildChildEnv({ ...this.options.env, ...options.env }),
-      timeoutMs: options.timeoutMs,
-      maxOutputBytes: options.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-      groups: this.groups,
-      ...this.processTuning(),
-      ...signalOf(options.abortSignal),
-    });
-    if (result.cancelled) throw Object.assign(abortError(options.abortSignal), { result });
-    return result;
+    return this.runInGroup(
+      { file: 'bash', args: ['-c', options.command], cwd: cwd.absolute, env: buildChildEnv({ ...this.options.env, ...options.env }), timeoutMs: options.timeoutMs },
+      options,
+    );
   }
 
   /**
@@ -204,19 +196,16 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     await this.checkGitDirectory();
     const base: NodeJS.ProcessEnv = {};
     for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('GIT_')) base[name] = value;
-    const result = await runProcess({
-      file: 'git',
-      args: ['--no-pager', ...options.args],
-      cwd: root.absolute,
-      env: buildChildEnv({ ...this.options.env, ...GIT_ENV, GIT_CEILING_DIRECTORIES: posix.dirname(root.absolute) }, base),
-      timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
-      maxOutputBytes: options.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-      groups: this.groups,
-      ...this.processTuning(),
-      ...signalOf(options.abortSignal),
-    });
-    if (result.cancelled) throw Object.assign(abortError(options.abortSignal), { result });
-    return result;
+    return this.runInGroup(
+      {
+        file: 'git',
+        args: ['--no-pager', ...options.args],
+        cwd: root.absolute,
+        env: buildChildEnv({ ...this.options.env, ...GIT_ENV, GIT_CEILING_DIRECTORIES: posix.dirname(root.absolute) }, base),
+        timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+      },
+      options,
+    );
   }
 
   /** Kills every live process group started by this backend. Idempotent. */
@@ -233,11 +222,22 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     return (await this.engine()).name;
   }
 
-  private processTuning(): { killGraceMs?: number; drainGraceMs?: number } {
-    return {
+  // Shared by exec and git: this backend's capture budget, kill/drain tuning and group set; a
+  // cancelled run rejects with an AbortError carrying the partial result.
+  private async runInGroup(
+    spec: Pick<RunProcessOptions, 'file' | 'args' | 'cwd' | 'env' | 'timeoutMs'>,
+    call: BackendCallOptions & { readonly maxOutputBytes?: number },
+  ): Promise<ExecResult> {
+    const result = await runProcess({
+      ...spec,
+      maxOutputBytes: call.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      groups: this.groups,
       ...(this.options.killGraceMs === undefined ? {} : { killGraceMs: this.options.killGraceMs }),
       ...(this.options.drainGraceMs === undefined ? {} : { drainGraceMs: this.options.drainGraceMs }),
-    };
+      ...signalOf(call.abortSignal),
+    });
+    if (result.cancelled) throw Object.assign(abortError(call.abortSignal), { result });
+    return result;
   }
 
   private rootReal(): Promise<string> {

@@ -69,21 +69,15 @@ describe('git redirection files are protected', () => {
     }
   });
 
-  it('a .git file written by the agent cannot point git at a config that runs code', async () => {
-    await rm(join(root, '.git'), { recursive: true });
+  it.each([
+    ['a .git file', '.git', 'gitdir: evil\n', true],
+    ['.git/commondir', '.git/commondir', '../evil\n', false],
+  ] as const)('%s written by the agent cannot point git at a config that runs code', async (_label, path, content, removeGitDirectory) => {
+    if (removeGitDirectory) await rm(join(root, '.git'), { recursive: true });
     const backend = new LocalWorkspaceBackend(root);
-    const marker = join(parent, 'pwned-gitfile');
+    const marker = join(parent, 'pwned');
     await plantRepository(backend, 'evil', marker);
-    await refused(backend.writeFile({ path: '.git', content: 'gitdir: evil\n' }));
-    await backend.git({ args: ['status', '--porcelain=v2'] });
-    await expect(stat(marker)).rejects.toMatchObject({ code: 'ENOENT' });
-  });
-
-  it('.git/commondir written by the agent cannot point git at a config that runs code', async () => {
-    const backend = new LocalWorkspaceBackend(root);
-    const marker = join(parent, 'pwned-commondir');
-    await plantRepository(backend, 'evil', marker);
-    await refused(backend.writeFile({ path: '.git/commondir', content: '../evil\n' }));
+    await refused(backend.writeFile({ path, content }));
     await backend.git({ args: ['status', '--porcelain=v2'] });
     await expect(stat(marker)).rejects.toMatchObject({ code: 'ENOENT' });
   });
@@ -91,7 +85,7 @@ describe('git redirection files are protected', () => {
   it('a workspace root laid out as a bare repository is not used implicitly', async () => {
     await rm(join(root, '.git'), { recursive: true });
     execFileSync('git', ['init', '-q', '--bare', root]);
-    const result = await new LocalWorkspaceBackend(root).git({ args: ['rev-parse', '--is-bare-repository'] }, );
+    const result = await new LocalWorkspaceBackend(root).git({ args: ['rev-parse', '--is-bare-repository'] });
     expect(result.exitCode).not.toBe(0);
     expect(result.stdout).not.toContain('true');
   });
