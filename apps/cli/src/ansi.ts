@@ -48,6 +48,22 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI_PATTERN, '');
 }
 
+// The same sequences introduced by the 8-bit C1 controls (CSI U+009B, OSC U+009D).
+const C1_SEQUENCE_PATTERN = /\u009b[0-?]*[ -/]*[@-~]|\u009d[^\u0007\u001b\u009c]*(?:\u0007|\u009c|\u001b\\)/g;
+// Every other C0 control but tab and newline (a carriage return would let text overwrite its
+// own line), DEL and the C1 controls.
+const CONTROL_PATTERN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text from outside the CLI (model text, tool arguments and output, diffs, error messages) made
+ * safe to print: escape sequences are removed whole, then any control character left (a lone
+ * ESC, a bell, a carriage return) is dropped; tabs and newlines stay. Nothing a tool prints can
+ * then move the cursor, clear the screen, retitle the window or hide text from the human.
+ */
+export function sanitizeTerminalText(text: string): string {
+  return text.replace(ANSI_PATTERN, '').replace(C1_SEQUENCE_PATTERN, '').replace(CONTROL_PATTERN, '');
+}
+
 /** Cursor and erase sequences used by the live renderer. */
 export const CURSOR = Object.freeze({
   /** Back to column 0 and erase the line. */

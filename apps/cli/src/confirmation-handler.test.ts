@@ -95,4 +95,31 @@ describe('ConfirmationHandler', () => {
     await handler.idle();
     expect(answers).toEqual([['t1', false, 'no answer: input closed']]);
   });
+
+  it('shows arguments and change previews without their control characters', async () => {
+    const { handler, stdin, answers, shown } = setUp('interactive');
+    handler.handle(ask('t1', 'bash', { command: 'ls \u001b]0;pwned\u0007\u001b[2J\r' }));
+    handler.handle(ask('t2', 'write', { file_path: 'a\u001b[1A.txt', content: 'x\u001b[2Ky\u009b1A\n' }));
+    handler.handle(ask('t3', 'web_fetch', { url: 'https://x', headers: { h: '\u009b2J' } }));
+    stdin.write('n\nn\nn\n');
+    await handler.idle();
+    expect(answers.map(([, approved]) => approved)).toEqual([false, false, false]);
+    expect(shown()).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(shown()).toContain('Allow bash to run: ls\n');
+    expect(shown()).toContain('+xy\n');
+  });
+
+  it('reads a multi-byte character split across input chunks whole, and an answer at end of input', async () => {
+    const stdin = new PassThrough();
+    const reader = new LineReader(stdin);
+    const first = reader.next();
+    const bytes = Buffer.from('ja\u00e4\n', 'utf8');
+    stdin.write(bytes.subarray(0, 3));
+    stdin.write(bytes.subarray(3));
+    expect(await first).toBe('ja\u00e4');
+    const second = reader.next();
+    stdin.end('y');
+    expect(await second).toBe('y');
+    expect(await reader.next()).toBeNull();
+  });
 });

@@ -1,5 +1,6 @@
 import type { AgentEvent } from '@a3s-lab/code';
 import type { Style } from './ansi.js';
+import { sanitizeTerminalText } from './ansi.js';
 import type { CliOutput } from './cli-io.js';
 import type { LineReader } from './line-reader.js';
 import { formatDiff, keyArgument } from './tool-summary.js';
@@ -77,6 +78,7 @@ export class ConfirmationHandler {
     const { session, mode, style } = this.#options;
     const toolId = event.toolId ?? '';
     const toolName = event.toolName ?? '?';
+    const shownName = sanitizeTerminalText(toolName);
     if (this.#cancelled) return;
     if (this.allowed.has(toolName)) {
       await session.confirmToolUse(toolId, true, `'${toolName}' is always allowed for this session`);
@@ -97,7 +99,7 @@ export class ConfirmationHandler {
     const preview = changePreview(toolName, event.payload['args']);
     if (preview.length > 0) this.#options.prompt.write(`${formatDiff(preview, style, '    ')}\n`);
     for (;;) {
-      this.#options.prompt.write(`${style.yellow('?')} ${style.bold('Allow')} ${what}\n  ${style.bold('[y]')}es / ${style.bold('[n]')}o / ${style.bold('[a]')}lways allow ${toolName} this session › `);
+      this.#options.prompt.write(`${style.yellow('?')} ${style.bold('Allow')} ${what}\n  ${style.bold('[y]')}es / ${style.bold('[n]')}o / ${style.bold('[a]')}lways allow ${shownName} this session › `);
       const line = reader === undefined ? null : await reader.next();
       if (line === null) {
         // End of input or Ctrl-C: nobody will answer; an open ask is refused (cancel settles it too).
@@ -142,16 +144,19 @@ export function changePreview(toolName: string, argsValue: unknown): string {
 }
 
 /** `bash to run: npm test` or `edit on src/a.ts` (+ the arguments) — what the human is asked about. */
-export function describeCall(toolName: string, args: unknown): string {
-  const key = keyArgument(toolName, args);
+export function describeCall(rawToolName: string, args: unknown): string {
+  const key = keyArgument(rawToolName, args);
+  const toolName = sanitizeTerminalText(rawToolName);
   if (toolName === 'bash') return `bash to run: ${key}`;
-  if (changePreview(toolName, args) !== '') return `${toolName} on ${key}`;
+  if (changePreview(rawToolName, args) !== '') return `${toolName} on ${key}`;
   let json = '';
   try {
     json = JSON.stringify(args) ?? '';
   } catch {
     json = '';
   }
+  // JSON escapes C0 controls but not the C1 ones (an 8-bit CSI).
+  json = sanitizeTerminalText(json);
   if (json.length > 300) json = `${json.slice(0, 299)}…`;
   return `${toolName}${key === '' ? '' : ` on ${key}`}${json === '' || json === '{}' ? '' : `\n  args: ${json}`}`;
 }

@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import type { CliInput } from './cli-io.js';
 
 /**
@@ -7,6 +8,8 @@ import type { CliInput } from './cli-io.js';
 export class LineReader {
   readonly #input: CliInput;
   #buffer = '';
+  /** Keeps a multi-byte character split across chunks whole. */
+  readonly #decoder = new StringDecoder('utf8');
   #waiter: ((line: string | null) => void) | null = null;
   #ended = false;
   #attached = false;
@@ -16,11 +19,12 @@ export class LineReader {
   }
 
   readonly #onData = (chunk: string | Buffer): void => {
-    this.#buffer += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    this.#buffer += typeof chunk === 'string' ? chunk : this.#decoder.write(chunk);
     this.#deliver();
   };
 
   readonly #onEnd = (): void => {
+    this.#buffer += this.#decoder.end();
     this.#ended = true;
     this.#deliver();
   };

@@ -1,5 +1,6 @@
 import { CodeError } from '@a3s-lab/code';
 import type { Style } from './ansi.js';
+import { sanitizeTerminalText } from './ansi.js';
 import type { CliIo } from './cli-io.js';
 import { exitCodeForError } from './exit-codes.js';
 import type { ExitCode } from './exit-codes.js';
@@ -24,7 +25,8 @@ export function toReportedError(error: unknown): ReportedError {
  */
 export function reportError(io: CliIo, json: boolean, style: Style, error: unknown, hint?: string): ExitCode {
   const reported = toReportedError(error);
-  io.stderr.write(`${style.red('a3s-code: error')} [${reported.code}] ${reported.message}\n${hint === undefined ? '' : `${hint}\n`}`);
+  // A message can quote a config file or a server's answer: no control characters reach the terminal.
+  io.stderr.write(`${style.red('a3s-code: error')} [${reported.code}] ${sanitizeTerminalText(reported.message)}\n${hint === undefined ? '' : `${hint}\n`}`);
   if (json) {
     const payload = { code: reported.code, message: reported.message, details: reported.details };
     io.stdout.write(`${JSON.stringify({ version: 1, type: 'error', payload })}\n`);

@@ -115,4 +115,32 @@ describe('TerminalRenderer', () => {
     expect(cancelled).toContain('✗ cancelled');
     expect(cancelled).not.toContain('SESSION_ERROR');
   });
+
+  it('control characters from the model or a tool never reach the terminal: no escape can rewrite it', () => {
+    // Set the window title, clear the screen, a C1 CSI, a bare carriage return, a bell.
+    const evil = 'a\u001b]0;pwned\u0007b\u001b[2J\u009b31mc\rd\u0007';
+    const raw = render(
+      [
+        ev('turn_start', { turn: 1 }),
+        ev('text_delta', { text: `said ${evil}` }),
+        ev('tool_start', { tool_id: 't1', tool_name: 'bash', args: { command: `echo ${evil}` }, origin: 'agent' }),
+        ev('tool_end', { tool_id: 't1', tool_name: 'bash', exit_code: 1, output: `stdout:\nout ${evil}\nexit code: 1`, duration_ms: 5 }),
+        ev('tool_start', { tool_id: 't2', tool_name: 'edit', args: { file_path: `f${evil}` }, origin: 'agent' }),
+        ev('tool_end', { tool_id: 't2', tool_name: 'edit', exit_code: 0, output: 'ok', duration_ms: 5, metadata: { diff: `--- a/f\n+++ b/f\n@@ -1 +1 @@\n-x\n+${evil}\n` } }),
+        ev('tool_start', { tool_id: 't3', tool_name: 'grep', args: { pattern: 'p' }, origin: 'agent' }),
+        ev('tool_end', { tool_id: 't3', tool_name: 'grep', exit_code: 2, output: `bad ${evil}`, duration_ms: 5 }),
+        ev('task_updated', { plan: [{ step: `step ${evil}`, status: 'pending' }] }),
+        ev('error', { code: 'LLM_ERROR', message: `overloaded ${evil}` }),
+      ],
+      false,
+    );
+    expect(raw).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(raw).toContain('said abcd');
+    expect(raw).toContain('+abcd');
+    expect(raw).toContain('out abcd');
+    const live = render([ev('turn_start', { turn: 1 }), ev('text_delta', { text: 'x\u001b' }), ev('text_delta', { text: ']0;title\u0007y\u001b[2J' }), ev('turn_end', { turn: 1 })], true);
+    expect(live).not.toContain('\u001b]');
+    expect(live).not.toContain('\u0007');
+    expect(live).not.toContain('\u001b[2J');
+  });
 });

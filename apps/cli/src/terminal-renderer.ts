@@ -1,6 +1,6 @@
 import type { AgentEvent } from '@a3s-lab/code';
 import type { Style } from './ansi.js';
-import { CURSOR } from './ansi.js';
+import { CURSOR, sanitizeTerminalText } from './ansi.js';
 import type { CliOutput } from './cli-io.js';
 import { costOf } from './pricing.js';
 import type { RunRenderer, UsageTotals } from './run-renderer.js';
@@ -80,7 +80,7 @@ export class TerminalRenderer implements RunRenderer {
       case 'tool_execution_start':
         this.#spin(() => {
           const tool = this.#tools.get(event.toolId ?? '');
-          return `${this.#style.bold(event.toolName ?? '?')}  ${this.#style.cyan(keyArgument(event.toolName ?? '', tool?.args))}`;
+          return `${this.#style.bold(sanitizeTerminalText(event.toolName ?? '?'))}  ${this.#style.cyan(keyArgument(event.toolName ?? '', tool?.args))}`;
         });
         break;
       case 'permission_denied': {
@@ -97,7 +97,7 @@ export class TerminalRenderer implements RunRenderer {
         this.#turns = Math.max(this.#turns, event.turn ?? 0);
         break;
       case 'confirmation_timeout':
-        this.#line(this.#style.yellow(`! no answer for ${event.toolName ?? 'a tool'} in time (${str(p['action']) ?? 'reject'})`));
+        this.#line(this.#style.yellow(`! no answer for ${sanitizeTerminalText(event.toolName ?? 'a tool')} in time (${oneLine(str(p['action']) ?? 'reject')})`));
         break;
       case 'task_updated':
         this.#plan(p['plan']);
@@ -151,7 +151,9 @@ export class TerminalRenderer implements RunRenderer {
     this.#spin(() => this.#style.dim('thinking'));
   }
 
-  #text(text: string): void {
+  #text(raw: string): void {
+    // Model text is untrusted too (a prompt injection can make it emit escape sequences).
+    const text = sanitizeTerminalText(raw);
     if (text.length === 0) return;
     if (!this.#live) {
       this.#attemptText += text;
@@ -233,7 +235,7 @@ export class TerminalRenderer implements RunRenderer {
     const marks: Record<string, string> = { completed: this.#style.green('✓'), in_progress: this.#style.yellow('▸') };
     this.#line(this.#style.bold('plan'));
     for (const item of plan as Array<Record<string, unknown>>) {
-      this.#line(`  ${marks[str(item['status']) ?? ''] ?? '·'} ${str(item['step']) ?? ''}`);
+      this.#line(`  ${marks[str(item['status']) ?? ''] ?? '·'} ${oneLine(str(item['step']) ?? '', 200)}`);
     }
   }
 
@@ -261,7 +263,8 @@ export class TerminalRenderer implements RunRenderer {
       this.#summary('cancelled');
       return;
     }
-    this.#line(this.#style.red(`✗ error ${event.code ?? str(event.payload['code']) ?? 'ERROR'}: ${event.text ?? str(event.payload['message']) ?? ''}`));
+    const message = sanitizeTerminalText(`${event.code ?? str(event.payload['code']) ?? 'ERROR'}: ${event.text ?? str(event.payload['message']) ?? ''}`);
+    this.#line(this.#style.red(`✗ error ${message}`));
     this.#summary('failed');
   }
 

@@ -1,4 +1,5 @@
 import type { Style } from './ansi.js';
+import { sanitizeTerminalText } from './ansi.js';
 
 /** Longest key argument shown on a tool line. */
 export const MAX_KEY_ARGUMENT_CHARS = 80;
@@ -6,9 +7,12 @@ export const MAX_KEY_ARGUMENT_CHARS = 80;
 const asRecord = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
 const asString = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
 
-/** Collapses whitespace (a multi-line command becomes one line) and cuts long text with `…`. */
+/**
+ * Collapses whitespace (a multi-line command becomes one line), drops control characters and
+ * escape sequences, and cuts long text with `…`.
+ */
 export function oneLine(text: string, max = MAX_KEY_ARGUMENT_CHARS): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = sanitizeTerminalText(text).replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
@@ -93,6 +97,7 @@ export function formatToolLine(input: ToolLineInput, style: Style): string {
   const ok = input.exitCode === 0;
   const mark = ok ? style.green('✓') : style.red('✗');
   const key = keyArgument(input.toolName, input.args);
+  const name = sanitizeTerminalText(input.toolName);
   let status: string;
   if (ok) status = '';
   else if (input.errorKind === 'permission_denied') status = style.red(`denied${input.deniedReason === undefined ? '' : `: ${oneLine(input.deniedReason, 120)}`}`);
@@ -100,7 +105,7 @@ export function formatToolLine(input: ToolLineInput, style: Style): string {
   else if (input.errorKind === 'cancelled') status = style.yellow('cancelled');
   else status = style.red(`exit ${input.exitCode}`);
   const indent = '  '.repeat(input.depth ?? 0);
-  const parts = [`${indent}${mark} ${style.bold(input.toolName)}`, key === '' ? undefined : style.cyan(key), style.dim(formatDuration(input.durationMs)), status === '' ? undefined : status];
+  const parts = [`${indent}${mark} ${style.bold(name)}`, key === '' ? undefined : style.cyan(key), style.dim(formatDuration(input.durationMs)), status === '' ? undefined : status];
   return parts.filter((p) => p !== undefined).join('  ');
 }
 
@@ -111,7 +116,9 @@ export function formatToolLine(input: ToolLineInput, style: Style): string {
 export function formatDiff(diff: string, style: Style, indent = '    '): string {
   const lines = diff.endsWith('\n') ? diff.slice(0, -1).split('\n') : diff.split('\n');
   return lines
-    .map((line) => {
+    .map((raw) => {
+      // Diff lines are file content: whatever the file holds must not reach the terminal raw.
+      const line = sanitizeTerminalText(raw);
       if (line.startsWith('+++') || line.startsWith('---')) return indent + style.bold(line);
       if (line.startsWith('@@')) return indent + style.cyan(line);
       if (line.startsWith('+')) return indent + style.green(line);
