@@ -1,7 +1,8 @@
 import { CodeError } from '../errors/code-error.js';
 import { DefaultSecurityProvider } from '../security/security-provider.js';
 import type { SecurityProvider } from '../security/security-provider.js';
-import { commandPatternToRegExp, globToRegExp } from './glob-pattern.js';
+import { globToRegExp } from '../glob/glob-to-regexp.js';
+import { commandPatternToRegExp } from './command-pattern-regexp.js';
 
 /** Hook events, in the order of REFERENCE.md. */
 export const HOOK_EVENTS = [
@@ -163,8 +164,8 @@ export class HookRegistry {
       order: (this.#order += 1),
       priority,
       timeoutMs,
-      tool: compile('tool', (p) => globToRegExp(p)),
-      path: compile('pathPattern', (p) => globToRegExp(p, { pathMode: true })),
+      tool: compile('tool', (p) => globToRegExp(p, { pathMode: false })),
+      path: compile('pathPattern', (p) => globToRegExp(p)),
       command: compile('commandPattern', commandPatternToRegExp),
       handler,
     };

@@ -35,6 +35,13 @@ describe('compilePathGlob', () => {
     expect(matches('**/*.json', '.a3s/hooks/x.json')).toBe(true);
   });
 
+  it('matches names containing a newline wherever a wildcard may match', () => {
+    expect(matches('secrets/**', 'secrets/a\nb')).toBe(true);
+    expect(matches('**', 'a\nb/c')).toBe(true);
+    expect(matches('**/*.key', 'a\n/b.key')).toBe(true);
+    expect(matches('src/*.ts', 'src/a\nb.ts')).toBe(true);
+  });
+
   it('expands {a,b} alternatives, nested ones too', () => {
     expect(matches('*.{ts,tsx}', 'a.tsx')).toBe(true);
     expect(matches('*.{ts,tsx}', 'a.js')).toBe(false);

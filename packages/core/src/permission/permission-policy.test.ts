@@ -122,6 +122,13 @@ describe('evaluatePermission: path targets', () => {
     expect(decide(policy, 'write', paths('src/../.env'))).toBe('deny');
   });
 
+  it('denies a path whose names contain a newline (a ** deny rule cannot be dodged)', () => {
+    const guarded: PermissionPolicy = { allow: ['write'], deny: ['write(secrets/**)', 'read(**)'] };
+    expect(decide(guarded, 'write', paths('secrets/a\nb.txt'))).toBe('deny');
+    expect(decide(guarded, 'write', paths('secrets/dir\n/key'))).toBe('deny');
+    expect(decide(guarded, 'read', paths('x\ny'))).toBe('deny');
+  });
+
   it('requires every path to pass', () => {
     expect(decide(policy, 'edit', paths('src/a.ts', 'src/b.ts'))).toBe('allow');
     expect(decide(policy, 'edit', paths('src/a.ts', 'README.md'))).toBe('ask');

@@ -1,4 +1,5 @@
 import { CodeError } from '../errors/code-error.js';
+import { globToRegExp } from '../glob/glob-to-regexp.js';
 import { compileCommandPattern } from './command-pattern.js';
 import type { CommandPattern } from './command-pattern.js';
 import { compilePathGlob } from './path-glob.js';
@@ -58,9 +59,9 @@ export function parsePermissionRule(rule: string): PermissionRule {
     if (specifier.length === 0) throw invalidRule(source, 'the specifier between the parentheses is empty');
     if (!parenthesesBalance(specifier)) throw invalidRule(source, 'unbalanced parentheses in the specifier');
   }
-  // Only letters, digits, `_`, `-`, `*` and `?` get here, so this translation is a safe regex.
+  // Only letters, digits, `_`, `-`, `*` and `?` get here (TOOL_GLOB), so no other glob syntax applies.
   // Case-insensitive: a `Bash(rm*)` deny rule copied from another agent's config must still bite.
-  const toolGlob = new RegExp(`^${toolPattern.replaceAll('*', '.*').replaceAll('?', '.')}$`, 'i');
+  const toolGlob = globToRegExp(toolPattern, { pathMode: false, caseInsensitive: true });
   return {
     source,
     toolPattern,

@@ -2,6 +2,7 @@
 // listed by name.
 export { MemoryWorkspaceBackend } from './memory-workspace-backend.js';
 export type { MemoryWorkspaceBackendOptions } from './memory-workspace-backend.js';
-export { globToRegExp } from './glob-pattern.js';
+export { globToRegExp } from '../glob/glob-to-regexp.js';
+export type { GlobOptions } from '../glob/glob-to-regexp.js';
 export { describeWorkspaceContract } from './workspace-contract.js';
 export type { WorkspaceContractFixture, WorkspaceContractOptions } from './workspace-contract.js';

@@ -1,6 +1,6 @@
 import { CodeError } from '../errors/code-error.js';
 import type { SearchLine, SearchOptions, SearchResult } from '../workspace/workspace-backend.js';
-import { globToRegExp } from './glob-pattern.js';
+import { globToRegExp } from '../glob/glob-to-regexp.js';
 
 /** One file offered to {@link searchMemoryFiles}. */
 export interface MemorySearchFile {

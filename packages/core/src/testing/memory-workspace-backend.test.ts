@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CodeError } from '../errors/code-error.js';
 import { HostFailure } from '../errors/host-failure.js';
-import { globToRegExp } from './glob-pattern.js';
+import { globToRegExp } from '../glob/glob-to-regexp.js';
 import { MemoryWorkspaceBackend } from './memory-workspace-backend.js';
 
 const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);

@@ -13,7 +13,7 @@ import type {
   WorkspaceStat,
   WriteFileOptions,
 } from '../workspace/workspace-backend.js';
-import { globToRegExp } from './glob-pattern.js';
+import { globToRegExp } from '../glob/glob-to-regexp.js';
 import { parseCursor, searchMemoryFiles } from './memory-search.js';
 
 /** Options of {@link MemoryWorkspaceBackend}. */
