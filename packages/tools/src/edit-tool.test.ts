@@ -123,4 +123,11 @@ describe('edit', () => {
     expect(stored?.content).toContain('+row 19999 VALUE');
     expect(metadata['additions']).toBe(20000);
   });
+
+  it('an empty old_string is refused even when the schema is bypassed (a direct execute must not spin forever)', async () => {
+    const ws = new MemoryWorkspaceBackend({ files: { 'a.txt': 'abc\n' } });
+    const result = await run(edit, ws, { file_path: 'a.txt', old_string: '', new_string: 'x' });
+    expect(result.errorKind?.type).toBe('invalid_argument');
+    expect(await fileText(ws, 'a.txt')).toBe('abc\n');
+  });
 });

@@ -47,6 +47,9 @@ export function createEditTool(): Tool<EditArgs> {
 
 async function executeEdit(args: EditArgs, context: ToolContext): Promise<ToolOutput> {
   const { workspace, abortSignal } = context;
+  // The schema says minLength 1, but execute() is public: an empty needle would make the
+  // occurrence count loop forever on the same index.
+  if (typeof args.old_string !== 'string' || args.old_string === '') return invalidArgument('old_string must be a non-empty string');
   if (args.old_string === args.new_string) return invalidArgument('old_string and new_string are identical; there is nothing to change');
   const loaded = await loadFile(workspace, args.file_path, abortSignal);
   if (!loaded.ok) return loaded.failure;
