@@ -16,6 +16,30 @@ describe('ArtifactStore', () => {
     expect(store.get('a3s://tool-output/read/nope')).toBeNull();
   });
 
+  it('keeps a suffixed id within the id limit, so the snapshot restores', () => {
+    const store = new ArtifactStore();
+    const id = 'c'.repeat(128);
+    store.put('read', 'one', { id });
+    const second = store.put('read', 'two', { id });
+    expect(second.id.length).toBeLessThanOrEqual(128);
+    expect(second.uri).not.toBe(ArtifactStore.uriFor('read', id));
+    const restored = new ArtifactStore();
+    restored.restore(store.snapshot());
+    expect(restored.list().map((a) => a.content)).toEqual(['one', 'two']);
+  });
+
+  it('counts an artifact listed twice in a snapshot once', () => {
+    const store = new ArtifactStore();
+    store.put('read', 'abcd', { id: 'x' });
+    const snapshot = store.snapshot();
+    const restored = new ArtifactStore({ maxBytes: 6 });
+    restored.restore({ version: 1, artifacts: [...snapshot.artifacts, ...snapshot.artifacts] });
+    expect(restored.size).toBe(1);
+    expect(restored.totalBytes).toBe(4);
+    restored.put('read', 'ef');
+    expect(restored.size).toBe(2);
+  });
+
   it('evicts oldest first by count', () => {
     const store = new ArtifactStore({ maxArtifacts: 2 });
     const a = store.put('t', 'a');

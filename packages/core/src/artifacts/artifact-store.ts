@@ -44,6 +44,7 @@ export interface ArtifactStoreSnapshot {
 }
 
 const URI_PREFIX = 'a3s://tool-output/';
+const MAX_ID_LENGTH = 128;
 const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 const TOOL_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -104,10 +105,14 @@ export class ArtifactStore {
         details: { limit: 'maxBytes', maxBytes: this.maxBytes, bytes, tool },
       });
     }
-    let id = options.id ?? `${this.#prefix}${(this.#counter += 1).toString(36)}`;
+    const base = options.id ?? `${this.#prefix}${(this.#counter += 1).toString(36)}`;
+    let id = base;
     let uri = ArtifactStore.uriFor(tool, id);
     for (let n = 2; this.#artifacts.has(uri); n += 1) {
-      id = `${options.id ?? id}-${n}`;
+      // The suffixed id must still be a valid id (at most 128 characters), or the snapshot
+      // holding it could never be restored.
+      const suffix = `-${n}`;
+      id = `${base.slice(0, MAX_ID_LENGTH - suffix.length)}${suffix}`;
       uri = ArtifactStore.uriFor(tool, id);
     }
     this.#insert({ uri, id, tool, content, mediaType: options.mediaType ?? 'text/plain', bytes, createdAtMs: Date.now() });
@@ -153,6 +158,12 @@ export class ArtifactStore {
   }
 
   #insert(artifact: Artifact): void {
+    // A snapshot may list a URI twice: the later entry replaces the earlier one, bytes included.
+    const replaced = this.#artifacts.get(artifact.uri);
+    if (replaced !== undefined) {
+      this.#artifacts.delete(artifact.uri);
+      this.#totalBytes -= replaced.bytes;
+    }
     this.#artifacts.set(artifact.uri, artifact);
     this.#totalBytes += artifact.bytes;
     for (const [uri, oldest] of this.#artifacts) {

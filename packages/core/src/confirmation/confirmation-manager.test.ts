@@ -8,6 +8,19 @@ import { DEFAULT_TOOL_CAPABILITIES, READ_ONLY_TOOL_CAPABILITIES } from '../tools
 const base = { toolName: 'write', args: { file_path: 'a' }, lane: 'write' as const };
 
 describe('ConfirmationManager', () => {
+  it('a throwing event listener neither rejects the request nor leaves it pending', async () => {
+    const manager = new ConfirmationManager({ defaultTimeoutMs: 60_000 }, {
+      emit: () => {
+        throw new Error('listener crashed');
+      },
+    });
+    const pending = manager.request({ ...base, toolId: 't1' });
+    expect(manager.pending().map((p) => p.toolId)).toEqual(['t1']);
+    expect(manager.confirm('t1', false, 'no')).toBe(true);
+    expect(await pending).toEqual({ approved: false, reason: 'no', source: 'user' });
+    expect(manager.pending()).toEqual([]);
+  });
+
   it('approves and denies through confirm, emitting required/received', async () => {
     const events: AgentEvent[] = [];
     const manager = new ConfirmationManager({}, { emit: (e) => events.push(e) });

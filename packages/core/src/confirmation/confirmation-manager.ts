@@ -74,6 +74,21 @@ interface PendingEntry {
 }
 
 /**
+ * An event receiver that cannot throw: a crashing listener must not reject a request (which
+ * never rejects), nor leave a confirmation pending with its timer armed after its caller gave up.
+ */
+function guarded(emit: ((event: AgentEvent) => void) | undefined): (event: AgentEvent) => void {
+  if (emit === undefined) return () => {};
+  return (event) => {
+    try {
+      emit(event);
+    } catch {
+      // Ignored, like the kernel ignores a throwing session listener.
+    }
+  };
+}
+
+/**
  * Validates a (partial) confirmation policy and fills defaults. Throws
  * SESSION_CONFIGURATION_ERROR naming the bad field.
  */
@@ -150,7 +165,7 @@ export class ConfirmationManager {
     if (this.#pending.has(request.toolId)) {
       return Promise.reject(new CodeError('QUEUE_ERROR', `a confirmation for tool call '${request.toolId}' is already pending`, { details: { toolId: request.toolId } }));
     }
-    const emit = request.emit ?? this.#emit ?? (() => {});
+    const emit = guarded(request.emit ?? this.#emit);
     const timeoutMs = request.timeoutMs ?? this.policy.defaultTimeoutMs;
     const signal = request.abortSignal;
     if (signal?.aborted === true) return Promise.resolve({ approved: false, reason: 'cancelled before confirmation', source: 'cancelled' });
@@ -196,7 +211,7 @@ export class ConfirmationManager {
     const entry = this.#pending.get(toolId);
     if (entry === undefined) return false;
     const text = reason ?? (approved ? 'approved' : 'rejected');
-    (entry.request.emit ?? this.#emit)?.(createAgentEvent('confirmation_received', { tool_id: toolId, tool_name: entry.request.toolName, approved, reason: text }));
+    guarded(entry.request.emit ?? this.#emit)(createAgentEvent('confirmation_received', { tool_id: toolId, tool_name: entry.request.toolName, approved, reason: text }));
     entry.settle({ approved, reason: text, source: 'user' });
     return true;
   }

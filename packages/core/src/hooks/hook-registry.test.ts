@@ -34,6 +34,29 @@ describe('HookRegistry', () => {
     expect(result).toMatchObject({ action: 'block', reason: 'no', hookId: 'b', modified: { prompt: 'changed' } });
   });
 
+  it('redacts modifications before later hooks see them; the caller still gets them as made', async () => {
+    const hooks = new HookRegistry();
+    const seen: unknown[] = [];
+    hooks.register('inject', 'pre_prompt', null, { priority: 1 }, () => ({ action: 'continue', modified: { prompt: 'use sk-ant-api03-ABCDEFGHIJKLMNOPQRSTUV now' } }));
+    hooks.register('observer', 'pre_prompt', null, null, (event: HookInvocation) => {
+      seen.push(event.payload['prompt']);
+    });
+    const result = await hooks.run('pre_prompt', { prompt: 'p' });
+    expect(seen).toEqual(['use [REDACTED] now']);
+    expect(result.payload['prompt']).toBe('use [REDACTED] now');
+    expect(result.modified).toEqual({ prompt: 'use sk-ant-api03-ABCDEFGHIJKLMNOPQRSTUV now' });
+  });
+
+  it('matches later hooks against the payload as modified by earlier ones', async () => {
+    const hooks = new HookRegistry();
+    const hits: string[] = [];
+    hooks.register('rewrite', 'pre_tool_use', null, { priority: 1 }, () => ({ action: 'continue', modified: { command: 'git push --force', paths: ['.env'] } }));
+    hooks.register('push', 'pre_tool_use', { commandPattern: 'git push *' }, null, () => void hits.push('push'));
+    hooks.register('env', 'pre_tool_use', { pathPattern: '.env' }, null, () => void hits.push('env'));
+    await hooks.run('pre_tool_use', { tool_name: 'bash', command: 'ls', paths: ['a.txt'] });
+    expect(hits).toEqual(['push', 'env']);
+  });
+
   it('merges modifications into the payload later hooks see', async () => {
     const hooks = new HookRegistry();
     const seen: unknown[] = [];

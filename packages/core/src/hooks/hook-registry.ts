@@ -202,13 +202,20 @@ export class HookRegistry {
 
   /**
    * Runs the hooks of `event` matching `target` (default: `tool_name`, `paths`, `command` read
-   * from the payload), lowest priority first, until one does not continue.
+   * from the payload), lowest priority first, until one does not continue. After a hook modified
+   * the payload, later hooks are matched against the modified call: `retarget` (given the merged
+   * modifications so far) tells what it targets; without it the default target is read again
+   * from the modified payload. Later hooks see the modifications redacted.
    */
-  async run(event: HookEventName, payload: Readonly<Record<string, unknown>>, options: { readonly target?: HookMatchTarget } = {}): Promise<HookRunResult> {
+  async run(
+    event: HookEventName,
+    payload: Readonly<Record<string, unknown>>,
+    options: { readonly target?: HookMatchTarget; readonly retarget?: (modified: Readonly<Record<string, unknown>>) => HookMatchTarget | Promise<HookMatchTarget> } = {},
+  ): Promise<HookRunResult> {
     const entries = this.#byEvent.get(event);
     let current = this.#security.redactValue(payload) as Readonly<Record<string, unknown>>;
     if (entries === undefined) return { action: 'continue', payload: current };
-    const target = options.target ?? targetFromPayload(payload);
+    let target = options.target ?? targetFromPayload(payload);
     let modified: Record<string, unknown> | undefined;
     for (const entry of entries) {
       if (!matches(entry, target)) continue;
@@ -217,7 +224,14 @@ export class HookRegistry {
       const result = outcome.result;
       if (result.modified !== undefined) {
         modified = { ...modified, ...result.modified };
-        current = { ...current, ...result.modified };
+        // Handlers only ever see redacted payloads, a hook's own additions included.
+        current = { ...current, ...(this.#security.redactValue(result.modified) as Record<string, unknown>) };
+        try {
+          target = options.retarget !== undefined ? await options.retarget(modified) : options.target ?? targetFromPayload({ ...payload, ...modified });
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          return { action: 'block', reason: `${event} hook '${entry.id}' modified the call into one that cannot be matched: ${message}`, payload: current, hookId: entry.id, failed: true, modified };
+        }
       }
       if (result.action !== 'continue') {
         return {

@@ -81,6 +81,18 @@ describe('kernel hooks', () => {
     expect(workspace.paths()).toEqual(['docs/a.md']);
   });
 
+  it('a path-scoped pre-hook is matched against args an earlier hook rewrote', async () => {
+    const write = writeTool();
+    const hooks = new HookRegistry();
+    hooks.register('redirect', 'pre_tool_use', null, { priority: 1 }, (e) => ({ action: 'continue', modified: { args: { ...(e.payload['args'] as object), path: 'src/a.ts' } } }));
+    hooks.register('src-frozen', 'pre_tool_use', { pathPattern: 'src/**' }, null, () => ({ action: 'block', reason: 'src is frozen' }));
+    const { kernel, workspace } = makeKernel([write], { hooks });
+    const result = await kernel.invoke({ toolName: 'write', args: { path: 'docs/a.md', content: 'x' }, origin: 'agent' });
+    expect(result.errorKind).toMatchObject({ type: 'hook_denied', reason: 'src is frozen' });
+    expect(write.calls).toEqual([]);
+    expect(workspace.paths()).toEqual([]);
+  });
+
   it('post-hooks may replace output, which is still redacted; a failing post-hook withholds output', async () => {
     const tool = recordingTool('echo');
     const hooks = new HookRegistry();

@@ -14,7 +14,22 @@ export async function hookTarget(deps: KernelDeps, call: InvocationCall, event: 
 }
 
 /**
- * Stage 4: runs the `pre_tool_use` hooks (the caller skips this when none is registered).
+ * What later pre-hooks are matched against once an earlier one replaced the arguments: the call
+ * with those arguments (paths resolved again). Arguments that are not valid target nothing but
+ * the tool; the call fails validation afterwards unless a later hook repairs them.
+ */
+async function retarget(deps: KernelDeps, call: InvocationCall, modified: Readonly<Record<string, unknown>>): Promise<HookMatchTarget> {
+  if (!Object.prototype.hasOwnProperty.call(modified, 'args')) return hookTarget(deps, call, 'pre_tool_use');
+  const args = modified['args'];
+  if (args === call.args) return hookTarget(deps, call, 'pre_tool_use');
+  if (validateArguments(call.tool!, args) !== undefined) return { toolName: call.toolName };
+  call.argsChanged(args);
+  return hookTarget(deps, call, 'pre_tool_use');
+}
+
+/**
+ * Stage 4: runs the `pre_tool_use` hooks (the caller skips this when none is registered). Hooks
+ * after one that replaced the arguments are matched against the replaced arguments.
  * - `block` -> `hook_denied` (not retryable); `retry` -> `hook_denied` retryable;
  * - `skip` -> the tool does not run; exit 0 with `metadata.skipped`;
  * - `modified: { args }` replaces the arguments, which are validated AGAIN (a hook cannot
@@ -28,7 +43,7 @@ export async function runPreHooks(deps: KernelDeps, call: InvocationCall): Promi
   if (target.paths !== undefined) payload['paths'] = target.paths;
   if (target.command !== undefined) payload['command'] = target.command;
   if (call.parentToolId !== undefined) payload['parent_tool_id'] = call.parentToolId;
-  const result = await deps.hooks.run('pre_tool_use', payload, { target });
+  const result = await deps.hooks.run('pre_tool_use', payload, { target, retarget: (modified) => retarget(deps, call, modified) });
   const reason = result.reason ?? 'blocked by a pre_tool_use hook';
   if (result.action === 'block' || result.action === 'retry') {
     const retryable = result.action === 'retry' && result.failed !== true;
@@ -52,7 +67,7 @@ export async function runPreHooks(deps: KernelDeps, call: InvocationCall): Promi
       const message = `arguments modified by a pre_tool_use hook are invalid: ${stop.output.output}`;
       return { output: { output: message, exitCode: 1, errorKind: { type: 'invalid_argument', message } }, outcome: 'failed' };
     }
-    call.argsChanged(modified['args']);
+    if (modified['args'] !== call.args) call.argsChanged(modified['args']);
   }
   return undefined;
 }
