@@ -16,7 +16,7 @@ import { hostRun } from './host-run.js';
 import type { DemoCommandOptions } from './parse-args.js';
 import { reportError } from './report-error.js';
 import { INTERACTIVE_CONFIRMATION_TIMEOUT_MS, createAgentFrom } from './run-command.js';
-import { formatDiff } from './tool-summary.js';
+import { formatDiff, oneLine } from './tool-summary.js';
 
 /** The prompt of the demo session. */
 export const DEMO_PROMPT =
@@ -98,7 +98,7 @@ export async function demoCommand(options: DemoCommandOptions, io: CliIo, style:
     const verification = await session.tool('bash', { command: DEMO_TEST_COMMAND });
     const verdict = verification.output.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('exit code:') && !/^std(out|err):$/.test(l)).at(-1) ?? '';
     const passed = verification.exitCode === 0;
-    say(`${passed ? style.green('✓ tests pass') : style.red('✗ tests still fail')}: ${DEMO_TEST_COMMAND} -> ${verdict}`);
+    say(`${passed ? style.green('✓ tests pass') : style.red('✗ tests still fail')}: ${DEMO_TEST_COMMAND} -> ${oneLine(verdict, 160)}`);
     say(style.dim(`workspace kept at ${workspace}`));
     if (outcome.exitCode !== EXIT_CODES.success && outcome.exitCode !== EXIT_CODES.toolFailure) return outcome.exitCode;
     return passed ? EXIT_CODES.success : EXIT_CODES.toolFailure;

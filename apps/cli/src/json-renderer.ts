@@ -17,7 +17,7 @@ export class JsonRenderer implements RunRenderer {
   }
 
   event(event: AgentEvent): void {
-    this.#stdout.write(`${JSON.stringify(toEnvelope(event))}\n`);
+    this.#stdout.write(`${envelopeLine(toEnvelope(event))}\n`);
   }
 
   pause(): void {}
@@ -27,4 +27,26 @@ export class JsonRenderer implements RunRenderer {
   }
 
   close(): void {}
+}
+
+/**
+ * One envelope as a JSON line. Payloads normally are plain JSON; a custom tool's metadata may
+ * still hold a BigInt or a cycle, which must not end a `--json` run: BigInts become decimal
+ * strings and a reference back to an enclosing object becomes `"[Circular]"`.
+ */
+function envelopeLine(envelope: unknown): string {
+  try {
+    return JSON.stringify(envelope);
+  } catch {
+    // The objects on the path from the root to the value being written (the holder is `this`).
+    const path: unknown[] = [];
+    return JSON.stringify(envelope, function (this: unknown, _key: string, value: unknown) {
+      if (typeof value === 'bigint') return value.toString();
+      if (typeof value !== 'object' || value === null) return value;
+      while (path.length > 0 && path[path.length - 1] !== this) path.pop();
+      if (path.includes(value)) return '[Circular]';
+      path.push(value);
+      return value;
+    });
+  }
 }

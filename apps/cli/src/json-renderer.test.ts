@@ -1,0 +1,30 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createAgentEvent } from '@a3s-lab/code-core';
+import { JsonRenderer } from './json-renderer.js';
+
+function capture() {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (c: Buffer) => (text += c.toString('utf8')));
+  return { stream, text: () => text };
+}
+
+describe('JsonRenderer', () => {
+  it('prints one envelope per line even for a payload JSON cannot hold (a BigInt, a cycle from a custom tool)', () => {
+    const stdout = capture();
+    const stderr = capture();
+    const renderer = new JsonRenderer(stdout.stream, stderr.stream);
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic['self'] = cyclic;
+    renderer.event(createAgentEvent('tool_end', { tool_id: 't', tool_name: 'custom', exit_code: 0, output: 'ok', metadata: { n: 12n, cyclic } }));
+    renderer.event(createAgentEvent('agent_end', { text: 'done' }));
+    const lines = stdout.text().trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    const first = JSON.parse(lines[0] as string) as { type: string; payload: { metadata: { n: string; cyclic: { a: number; self: string } } } };
+    expect(first.type).toBe('tool_end');
+    expect(first.payload.metadata.n).toBe('12');
+    expect(first.payload.metadata.cyclic).toEqual({ a: 1, self: '[Circular]' });
+    expect(JSON.parse(lines[1] as string)).toMatchObject({ version: 1, type: 'agent_end' });
+  });
+});
