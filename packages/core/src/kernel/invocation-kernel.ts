@@ -9,7 +9,6 @@ import type { PermissionPolicy } from '../permission/permission-policy.js';
 import { DefaultSecurityProvider } from '../security/security-provider.js';
 import type { SecurityProvider } from '../security/security-provider.js';
 import type { ToolCapabilities } from '../tools/tool-capabilities.js';
-import { DEFAULT_TOOL_CAPABILITIES } from '../tools/tool-capabilities.js';
 import type { ToolServices } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolResult } from '../tools/tool-result.js';
@@ -34,7 +33,7 @@ import { executeWithDeadline, MAX_TIMER_MS } from './stages/execute.js';
 import { abortedOutput } from './stages/map-tool-error.js';
 import { requiresAuthorization } from './stages/origin-authority.js';
 import { decidePermission, denyCall } from './stages/permission.js';
-import { capabilitiesOf } from './stages/permission-target.js';
+import { capabilitiesByName } from './stages/permission-target.js';
 import { runPostHooks } from './stages/post-hooks.js';
 import { runPreHooks } from './stages/pre-hooks.js';
 import { checkRecursion } from './stages/recursion-guard.js';
@@ -226,8 +225,7 @@ export class InvocationKernel {
 
   /** Capabilities of a call with these arguments (conservative default for an unknown tool). */
   capabilities(toolName: string, args: unknown): ToolCapabilities {
-    const tool = this.#deps.registry.get(toolName);
-    return tool === null ? DEFAULT_TOOL_CAPABILITIES : capabilitiesOf(tool, args);
+    return capabilitiesByName(this.#deps.registry, toolName, args);
   }
 
   /** Calls in progress (any origin), oldest first. */

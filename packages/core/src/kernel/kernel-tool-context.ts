@@ -1,4 +1,3 @@
-import { DEFAULT_TOOL_CAPABILITIES } from '../tools/tool-capabilities.js';
 import type { ToolContext, ToolServices } from '../tools/tool.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
@@ -8,7 +7,7 @@ import { InvocationRuntime } from './invocation-runtime.js';
 import type { NestedInvocationGateway, NestedInvokeOptions } from './invocation-runtime.js';
 import type { KernelDeps } from './kernel-deps.js';
 import { emitCallEvent } from './kernel-deps.js';
-import { capabilitiesOf } from './stages/permission-target.js';
+import { capabilitiesByName } from './stages/permission-target.js';
 
 /** How the kernel runs a governed nested call on behalf of `parent`. */
 export type NestedInvoker = (parent: InvocationCall, toolName: string, args: unknown, options: NestedInvokeOptions) => Promise<ToolResult>;
@@ -71,10 +70,7 @@ export class KernelToolContext implements ToolContext {
       const gateway: NestedInvocationGateway = {
         invokeNested: (toolName, args, options) => invoke(call, toolName, args, options),
         toolNames: () => registry.names(),
-        capabilities: (toolName, args) => {
-          const tool = registry.get(toolName);
-          return tool === null ? DEFAULT_TOOL_CAPABILITIES : capabilitiesOf(tool, args);
-        },
+        capabilities: (toolName, args) => capabilitiesByName(registry, toolName, args),
       };
       this.#runtime = new InvocationRuntime(gateway);
     }

@@ -1,6 +1,7 @@
 import { resolveToolCapabilities } from '../../tools/tool-capabilities.js';
 import type { ToolCapabilities } from '../../tools/tool-capabilities.js';
-import type { AnyTool } from '../../tools/tool-registry.js';
+import { DEFAULT_TOOL_CAPABILITIES } from '../../tools/tool-capabilities.js';
+import type { AnyTool, ToolRegistry } from '../../tools/tool-registry.js';
 import type { PermissionTarget } from '../../tools/tool.js';
 import type { InvocationCall, ResolvedTarget } from '../invocation-call.js';
 import type { KernelDeps } from '../kernel-deps.js';
@@ -55,4 +56,10 @@ export function capabilitiesOf(tool: AnyTool, args: unknown): ToolCapabilities {
   } catch {
     return resolveToolCapabilities(undefined);
   }
+}
+
+/** Capabilities of a call of `toolName` with `args`; the conservative default for a tool not registered. */
+export function capabilitiesByName(registry: ToolRegistry, toolName: string, args: unknown): ToolCapabilities {
+  const tool = registry.get(toolName);
+  return tool === null ? DEFAULT_TOOL_CAPABILITIES : capabilitiesOf(tool, args);
 }
