@@ -1,7 +1,7 @@
 import type { LlmStreamEvent } from '@a3s-lab/code-core';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
 import { describe, expect, it } from 'vitest';
-import { AnthropicEventMapper, parseToolInput, toStopReason } from './anthropic-event-mapper.js';
+import { AnthropicEventMapper, toStopReason } from './anthropic-event-mapper.js';
 
 // Raw events as the API sends them (fields the mapper does not read are cast away).
 const raw = (event: unknown): RawMessageStreamEvent => event as RawMessageStreamEvent;
@@ -82,14 +82,6 @@ describe('AnthropicEventMapper', () => {
     const { mapper, out } = run([start, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: 'hi' } }]);
     expect(out).toEqual([{ type: 'text_delta', text: 'hi' }]);
     expect(mapper.completed).toBe(false);
-  });
-});
-
-describe('parseToolInput', () => {
-  it('treats empty input as an empty object and non-objects as invalid', () => {
-    expect(parseToolInput('')).toEqual({ input: {} });
-    expect(parseToolInput('[1]')).toEqual({ input: undefined, invalidInput: '[1]' });
-    expect(parseToolInput('{"a":1}')).toEqual({ input: { a: 1 } });
   });
 });
 

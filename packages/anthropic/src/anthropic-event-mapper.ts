@@ -1,4 +1,5 @@
 import type { LlmContentPart, LlmStopReason, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
+import { parseToolCallInput } from '@a3s-lab/code-core';
 import type { RawMessageStreamEvent, StopReason } from '@anthropic-ai/sdk/resources/messages/messages';
 
 type BlockState =
@@ -23,22 +24,6 @@ export function toStopReason(reason: StopReason | null | undefined): LlmStopReas
     default:
       return 'other';
   }
-}
-
-/**
- * Parses a tool call's accumulated input JSON. Never throws: invalid JSON (or JSON that is not
- * an object) comes back as `invalidInput` so the agent loop can hand the model an error result.
- */
-export function parseToolInput(json: string): { input: unknown; invalidInput?: string } {
-  // A tool without parameters streams no input_json_delta at all.
-  if (json.trim() === '') return { input: {} };
-  try {
-    const input: unknown = JSON.parse(json);
-    if (typeof input === 'object' && input !== null && !Array.isArray(input)) return { input };
-  } catch {
-    // falls through to the invalid case
-  }
-  return { input: undefined, invalidInput: json };
 }
 
 interface MutableUsage {
@@ -135,7 +120,7 @@ export class AnthropicEventMapper {
   private stopBlock(index: number): LlmStreamEvent[] {
     const block = this.blocks.get(index);
     if (block?.kind !== 'tool' || 'input' in block || block.invalidInput !== undefined) return [];
-    const parsed = parseToolInput(block.json);
+    const parsed = parseToolCallInput(block.json);
     block.input = parsed.input;
     if (parsed.invalidInput !== undefined) {
       block.invalidInput = parsed.invalidInput;
@@ -167,7 +152,7 @@ export class AnthropicEventMapper {
       }
       if (block.kind === 'tool') {
         // A block that never got content_block_stop is parsed here so content is always complete.
-        const input = 'input' in block || block.invalidInput !== undefined ? block.input : parseToolInput(block.json).input;
+        const input = 'input' in block || block.invalidInput !== undefined ? block.input : parseToolCallInput(block.json).input;
         parts.push({ type: 'tool_call', id: block.id, name: block.name, input });
       }
     }

@@ -111,8 +111,11 @@ export type {
   LlmStreamEvent,
   LlmUsage,
 } from './llm/llm-client.js';
+export { parseToolCallInput } from './llm/parse-tool-call-input.js';
 export { StreamInterruptedError } from './llm/retry/attempt-failure.js';
 export type { AttemptFailure } from './llm/retry/attempt-failure.js';
+export { apiErrorFailure, brokenStreamFailure, connectionFailure, safeCause } from './llm/retry/classify-failure.js';
+export type { ApiErrorFields } from './llm/retry/classify-failure.js';
 export { REDACTED, redactSecrets } from './llm/retry/redact-secrets.js';
 export {
   DEFAULT_MAX_RETRIES,

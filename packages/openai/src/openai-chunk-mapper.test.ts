@@ -1,7 +1,7 @@
 import type { LlmStreamEvent } from '@a3s-lab/code-core';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
-import { OpenAIChunkMapper, parseToolArguments, toStopReason, toUsage } from './openai-chunk-mapper.js';
+import { OpenAIChunkMapper, toStopReason, toUsage } from './openai-chunk-mapper.js';
 
 function chunk(delta: Record<string, unknown>, finish: string | null = null): ChatCompletionChunk {
   return { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] } as unknown as ChatCompletionChunk;
@@ -75,10 +75,6 @@ describe('helpers', () => {
     expect(toStopReason('length', false)).toBe('max_tokens');
     expect(toStopReason('content_filter', false)).toBe('refusal');
     expect(toStopReason(null, false)).toBe('other');
-  });
-  it('parses arguments without throwing', () => {
-    expect(parseToolArguments('')).toEqual({ input: {} });
-    expect(parseToolArguments('"x"')).toEqual({ input: undefined, invalidInput: '"x"' });
   });
   it('omits cache tokens the server did not report', () => {
     expect(toUsage({ prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 })).toEqual({ inputTokens: 5, outputTokens: 1 });

@@ -1,4 +1,5 @@
 import type { LlmContentPart, LlmStopReason, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
+import { parseToolCallInput } from '@a3s-lab/code-core';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 
 type FinishReason = ChatCompletionChunk.Choice['finish_reason'] | string;
@@ -28,22 +29,6 @@ export function toStopReason(reason: FinishReason | null | undefined, hasToolCal
     default:
       return 'other';
   }
-}
-
-/**
- * Parses a tool call's argument JSON. Never throws: invalid JSON (or JSON that is not an object)
- * comes back as `invalidInput` so the agent loop can hand the model an error result.
- */
-export function parseToolArguments(json: string): { input: unknown; invalidInput?: string } {
-  // Some servers send no arguments at all for a parameterless tool.
-  if (json.trim() === '') return { input: {} };
-  try {
-    const input: unknown = JSON.parse(json);
-    if (typeof input === 'object' && input !== null && !Array.isArray(input)) return { input };
-  } catch {
-    // falls through to the invalid case
-  }
-  return { input: undefined, invalidInput: json };
 }
 
 // Reasoning text of OpenAI-compatible servers: `reasoning_content` (DeepSeek, vLLM) or `reasoning` (vLLM >= 0.10, OpenRouter, Ollama).
@@ -145,7 +130,7 @@ export class OpenAIChunkMapper {
         events.push({ type: 'tool_call_start', id: call.id, name: call.name });
         if (call.arguments !== '') events.push({ type: 'tool_call_delta', id: call.id, partialJson: call.arguments });
       }
-      const parsed = parseToolArguments(call.arguments);
+      const parsed = parseToolCallInput(call.arguments);
       call.input = parsed.input;
       events.push(
         parsed.invalidInput === undefined
