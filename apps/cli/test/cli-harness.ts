@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { ScriptedModelServer } from '@a3s-lab/code-testing';
+import { afterEach } from 'vitest';
+import { startScriptedModelServer } from '@a3s-lab/code-testing';
+import type { Scenario, ScriptedModelServer } from '@a3s-lab/code-testing';
 import { stripAnsi } from '../src/ansi.js';
 import type { CliIo } from '../src/cli-io.js';
 import { main } from '../src/main.js';
@@ -36,6 +38,39 @@ export function tempDir(prefix: string, files: Readonly<Record<string, string>> 
     writeFileSync(join(dir, path), content);
   }
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** What {@link scriptedRunFixture} gives a describe block. */
+export interface ScriptedRunFixture {
+  /** Starts this test's scripted model server. */
+  start(scenario: Scenario): Promise<ScriptedModelServer>;
+  /** This test's server, once started. */
+  server(): ScriptedModelServer | undefined;
+  /** A temp directory removed after the test. */
+  tempDir(prefix: string, files?: Readonly<Record<string, string>>): string;
+}
+
+/** Per-test scripted server and temp directories, closed and removed after each test (call in a describe). */
+export function scriptedRunFixture(): ScriptedRunFixture {
+  let server: ScriptedModelServer | undefined;
+  const cleanups: Array<() => void> = [];
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    for (const cleanup of cleanups.splice(0)) cleanup();
+  });
+  return {
+    start: async (scenario) => {
+      server = await startScriptedModelServer({ scenario });
+      return server;
+    },
+    server: () => server,
+    tempDir: (prefix, files = {}) => {
+      const made = tempDir(prefix, files);
+      cleanups.push(made.cleanup);
+      return made.dir;
+    },
+  };
 }
 
 /** ACL text pointing the `anthropic` provider at a scripted server. */

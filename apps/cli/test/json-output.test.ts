@@ -2,11 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentEventJsonSchemaV1 } from '@a3s-lab/code-core';
-import { errorResponse, startScriptedModelServer, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
-import type { Scenario, ScriptedModelServer } from '@a3s-lab/code-testing';
-import { cleanEnv, runMain, tempDir, writeWorkspaceConfig } from './cli-harness.js';
+import { errorResponse, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
+import type { Scenario } from '@a3s-lab/code-testing';
+import { cleanEnv, runMain, scriptedRunFixture, writeWorkspaceConfig } from './cli-harness.js';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const validate = ajv.compile(agentEventJsonSchemaV1 as object);
@@ -32,20 +32,12 @@ function parseJsonl(stdout: string): Envelope[] {
 }
 
 describe('a3s-code run --json', () => {
-  let server: ScriptedModelServer | undefined;
-  const cleanups: Array<() => void> = [];
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    for (const cleanup of cleanups.splice(0)) cleanup();
-  });
+  const fixture = scriptedRunFixture();
   const workspaceFor = async (scenario: Scenario): Promise<{ dir: string; env: Record<string, string> }> => {
-    server = await startScriptedModelServer({ scenario });
-    const ws = tempDir('a3s-cli-json-', { 'notes.txt': 'one\ntwo\n' });
-    const home = tempDir('a3s-cli-home-');
-    cleanups.push(ws.cleanup, home.cleanup);
-    writeWorkspaceConfig(ws.dir, server);
-    return { dir: ws.dir, env: cleanEnv(home.dir) };
+    const server = await fixture.start(scenario);
+    const dir = fixture.tempDir('a3s-cli-json-', { 'notes.txt': 'one\ntwo\n' });
+    writeWorkspaceConfig(dir, server);
+    return { dir, env: cleanEnv(fixture.tempDir('a3s-cli-home-')) };
   };
 
   it('prints one valid envelope per line whose types follow the scripted scenario', async () => {
@@ -72,14 +64,12 @@ describe('a3s-code run --json', () => {
     expect(events.every((e) => typeof e.metadata?.['sequence'] === 'number')).toBe(true);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('uno\ntwo\n');
     expect(result.code).toBe(0);
-    expect(server!.errors).toEqual([]);
+    expect(fixture.server()!.errors).toEqual([]);
   });
 
   it('reports a missing config as one error envelope with its stable code, exit 2', async () => {
-    const ws = tempDir('a3s-cli-json-');
-    const home = tempDir('a3s-cli-home-');
-    cleanups.push(ws.cleanup, home.cleanup);
-    const result = await runMain(['run', 'hello', '--json', '--workspace', ws.dir], { env: cleanEnv(home.dir), cwd: ws.dir });
+    const ws = fixture.tempDir('a3s-cli-json-');
+    const result = await runMain(['run', 'hello', '--json', '--workspace', ws], { env: cleanEnv(fixture.tempDir('a3s-cli-home-')), cwd: ws });
     const [error, ...rest] = parseJsonl(result.stdout);
     expect(rest).toEqual([]);
     expect(error?.type).toBe('error');

@@ -1,30 +1,16 @@
 // `a3s-code run` in-process: asks without a terminal, config discovery, permission modes.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedModelServer, textResponse, toolCallResponse, toolResultsOf } from '@a3s-lab/code-testing';
+import { describe, expect, it } from 'vitest';
+import { textResponse, toolCallResponse, toolResultsOf } from '@a3s-lab/code-testing';
 import type { Scenario, ScriptedModelServer } from '@a3s-lab/code-testing';
 import { NON_INTERACTIVE_DENIAL } from '../src/confirmation-handler.js';
-import { cleanEnv, runMain, scriptedAcl, tempDir, writeWorkspaceConfig } from './cli-harness.js';
+import { cleanEnv, runMain, scriptedAcl, scriptedRunFixture, writeWorkspaceConfig } from './cli-harness.js';
 
 describe('a3s-code run', () => {
-  let server: ScriptedModelServer | undefined;
-  const cleanups: Array<() => void> = [];
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    for (const cleanup of cleanups.splice(0)) cleanup();
-  });
-  const dirs = (): { ws: string; home: string } => {
-    const ws = tempDir('a3s-cli-run-', { 'README.md': '# run\n' });
-    const home = tempDir('a3s-cli-home-');
-    cleanups.push(ws.cleanup, home.cleanup);
-    return { ws: ws.dir, home: home.dir };
-  };
-  const start = async (scenario: Scenario): Promise<ScriptedModelServer> => {
-    server = await startScriptedModelServer({ scenario });
-    return server;
-  };
+  const fixture = scriptedRunFixture();
+  const dirs = (): { ws: string; home: string } => ({ ws: fixture.tempDir('a3s-cli-run-', { 'README.md': '# run\n' }), home: fixture.tempDir('a3s-cli-home-') });
+  const start = (scenario: Scenario): Promise<ScriptedModelServer> => fixture.start(scenario);
 
   it('denies an ask when stdin is not a terminal and says on stderr how to allow it', async () => {
     const { ws, home } = dirs();
@@ -36,7 +22,7 @@ describe('a3s-code run', () => {
     expect(result.stderr).toContain('--permission-mode');
     expect(existsSync(join(ws, 'made.txt'))).toBe(false);
     // The model learns why, too.
-    expect(toolResultsOf(server!.requests[1]!)[0]?.content).toContain(NON_INTERACTIVE_DENIAL);
+    expect(toolResultsOf(fixture.server()!.requests[1]!)[0]?.content).toContain(NON_INTERACTIVE_DENIAL);
     // Without a TTY the text of a turn is printed whole, once, at its end.
     expect(result.stdout).toMatch(/✗ bash {2}touch made\.txt {2}\S+ {2}denied: rejected: confirmation needed/);
     expect(result.stdout).toContain('It was refused.\n');

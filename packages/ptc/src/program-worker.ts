@@ -36,16 +36,11 @@ function serve(port: MessagePort, host: QuickJsHost, stop: Int32Array): void {
   };
 
   const start = async (message: Extract<HostMessage, { type: 'run' }>): Promise<void> => {
-    const allowedTools = new Set(message.allowedTools);
+    const { type: _type, runId, allowedTools, ...spec } = message;
     let run: ActiveRun | null = null;
     const vmRun = new VmRun(host, {
-      source: message.source,
-      inputsJson: message.inputsJson,
-      deadline: message.deadline,
-      timeoutMs: message.timeoutMs,
-      maxToolCalls: message.maxToolCalls,
-      maxOutputBytes: message.maxOutputBytes,
-      allowedTools,
+      ...spec,
+      allowedTools: new Set(allowedTools),
       stopRequested: () => Atomics.load(stop, 0) !== 0,
       callHost: (tool, args) =>
         new Promise((resolve) => {
@@ -61,7 +56,7 @@ function serve(port: MessagePort, host: QuickJsHost, stop: Int32Array): void {
         if (Date.now() - run.lastFlush >= LOG_FLUSH_INTERVAL_MS) flushLogs(run);
       },
     });
-    run = { runId: message.runId, vmRun, calls: new Map(), logs: [], lastFlush: Date.now() };
+    run = { runId, vmRun, calls: new Map(), logs: [], lastFlush: Date.now() };
     active = run;
     const outcome = await vmRun.run();
     active = null;

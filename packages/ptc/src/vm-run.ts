@@ -11,21 +11,13 @@ import { utf8Length } from './utf8.js';
 import { jsonSafeStringify } from './json-safe.js';
 import { reachedTools } from './nested-calls.js';
 import { MAX_LOG_BYTES, MAX_RESULT_ARTIFACT_BYTES, NEVER_CALLABLE_FROM_PROGRAM, VM_MAX_STACK_SIZE, VM_MEMORY_LIMIT_BYTES } from './vm-bounds.js';
-import type { ProgramLogEntry, WorkerToolResult } from './worker-protocol.js';
+import type { ProgramLogEntry, ProgramRunSpec, WorkerToolResult } from './worker-protocol.js';
 
 /** What the host answered for one call: the tool's result, or a host-side failure message. */
 export type HostCallAnswer = { readonly result: WorkerToolResult } | { readonly thrown: string };
 
 /** What {@link VmRun} needs. It runs inside a VM worker; the host owns tools and the wall clock. */
-export interface VmRunRequest {
-  readonly source: string;
-  readonly inputsJson: string;
-  /** Absolute deadline on the `Date.now()` clock; checked by the interrupt handler. */
-  readonly deadline: number;
-  /** The caller's limits, for the error details. */
-  readonly timeoutMs: number;
-  readonly maxToolCalls: number;
-  readonly maxOutputBytes: number;
+export interface VmRunRequest extends ProgramRunSpec {
   readonly allowedTools: ReadonlySet<string>;
   /** True once the host asked the run to stop (checked by the interrupt handler). */
   readonly stopRequested: () => boolean;

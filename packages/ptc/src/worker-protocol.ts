@@ -24,20 +24,22 @@ export interface ProgramWorkerData {
   readonly stopBuffer: SharedArrayBuffer;
 }
 
+/** What one run is, as the host sends it and the worker's VM run reads it. */
+export interface ProgramRunSpec {
+  /** ES module source text (never bytecode). */
+  readonly source: string;
+  readonly inputsJson: string;
+  /** Absolute deadline (`Date.now()` clock, shared by every thread); checked by the interrupt handler. */
+  readonly deadline: number;
+  /** The caller's limits, for the error details and the call count. */
+  readonly timeoutMs: number;
+  readonly maxToolCalls: number;
+  readonly maxOutputBytes: number;
+}
+
 /** Host -> worker. */
 export type HostMessage =
-  | {
-      readonly type: 'run';
-      readonly runId: number;
-      readonly source: string;
-      readonly inputsJson: string;
-      /** Absolute deadline (`Date.now()` clock, shared by every thread). */
-      readonly deadline: number;
-      readonly timeoutMs: number;
-      readonly maxToolCalls: number;
-      readonly maxOutputBytes: number;
-      readonly allowedTools: readonly string[];
-    }
+  | (ProgramRunSpec & { readonly type: 'run'; readonly runId: number; readonly allowedTools: readonly string[] })
   /** The answer to one `call`: the tool's result, or the message of a host-side failure. */
   | { readonly type: 'result'; readonly runId: number; readonly callId: number; readonly result: WorkerToolResult }
   | { readonly type: 'result'; readonly runId: number; readonly callId: number; readonly thrown: string }
