@@ -102,6 +102,8 @@ class ProgramRun {
   #done: DoneMessage | null = null;
   #exited = false;
   #settle: (() => void) | null = null;
+  /** When the deadline passes (`performance.now()` clock); set once a worker took the run. */
+  #deadlineAt = Number.POSITIVE_INFINITY;
 
   constructor(request: ProgramRunRequest) {
     this.#request = request;
@@ -129,6 +131,7 @@ class ProgramRun {
     const ended = new Promise<void>((resolve) => {
       this.#settle = resolve;
     });
+    this.#deadlineAt = performance.now() + limits.timeoutMs;
     const timer = setTimeout(() => this.#end(this.#timeoutError()), limits.timeoutMs);
     const onAbort = (): void => this.#end(this.#cancelledError());
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -198,6 +201,12 @@ class ProgramRun {
 
   #onCall(callId: number, tool: string, args: Record<string, unknown>): void {
     if (this.#terminal !== null || this.#finished) return;
+    // The timer may not have fired yet (a busy host thread runs it late): a call that arrives
+    // after the deadline ends the run instead of running its tool late.
+    if (performance.now() >= this.#deadlineAt) {
+      this.#end(this.#timeoutError());
+      return;
+    }
     // The worker already applied the allow-list and the count; checking again here keeps a
     // broken worker from reaching a tool the caller did not allow (a batch's children included).
     const reached = reachedTools(tool, args);

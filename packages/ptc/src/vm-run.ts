@@ -272,6 +272,8 @@ export class VmRun {
       this.#reply(deferred, { ok: false, error: { message: plan } });
       return deferred.handle;
     }
+    // A call planned after the deadline is never sent (the interrupt handler may not have run yet).
+    if (this.#shouldInterrupt()) return deferred.handle;
     const reached = reachedTools(plan.tool, plan.args);
     const refusal = reached === null ? `ctx.tool('${plan.tool}'): every batch invocation needs a string tool name` : this.#refusal([plan.tool, ...reached]);
     if (refusal !== undefined) {

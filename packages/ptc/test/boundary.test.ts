@@ -92,4 +92,30 @@ describe('the worker boundary', () => {
     expect(program.error?.code).toBe('PROGRAM_TIMEOUT');
     expect(settled).toBe(true);
   });
+
+  it('a call that reaches the host after the deadline never runs, even when the host was too busy to fire its timer', async () => {
+    let sideEffects = 0;
+    const started = Date.now();
+    const busyUntil = (at: number): void => {
+      while (Date.now() < started + at) {
+        // The host thread is busy (a CPU-heavy tool elsewhere): timers and messages wait.
+      }
+    };
+    const tools: Record<string, FakeTool> = {
+      // Answers at 300 ms, then blocks the host thread until well past the 1000 ms deadline:
+      // the script's next call is sent in time but reaches the host only after it.
+      gate: () =>
+        new Promise((resolve) => {
+          setTimeout(() => resolve({ output: 'open' }), 300);
+          setTimeout(() => busyUntil(1_600), 300);
+        }),
+      side: () => {
+        sideEffects += 1;
+        return { output: 'side effect' };
+      },
+    };
+    const { program } = await run(tools, `export default async (ctx) => { await ctx.tool('gate', {}); return (await ctx.tool('side', {})).output }`, { limits: { timeoutMs: 1_000 } });
+    expect(program.error?.code).toBe('PROGRAM_TIMEOUT');
+    expect(sideEffects).toBe(0);
+  });
 });

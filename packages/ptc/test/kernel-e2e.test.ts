@@ -122,6 +122,29 @@ describe('program through the real kernel', () => {
     expect(existsSync(join(root, 'created-by-program.txt'))).toBe(false);
   });
 
+  it('a deadline while a nested call awaits confirmation withdraws the ask; answering late runs nothing', async () => {
+    const confirmation = new ConfirmationManager({});
+    const { kernel, events } = kernelOver(new LocalWorkspaceBackend(root), { permissionPolicy: { allow: ['program'], ask: ['bash*'] }, confirmation });
+    const started = performance.now();
+    const result = await kernel.invoke({
+      toolName: 'program',
+      args: toProgramArgs({ source: `export default async (ctx) => ctx.bash('touch late-by-program.txt')`, limits: { timeoutMs: 300 } }),
+      origin: 'agent',
+      toolId: 'p9',
+    });
+    const elapsed = performance.now() - started;
+    expect(programMeta(result.metadata).program.error?.code).toBe('PROGRAM_TIMEOUT');
+    // The run waited for its nested call, which the abort settled (no 60 s backstop).
+    expect(elapsed).toBeLessThan(10_000);
+    expect(confirmation.pending()).toHaveLength(0);
+    const asked = events.find((event) => event.type === 'confirmation_required')?.payload['tool_id'];
+    expect(typeof asked).toBe('string');
+    expect(confirmation.confirm(asked as string, true, 'too late')).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(join(root, 'late-by-program.txt'))).toBe(false);
+  });
+
   it('a pre-hook sees every nested call with parent_tool_id, and its block reaches the script', async () => {
     const hooks = new HookRegistry();
     const seen: Record<string, unknown>[] = [];
