@@ -143,11 +143,33 @@ export function changePreview(toolName: string, argsValue: unknown): string {
   return lines.join('\n');
 }
 
-/** `bash to run: npm test` or `edit on src/a.ts` (+ the arguments) — what the human is asked about. */
+/**
+ * Most characters of a command or of the arguments shown with a question. Far above what fits
+ * a tool line: a human approves what they read, so nothing may hide past a short cut.
+ */
+export const MAX_ASKED_TEXT_CHARS = 8_000;
+
+/** `text` without control characters, cut at {@link MAX_ASKED_TEXT_CHARS} with a note of what was left out. */
+function askedText(text: string): string {
+  const safe = sanitizeTerminalText(text);
+  if (safe.length <= MAX_ASKED_TEXT_CHARS) return safe;
+  return `${safe.slice(0, MAX_ASKED_TEXT_CHARS)}… (${safe.length - MAX_ASKED_TEXT_CHARS} more characters not shown)`;
+}
+
+/**
+ * `bash to run: npm test` or `edit on src/a.ts` (+ the arguments) — what the human is asked
+ * about. The command and the arguments are shown whole (up to {@link MAX_ASKED_TEXT_CHARS}); a
+ * multi-line command keeps its lines, indented.
+ */
 export function describeCall(rawToolName: string, args: unknown): string {
   const key = keyArgument(rawToolName, args);
   const toolName = sanitizeTerminalText(rawToolName);
-  if (toolName === 'bash') return `bash to run: ${key}`;
+  if (rawToolName === 'bash') {
+    const command = typeof args === 'object' && args !== null ? (args as Record<string, unknown>)['command'] : undefined;
+    if (typeof command !== 'string') return `bash to run: ${key}`;
+    const shown = askedText(command.replace(/\n+$/, ''));
+    return shown.includes('\n') ? `bash to run:\n${shown.split('\n').map((line) => `    ${line}`).join('\n')}` : `bash to run: ${shown}`;
+  }
   if (changePreview(rawToolName, args) !== '') return `${toolName} on ${key}`;
   let json = '';
   try {
@@ -156,7 +178,6 @@ export function describeCall(rawToolName: string, args: unknown): string {
     json = '';
   }
   // JSON escapes C0 controls but not the C1 ones (an 8-bit CSI).
-  json = sanitizeTerminalText(json);
-  if (json.length > 300) json = `${json.slice(0, 299)}…`;
+  json = askedText(json);
   return `${toolName}${key === '' ? '' : ` on ${key}`}${json === '' || json === '{}' ? '' : `\n  args: ${json}`}`;
 }
