@@ -118,4 +118,37 @@ describe('the worker boundary', () => {
     expect(program.error?.code).toBe('PROGRAM_TIMEOUT');
     expect(sideEffects).toBe(0);
   });
+
+  it('inputs JSON cannot hold are refused; __proto__ keys cross both ways as plain data', async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    for (const inputs of [cyclic, { n: 1n }]) {
+      const { program, calls } = await run({}, 'export default async () => 1', { inputs });
+      expect(program.error?.code).toBe('PROGRAM_INVALID_ARGUMENT');
+      expect(calls).toEqual([]);
+    }
+    const seen: Array<Record<string, unknown>> = [];
+    const tools: Record<string, FakeTool> = {
+      echo: (args) => {
+        seen.push(args);
+        return { output: 'ok' };
+      },
+    };
+    const { scriptResult } = await run(
+      tools,
+      `export default async (ctx, inputs) => {
+        await ctx.tool('echo', JSON.parse('{"__proto__": {"command": "injected"}}'));
+        return { own: Object.keys(inputs), protoIsObject: Object.getPrototypeOf(inputs) === Object.prototype, back: JSON.parse('{"__proto__": {"polluted": true}}') };
+      }`,
+      { inputs: JSON.parse('{"__proto__": {"polluted": true}}') as unknown },
+    );
+    const value = scriptResult as { own: string[]; protoIsObject: boolean; back: Record<string, unknown> };
+    expect(value.own).toEqual(['__proto__']);
+    expect(value.protoIsObject).toBe(true);
+    expect(Object.getPrototypeOf(value.back)).toBe(Object.prototype);
+    expect(Object.hasOwn(value.back, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(Object.getPrototypeOf(seen[0])).toBe(Object.prototype);
+    expect(seen[0]?.['command']).toBeUndefined();
+  });
 });
