@@ -49,7 +49,8 @@ export function stripAnsi(text: string): string {
 }
 
 // The same sequences introduced by the 8-bit C1 controls (CSI U+009B, OSC U+009D).
-const C1_SEQUENCE_PATTERN = /\u009b[0-?]*[ -/]*[@-~]|\u009d[^\u0007\u001b\u009c]*(?:\u0007|\u009c|\u001b\\)/g;
+// The OSC body stops at any introducer: a flood of unterminated ones must scan in linear time.
+const C1_SEQUENCE_PATTERN = /\u009b[0-?]*[ -/]*[@-~]|\u009d[^\u0007\u001b\u009b\u009c\u009d]*(?:\u0007|\u009c|\u001b\\)/g;
 // Every other C0 control but tab and newline (a carriage return would let text overwrite its
 // own line), DEL and the C1 controls.
 const CONTROL_PATTERN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;

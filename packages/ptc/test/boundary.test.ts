@@ -44,13 +44,15 @@ describe('the worker boundary', () => {
         let refused = null;
         try { await ctx.tool('batch', { invocations: [{ tool: 'read', args: {} }, { tool: 'bash', args: { command: 'rm -rf /' } }] }); } catch (error) { refused = error.message; }
         const odd = await ctx.tool('batch', { invocations: [{ tool: 42, args: {} }] }).then(() => 'ran', (error) => error.message);
+        const nested = await ctx.tool('batch', { invocations: [{ tool: 'program', args: { type: 'script', source: 'export default () => 1' } }] }).then(() => 'ran', (error) => error.message);
         const fine = await ctx.tool('batch', { invocations: [{ tool: 'read', args: {} }] });
-        return { refused, odd, fine: fine.output };
+        return { refused, odd, nested, fine: fine.output };
       }`,
-      { allowed_tools: ['batch', 'read'] },
+      { allowed_tools: ['batch', 'read', 'program'] },
     );
     expect(result.exitCode ?? 0, result.output).toBe(0);
-    const value = scriptResult as { refused: string | null; odd: string; fine: string };
+    const value = scriptResult as { refused: string | null; odd: string; nested: string; fine: string };
+    expect(value.nested).toContain("tool 'program' can never be called from inside a program");
     expect(value.refused).toContain("'bash' is not allowed");
     expect(value.odd).not.toBe('ran');
     expect(value.fine).toBe('batch ran');
