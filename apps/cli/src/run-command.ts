@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { Agent, CodeError } from '@a3s-lab/code';
 import type { SessionOptions } from '@a3s-lab/code';
 import type { Style } from './ansi.js';
+import { sanitizeTerminalText } from './ansi.js';
 import type { CliIo } from './cli-io.js';
 import { configCandidates, discoverConfig } from './config-discovery.js';
 import type { ConfigSource } from './config-discovery.js';
@@ -88,7 +89,8 @@ export async function runCommand(options: RunCommandOptions, io: CliIo, style: S
     }
     const outcome = await hostRun({ session, prompt: options.prompt, io, style, json: options.json, yes: options.yes, model });
     if (outcome.error !== undefined && !options.json && !outcome.cancelled && outcome.exitCode === EXIT_CODES.model) {
-      io.stderr.write(`${style.red('a3s-code:')} the model failed [${outcome.error.code}]: ${outcome.error.message}\n`);
+      // The message may quote the provider's answer: no control characters reach the terminal.
+      io.stderr.write(`${style.red('a3s-code:')} the model failed [${outcome.error.code}]: ${sanitizeTerminalText(outcome.error.message)}\n`);
     }
     return outcome.exitCode;
   } catch (error) {

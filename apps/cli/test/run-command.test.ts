@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { textResponse, toolCallResponse, toolResultsOf } from '@a3s-lab/code-testing';
+import { errorResponse, textResponse, toolCallResponse, toolResultsOf } from '@a3s-lab/code-testing';
 import type { Scenario, ScriptedModelServer } from '@a3s-lab/code-testing';
 import { NON_INTERACTIVE_DENIAL } from '../src/confirmation-handler.js';
 import { cleanEnv, runMain, scriptedAcl, scriptedRunFixture, writeWorkspaceConfig } from './cli-harness.js';
@@ -138,5 +138,14 @@ describe('a3s-code run', () => {
     expect(result.stdout).toContain('Complete answer.\n');
     expect(result.stdout).not.toContain('Provisional');
     expect(result.code).toBe(0);
+  });
+
+  it('reports a model failure without the control characters of the server\'s message, exit 3', async () => {
+    const { ws, home } = dirs();
+    writeWorkspaceConfig(ws, await start([errorResponse(401, { message: 'bad key \u001b]0;pwned\u0007\u001b[2J\u009b1A' })]));
+    const result = await runMain(['run', 'hello', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('the model failed [LLM_ERROR]');
+    expect(result.stderr + result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 });
