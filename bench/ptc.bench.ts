@@ -17,6 +17,7 @@ import { Worker } from 'node:worker_threads';
 import type { ToolResult } from '../packages/core/src/index.js';
 import { runProgram } from '../packages/ptc/src/index.js';
 import type { ProgramRunRequest } from '../packages/ptc/src/index.js';
+import { watchEventLoop } from '../packages/ptc/test/loop-watch.js';
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -78,18 +79,12 @@ const DEADLINE_MS = 300;
 const overshoots: number[] = [];
 const gaps: number[] = [];
 for (let round = 0; round < 5; round += 1) {
-  let last = performance.now();
-  let longestGap = 0;
-  const interval = setInterval(() => {
-    const now = performance.now();
-    longestGap = Math.max(longestGap, now - last);
-    last = now;
-  }, 5);
+  const loop = watchEventLoop(5);
   const start = performance.now();
   const outcome = await runProgram({ ...request('export default function run() { for(;;){ new Array(1e5).fill(0) } }'), limits: { timeoutMs: DEADLINE_MS, maxToolCalls: 1, maxOutputBytes: 1024 } });
   overshoots.push(performance.now() - start - DEADLINE_MS);
-  clearInterval(interval);
-  gaps.push(longestGap);
+  loop.stop();
+  gaps.push(loop.longestGapMs);
   if (outcome.error?.code !== 'PROGRAM_TIMEOUT') throw new Error(`bench spin program: expected PROGRAM_TIMEOUT, got ${outcome.error?.code ?? 'a result'}`);
   // The terminated worker is replaced in the background; let that settle before the next round.
   await expectOk('export default () => 1');

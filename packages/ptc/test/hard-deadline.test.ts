@@ -6,6 +6,7 @@ import { createProgramTool } from '../src/index.js';
 import type { ProgramMetadata } from '../src/index.js';
 import { programWorkerPool } from '../src/program-worker-pool.js';
 import type { ProgramWorker } from '../src/program-worker-pool.js';
+import { watchEventLoop } from './loop-watch.js';
 import { createFakeContext } from './fake-context.js';
 
 const TIMEOUT_MS = 1_000;
@@ -56,25 +57,17 @@ describe('hard deadline', () => {
   }
 
   it("the host's event loop keeps ticking while a program spins in built-ins", async () => {
-    let ticks = 0;
-    let last = performance.now();
-    let longestGap = 0;
-    const interval = setInterval(() => {
-      const now = performance.now();
-      longestGap = Math.max(longestGap, now - last);
-      last = now;
-      ticks += 1;
-    }, 10);
+    const loop = watchEventLoop(10);
     try {
       const running = run('export default function run() { for(;;){ new Array(1e5).fill(0) } }', { timeoutMs: 1_500 });
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const ticksIn500 = ticks;
+      const ticksIn500 = loop.ticks;
       const { program } = await running;
-      console.info(`[hard-deadline] event loop: ${ticksIn500} ticks of a 10 ms interval in the first 500 ms, longest gap ${Math.round(longestGap)} ms`);
+      console.info(`[hard-deadline] event loop: ${ticksIn500} ticks of a 10 ms interval in the first 500 ms, longest gap ${Math.round(loop.longestGapMs)} ms`);
       expect(program.error?.code).toBe('PROGRAM_TIMEOUT');
       expect(ticksIn500).toBeGreaterThanOrEqual(5);
     } finally {
-      clearInterval(interval);
+      loop.stop();
     }
   });
 
