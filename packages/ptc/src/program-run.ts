@@ -218,7 +218,15 @@ class ProgramRun {
     }
     const worker = this.#worker;
     const started = performance.now();
-    const call = this.#request.invoke(tool, args, this.#controller.signal).then(
+    let invoked: Promise<ToolResult>;
+    try {
+      invoked = this.#request.invoke(tool, args, this.#controller.signal);
+    } catch (error) {
+      // Runs inside the worker's message listener: a throw here would be an uncaught exception
+      // of the host process. It fails this call like a rejection does.
+      invoked = Promise.reject(error);
+    }
+    const call = invoked.then(
       (result) => {
         this.#record(tool, result.exitCode, utf8Length(result.output), started);
         if (!this.#finished && worker !== null) postResult(worker, this.#runId, callId, result);

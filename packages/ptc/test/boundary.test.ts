@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProgramTool } from '../src/index.js';
+import { createProgramTool, runProgram } from '../src/index.js';
 import type { ProgramMetadata } from '../src/index.js';
 import type { FakeTool } from './fake-context.js';
 import { createFakeContext } from './fake-context.js';
@@ -152,5 +152,19 @@ describe('the worker boundary', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(Object.getPrototypeOf(seen[0])).toBe(Object.prototype);
     expect(seen[0]?.['command']).toBeUndefined();
+  });
+
+  it('an invoke that throws synchronously fails that call inside the script; nothing escapes to the host', async () => {
+    const outcome = await runProgram({
+      source: `export default async (ctx) => { try { await ctx.tool('x', {}); return 'no error' } catch (error) { return error.message } }`,
+      inputs: {},
+      limits: { timeoutMs: TIMEOUT_MS, maxToolCalls: 5, maxOutputBytes: 4096 },
+      allowedTools: new Set(['x']),
+      invoke: () => {
+        throw new Error('gateway exploded');
+      },
+    });
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.encodedResult).toBe('sgateway exploded');
   });
 });
