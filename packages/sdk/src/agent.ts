@@ -80,7 +80,7 @@ export class Agent {
       }
       backend = new LocalWorkspaceBackend(workspace);
     }
-    const llm = this.#factory(this.config, model);
+    const llm = this.#factory(this.config, model, this.#env);
     const tools = selectToolsForWorkspace(defaultTools(), backend.capabilities);
     const core = new AgentSession({
       sessionId: resolved.sessionId ?? `sess_${randomUUID()}`,

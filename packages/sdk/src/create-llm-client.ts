@@ -5,20 +5,31 @@ import { CodeError } from '@a3s-lab/code-core';
 import type { LlmClient } from '@a3s-lab/code-core';
 import { createOpenAIClient } from '@a3s-lab/code-openai';
 
-/** Builds the model client for `provider/model` (default: the config's default model). */
-export type LlmClientFactory = (config: AgentConfig, model: string) => LlmClient;
+/**
+ * Builds the model client for `provider/model` (default: the config's default model). `env` is
+ * the agent's environment (`AgentCreateOptions.env`, default `process.env`).
+ */
+export type LlmClientFactory = (config: AgentConfig, model: string, env: Readonly<Record<string, string | undefined>>) => LlmClient;
 
 /**
  * The default factory: Anthropic providers use @anthropic-ai/sdk, every other provider the
  * OpenAI Chat Completions protocol (OpenAI, vLLM, Ollama...). API keys and base URLs come from
  * the config; a missing key falls back to the provider's usual environment variable.
  */
-export const createLlmClient: LlmClientFactory = (config, model) => {
+export const createLlmClient: LlmClientFactory = (config, model, env = process.env) => {
   const resolved = resolveModel(config, model);
   const provider = resolved.providerConfig;
   const output = resolved.modelConfig.limit?.output;
   if (provider.kind === 'anthropic') {
-    const apiKey = provider.apiKey ?? process.env['ANTHROPIC_API_KEY'];
+    const apiKey = provider.apiKey ?? env['ANTHROPIC_API_KEY'];
+    // Against the real API a missing key can only fail later, after retries: say so now. A custom
+    // base_url (a proxy, a gateway, the scripted server) may not need one.
+    if (apiKey === undefined && provider.baseUrl === undefined) {
+      const where = config.configFile === undefined ? 'the inline config' : config.configFile;
+      throw new CodeError('CONFIG_ERROR', `provider '${provider.name}' has no API key: set api_key in ${where} or the ANTHROPIC_API_KEY environment variable`, {
+        details: { provider: provider.name, ...(config.configFile === undefined ? {} : { file: config.configFile }) },
+      });
+    }
     return createAnthropicClient({
       model: resolved.modelConfig.id,
       ...(apiKey === undefined ? {} : { apiKey }),
@@ -27,7 +38,7 @@ export const createLlmClient: LlmClientFactory = (config, model) => {
     });
   }
   if (provider.kind === 'openai') {
-    const apiKey = provider.apiKey ?? process.env['OPENAI_API_KEY'];
+    const apiKey = provider.apiKey ?? env['OPENAI_API_KEY'];
     return createOpenAIClient({
       model: resolved.modelConfig.id,
       ...(apiKey === undefined ? {} : { apiKey }),
