@@ -1,4 +1,4 @@
-import { CodeError, toolFailure } from '@a3s-lab/code-core';
+import { CodeError, toolFailure, utf8ByteLength } from '@a3s-lab/code-core';
 import type { ToolCapabilities, ToolOutput } from '@a3s-lab/code-core';
 
 /** UTF-8 encoder shared by the tools. */
@@ -9,21 +9,8 @@ export const utf8Decoder = new TextDecoder('utf-8');
 /** How many leading bytes are checked for a NUL byte to call a file binary. */
 export const BINARY_SNIFF_BYTES = 8192;
 
-/** Byte length of `text` in UTF-8. */
-export function byteLength(text: string): number {
-  // Counted from UTF-16 code units without allocating: rendering measures every line.
-  let bytes = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4;
-      i += 1;
-    } else bytes += 3;
-  }
-  return bytes;
-}
+/** Byte length of `text` in UTF-8, counted without allocating (core's single implementation). */
+export const byteLength: (text: string) => number = utf8ByteLength;
 
 /** True when the first {@link BINARY_SNIFF_BYTES} bytes hold a NUL byte. */
 export function looksBinary(content: Uint8Array): boolean {
