@@ -9,7 +9,7 @@ const str = { type: 'string' } as const;
 const toolId = { type: 'string', minLength: 1 } as const;
 const nonNegativeInteger = { type: 'integer', minimum: 0 } as const;
 const nonNegativeNumber = { type: 'number', minimum: 0 } as const;
-const origin = { enum: ['agent', 'nested', 'host-direct'] } as const;
+const origin = { enum: ['agent', 'nested', 'host-direct', 'verification'] } as const;
 
 /** Builds the payload schema of one event type; extra properties stay allowed (forward compatibility). */
 const payload = (required: readonly string[], properties: Readonly<Record<string, JsonSchema>>, extra: Readonly<Record<string, unknown>> = {}) =>

@@ -1,3 +1,5 @@
+import { verificationSummaryText } from '../verification/verification-summary.js';
+import type { VerificationSummary } from '../verification/verification-summary.js';
 import type { AgentEventTypeV1 } from './agent-event-types.js';
 
 /** Metadata attached to an event. Replay adds `run_id`, `session_id`, `sequence`, `timestamp_ms`. */
@@ -33,6 +35,8 @@ export interface AgentEvent {
   readonly turn?: number;
   /** Stable error code of `error`. */
   readonly code?: string;
+  /** One-line form of `agent_end.verification_summary` (absent when there is no evidence). */
+  readonly verificationSummaryText?: string;
 }
 
 const pick = <T>(payload: Record<string, unknown>, keys: readonly string[], guard: (v: unknown) => v is T): T | undefined => {
@@ -65,6 +69,11 @@ export function createAgentEvent(type: AgentEventTypeV1, payload: Readonly<Recor
   if (turn !== undefined) event.turn = turn;
   const code = pick(p, ['code'], isString);
   if (code !== undefined && type === 'error') event.code = code;
+  if (type === 'agent_end') {
+    const summary = p['verification_summary'];
+    const text = isSummary(summary) ? verificationSummaryText(summary) : typeof summary === 'string' ? summary : null;
+    if (text !== null) event.verificationSummaryText = text;
+  }
   return event;
 }
 
@@ -84,4 +93,10 @@ export function parseAgentEvent(value: unknown): AgentEvent | null {
 /** Returns a copy of `event` with extra metadata merged in (used by run recording and nesting). */
 export function withEventMetadata(event: AgentEvent, metadata: AgentEventMetadata): AgentEvent {
   return { ...event, metadata: { ...event.metadata, ...metadata } };
+}
+
+function isSummary(value: unknown): value is VerificationSummary {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (v['status'] === 'passed' || v['status'] === 'failed') && typeof v['passed'] === 'number' && Array.isArray(v['subjects']) && v['subjects'].every((s) => typeof s === 'object' && s !== null && Array.isArray((s as Record<string, unknown>)['failedRequired']));
 }

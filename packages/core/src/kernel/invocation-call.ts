@@ -50,6 +50,8 @@ export class InvocationCall implements DeadlineEntry {
   activeNext: InvocationCall | null = null;
   /** The tool, once resolved. */
   tool: AnyTool | null = null;
+  /** The caller's refusal (see `InvocationRequest.refusal`): the call ends at validation. */
+  refusal: string | undefined = undefined;
   /** Current arguments (a pre-hook may replace them, after re-validation). */
   args: unknown;
   /** Cached permission target for the current args; reset when args change. */

@@ -56,6 +56,13 @@ export interface InvocationRequest {
   readonly parentToolId?: string;
   /** Names of the enclosing tool invocations, outermost first (recursion guard input). */
   readonly ancestry?: readonly string[];
+  /**
+   * Set when the caller has already decided the call must not run (arguments that were not
+   * JSON, the duplicate-call guard): the call still passes through the kernel's lifecycle and
+   * events (`tool_start` / `tool_end` with origin), and ends at the validation stage with an
+   * `invalid_argument` error carrying this text, before hooks or any side effect.
+   */
+  readonly refusal?: string;
 }
 
 /** Everything a kernel is built from. */
@@ -107,6 +114,10 @@ const NO_ANCESTRY: readonly string[] = Object.freeze([]);
 
 function isStop(value: object): value is StageStop {
   return 'outcome' in value;
+}
+
+function refusedStop(message: string): StageStop {
+  return { output: { output: message, exitCode: 1, errorKind: { type: 'invalid_argument', message } }, outcome: 'failed' };
 }
 
 function abortReasonText(signal: AbortSignal): string {
@@ -191,6 +202,7 @@ export class InvocationKernel {
       return { name: request.toolName, output: message, exitCode: 1, errorKind: { type: 'invalid_argument', message } };
     }
     const call = new InvocationCall(toolId, request.toolName, request.origin, request.parentToolId, request.ancestry ?? NO_ANCESTRY, request.args, Date.now());
+    if (request.refusal !== undefined) call.refusal = request.refusal;
     this.#link(call);
     const signal = request.abortSignal;
     let onCallerAbort: (() => void) | null = null;
@@ -284,7 +296,8 @@ export class InvocationKernel {
   async #run(call: InvocationCall): Promise<StageStop> {
     const deps = this.#deps;
     if (call.aborted) return this.#abortStop(call);
-    // 1-2: resolve, validate — before anything else can observe the call.
+    // 1-2: refusal by the caller, resolve, validate — before anything else can observe the call.
+    if (call.refusal !== undefined) return refusedStop(call.refusal);
     const tool = resolveTool(deps.registry, call.toolName);
     if (isStop(tool)) return tool;
     call.tool = tool;

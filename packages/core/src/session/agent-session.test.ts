@@ -4,7 +4,7 @@ import { CodeError } from '../errors/code-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { LlmContentPart, LlmMessage } from '../llm/llm-client.js';
 import { MemoryWorkspaceBackend } from '../testing/memory-workspace-backend.js';
-import { repairHistory } from './history-repair.js';
+import { Conversation } from './conversation.js';
 
 const rejection = async (promise: Promise<unknown>): Promise<CodeError> => {
   try {
@@ -190,13 +190,13 @@ describe('AgentSession history', () => {
     expect(session.history()).toHaveLength(4);
   });
 
-  it('repairHistory answers the dangling tool calls of the last assistant message, and only those', () => {
-    const history: LlmMessage[] = [
+  it('Conversation.answerDanglingToolCalls answers the dangling tool calls of the last assistant message, and only those', () => {
+    const conversation = new Conversation([
       { role: 'user', content: [{ type: 'text', text: 'go' }] },
       { role: 'assistant', content: [{ type: 'text', text: 'on it' }, { type: 'tool_call', id: 'a', name: 'x', input: {} }, { type: 'tool_call', id: 'b', name: 'y', input: {} }] },
-    ];
-    repairHistory(history, 'budget exhausted');
-    expect(history[2]).toEqual({
+    ]);
+    expect(conversation.answerDanglingToolCalls('budget exhausted')).toBe(true);
+    expect(conversation.messages()[2]).toEqual({
       role: 'user',
       content: [
         { type: 'tool_result', toolCallId: 'a', content: 'not executed: budget exhausted', isError: true },
@@ -204,14 +204,14 @@ describe('AgentSession history', () => {
       ],
     });
     // Nothing to repair: unchanged.
-    repairHistory(history, 'again');
-    expect(history).toHaveLength(3);
-    const textOnly: LlmMessage[] = [{ role: 'assistant', content: [{ type: 'text', text: 'hi' }] }];
-    repairHistory(textOnly, 'x');
-    expect(textOnly).toHaveLength(1);
-    const empty: LlmMessage[] = [];
-    repairHistory(empty, 'x');
-    expect(empty).toEqual([]);
+    expect(conversation.answerDanglingToolCalls('again')).toBe(false);
+    expect(conversation.length).toBe(3);
+    const textOnly = new Conversation([{ role: 'assistant', content: [{ type: 'text', text: 'hi' }] }]);
+    textOnly.answerDanglingToolCalls('x');
+    expect(textOnly.length).toBe(1);
+    const empty = new Conversation();
+    empty.answerDanglingToolCalls('x');
+    expect(empty.messages()).toEqual([]);
   });
 
   it('after a budget stop the history is valid and the next request is accepted', async () => {

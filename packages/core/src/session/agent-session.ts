@@ -4,37 +4,43 @@ import { BudgetGuard } from '../budget/budget-guard.js';
 import { ConfirmationManager } from '../confirmation/confirmation-manager.js';
 import type { PendingConfirmation } from '../confirmation/confirmation-manager.js';
 import { CodeError } from '../errors/code-error.js';
-import { toCodeError } from '../errors/to-code-error.js';
 import { createAgentEvent } from '../events/agent-event.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { HookRegistry } from '../hooks/hook-registry.js';
 import type { HookConfig, HookEventName, HookHandler, HookMatcher } from '../hooks/hook-registry.js';
 import { InvocationKernel } from '../kernel/invocation-kernel.js';
-import type { LlmClient, LlmMessage, LlmUsage } from '../llm/llm-client.js';
+import type { LlmClient, LlmMessage } from '../llm/llm-client.js';
 import { DefaultSecurityProvider } from '../security/security-provider.js';
 import type { SecurityProvider } from '../security/security-provider.js';
 import type { ToolDefinition, ToolServices } from '../tools/tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import type { AnyTool } from '../tools/tool-registry.js';
 import type { ToolResult } from '../tools/tool-result.js';
+import { VerificationLedger } from '../verification/verification-ledger.js';
+import type { VerificationReportV1 } from '../verification/verification-report.js';
+import type { VerificationSummary } from '../verification/verification-summary.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
 import { AdmissionGate } from './admission-gate.js';
 import { ContextCompactor } from './context-compactor.js';
-import type { TurnLoopCompaction } from './context-compactor.js';
-import type { AdmissionLease } from './admission-gate.js';
+import { Conversation } from './conversation.js';
 import { EventStream } from './event-stream.js';
-import { repairHistory } from './history-repair.js';
+import { RunExecutor } from './run-executor.js';
 import { RunStore } from './run-store.js';
-import type { RunEventPage, RunHandle, RunRecord } from './run-store.js';
-import { normalizeSendRequest, toUserMessage } from './send-request.js';
+import type { RunEventPage, RunRecord } from './run-store.js';
+import { normalizeSendRequest } from './send-request.js';
 import type { SendRequest, SendResult } from './send-request.js';
+import { SessionEventBus } from './session-event-bus.js';
 import type { ResolvedSessionOptions } from './session-options.js';
+import { SessionPersistence } from './session-persistence.js';
+import type { SnapshotDraft } from './session-persistence.js';
+import { parseSessionSnapshot, SESSION_SNAPSHOT_SCHEMA } from './session-snapshot.js';
+import type { SessionSnapshotV1, SubagentTaskSnapshot } from './session-snapshot.js';
 import type { SessionStateV1 } from './session-state.js';
 import { SESSION_STATE_VERSION } from './session-state.js';
+import type { SessionStore } from './session-store.js';
 import { buildSystemPrompt } from './system-prompt.js';
-import { usagePayload } from './usage-payload.js';
-import { ToolCallRunner } from './tool-call-runner.js';
-import { runTurnLoop } from './turn-loop.js';
+import { runVerificationCommands } from './verify-commands.js';
+import type { VerificationCommand } from './verify-commands.js';
 
 /** Everything an {@link AgentSession} is built from. The SDK facade fills it. */
 export interface AgentSessionInit {
@@ -49,9 +55,13 @@ export interface AgentSessionInit {
   readonly services?: ToolServices;
   /** Closes the workspace backend with the session (true when the session created it). */
   readonly ownsWorkspace?: boolean;
+  /** Where `save()` and `autoSave` publish; default `options.sessionStore` when it is a store. */
+  readonly store?: SessionStore;
+  /** State to start from (resume): validated whole before the session exists. */
+  readonly snapshot?: SessionSnapshotV1;
 }
 
-/** A tool call currently running. */
+/** A tool call running right now. */
 export interface ActiveTool {
   readonly toolId: string;
   readonly toolName: string;
@@ -61,70 +71,57 @@ export interface ActiveTool {
   readonly elapsedMs: number;
 }
 
-interface ActiveRun {
-  readonly run: RunHandle;
-  readonly controller: AbortController;
-  readonly stream: EventStream<SendResult> | null;
-  readonly done: Promise<unknown>;
-}
-
 /**
- * The session runtime: one conversation bound to one workspace, running the agent loop with
- * single-flight admission, recording runs and their events, and exposing the governed kernel to
- * host-direct calls.
+ * The session runtime: one conversation bound to one workspace. Each piece of state has one
+ * owner: the {@link Conversation} (messages), the {@link RunStore} (runs, their events and
+ * counters), the {@link SessionEventBus} (fan-out and the trace of events outside runs), the
+ * {@link VerificationLedger} (evidence), the kernel's artifact store; the {@link RunExecutor}
+ * drives a run over them, and {@link SessionPersistence} publishes snapshots of them.
  */
 export class AgentSession {
   readonly id: string;
   readonly workspace: WorkspaceBackend;
   readonly options: ResolvedSessionOptions;
-  readonly #llm: LlmClient;
   readonly #registry: ToolRegistry;
   readonly #kernel: InvocationKernel;
   readonly #hooks: HookRegistry;
   readonly #confirmation: ConfirmationManager;
   readonly #budget: BudgetGuard | null;
-  /** Rolling auto-compaction (`autoCompact`); keeps its token calibration across runs. */
-  readonly #compactor: ContextCompactor | null;
   readonly #security: SecurityProvider;
   readonly #artifacts: ArtifactStore;
   readonly #runs: RunStore;
+  readonly #conversation: Conversation;
+  readonly #bus: SessionEventBus;
+  readonly #verification = new VerificationLedger();
+  readonly #executor: RunExecutor;
+  readonly #persistence: SessionPersistence | null;
   readonly #gate = new AdmissionGate();
   readonly #closeScope = new AbortController();
-  readonly #listeners = new Set<(event: AgentEvent) => void>();
   readonly #ownsWorkspace: boolean;
   readonly #hostCalls = new Set<Promise<unknown>>();
-  readonly #hostToolIds = new Set<string>();
   readonly #hostIdPrefix = `host_${Math.floor(Math.random() * 0x100000000).toString(36)}_`;
+  readonly #labels = new Map<string, string>();
+  #subagentTasks: SubagentTaskSnapshot[] = [];
   #hostCounter = 0;
-  #history: LlmMessage[] = [];
   #system: string;
-  #active: ActiveRun | null = null;
   #closing: Promise<void> | null = null;
 
   constructor(init: AgentSessionInit) {
     this.id = init.sessionId;
     this.workspace = init.workspace;
     this.options = init.options;
-    this.#llm = init.llm;
     this.#ownsWorkspace = init.ownsWorkspace ?? false;
     this.#security = init.security ?? new DefaultSecurityProvider();
     this.#registry = new ToolRegistry(init.tools);
     this.#hooks = new HookRegistry({ security: this.#security });
     this.#artifacts = new ArtifactStore(init.options.artifactStoreLimits ?? {});
     this.#runs = new RunStore(this.id, init.options.retentionLimits ?? {});
-    const emit = (event: AgentEvent): void => this.#dispatch(event);
-    const policy = init.options.confirmationPolicy;
+    this.#conversation = new Conversation();
+    this.#bus = new SessionEventBus();
+    const emit = (event: AgentEvent): void => void this.#bus.emit(event);
     // A disabled policy still gets a manager: it denies every 'ask' (fail closed) with a reason.
-    this.#confirmation = new ConfirmationManager(policy ?? {});
+    this.#confirmation = new ConfirmationManager(init.options.confirmationPolicy ?? {});
     this.#budget = init.options.budget === undefined ? null : new BudgetGuard(init.options.budget, { emit });
-    this.#compactor = init.options.autoCompact
-      ? new ContextCompactor({
-          llm: init.llm,
-          maxContextTokens: init.options.maxContextTokens,
-          threshold: init.options.autoCompactThreshold,
-          ...(init.options.llmApiTimeoutMs === undefined ? {} : { llmApiTimeoutMs: init.options.llmApiTimeoutMs }),
-        })
-      : null;
     this.#kernel = new InvocationKernel({
       registry: this.#registry,
       workspace: this.workspace,
@@ -146,6 +143,39 @@ export class AgentSession {
         toolNames: this.#registry.names(),
         ...(init.options.instructions === undefined ? {} : { instructions: init.options.instructions }),
       });
+    this.#executor = new RunExecutor({
+      sessionId: this.id,
+      options: init.options,
+      llm: init.llm,
+      conversation: this.#conversation,
+      runs: this.#runs,
+      bus: this.#bus,
+      kernel: this.#kernel,
+      hooks: this.#hooks,
+      security: this.#security,
+      verification: this.#verification,
+      budget: this.#budget,
+      compactor: init.options.autoCompact
+        ? new ContextCompactor({
+            llm: init.llm,
+            maxContextTokens: init.options.maxContextTokens,
+            threshold: init.options.autoCompactThreshold,
+            ...(init.options.llmApiTimeoutMs === undefined ? {} : { llmApiTimeoutMs: init.options.llmApiTimeoutMs }),
+          })
+        : null,
+      system: () => this.#system,
+      tools: () => this.#registry.definitions(),
+      closeSignal: this.#closeScope.signal,
+    });
+    if (init.snapshot !== undefined) this.#restore(parseSessionSnapshot(init.snapshot, { store: init.store?.name ?? 'snapshot', sessionId: this.id }));
+    const store = init.store ?? init.options.sessionStore;
+    if (init.options.autoSave === true && store === undefined) {
+      throw new CodeError('SESSION_CONFIGURATION_ERROR', "autoSave needs a sessionStore (the session option, or the agent's storage_backend)", { details: { field: 'autoSave' } });
+    }
+    this.#persistence =
+      store === undefined
+        ? null
+        : new SessionPersistence({ store, capture: () => this.#capture(), emit, autoSave: init.options.autoSave === true, generation: init.snapshot?.generation ?? 0 });
   }
 
   // ---- conversation -------------------------------------------------------------------------
@@ -154,205 +184,24 @@ export class AgentSession {
   async send(request: string | SendRequest): Promise<SendResult> {
     const normalized = normalizeSendRequest(request);
     const lease = this.#gate.acquire('send');
-    return this.#execute('send', normalized, lease, null);
+    return this.#executor.execute('send', normalized, lease, null, () => this.#afterOperation('send'));
   }
 
   /**
    * Runs one prompt and streams its v1 events. The returned stream holds admission until its
-   * producer stops; consuming it to the end is a lifecycle barrier.
+   * producer stops; consuming it to the end is a lifecycle barrier (autoSave included).
    */
   async stream(request: string | SendRequest): Promise<EventStream<SendResult>> {
     const normalized = normalizeSendRequest(request);
     const lease = this.#gate.acquire('stream');
     let cancel: () => void = () => undefined;
     const stream = new EventStream<SendResult>(() => cancel());
-    const running = this.#execute('stream', normalized, lease, stream);
+    const running = this.#executor.execute('stream', normalized, lease, stream, () => this.#afterOperation('stream'));
     running.catch(() => undefined);
-    cancel = () => this.#active?.stream === stream && this.#active.controller.abort(new Error('stream consumer stopped'));
+    cancel = () => {
+      if (this.#executor.owns(stream)) this.#executor.abort('stream consumer stopped');
+    };
     return stream;
-  }
-
-  async #execute(kind: string, request: SendRequest, lease: AdmissionLease, stream: EventStream<SendResult> | null): Promise<SendResult> {
-    const run = this.#runs.start(kind, request.prompt);
-    const controller = new AbortController();
-    const onClose = (): void => controller.abort(new Error('session closed'));
-    this.#closeScope.signal.addEventListener('abort', onClose, { once: true });
-    let settle!: () => void;
-    this.#active = { run, controller, stream, done: new Promise<void>((r) => (settle = r)) };
-    // The conversation to go back to when the run leaves no trace (see the catch below).
-    const replacedHistory = request.history === undefined ? null : this.#history;
-    if (request.history !== undefined) this.#history = [...request.history];
-    const historyLength = this.#history.length;
-    let userMessage: LlmMessage | undefined;
-    let compaction: TurnLoopCompaction | undefined;
-    let outcome: { ok: true; value: SendResult } | { ok: false; error: CodeError };
-    try {
-      this.#dispatch(createAgentEvent('agent_start', { run_id: run.id, session_id: this.id, prompt: request.prompt, kind }));
-      let prompt = request.prompt;
-      if (this.#hooks.has('pre_prompt')) {
-        const decision = await this.#hooks.run('pre_prompt', { prompt, session_id: this.id, run_id: run.id });
-        if (decision.action === 'block' || decision.action === 'retry') {
-          throw new CodeError('SESSION_ERROR', `prompt blocked by hook${decision.hookId === undefined ? '' : ` '${decision.hookId}'`}: ${decision.reason ?? 'no reason given'}`, {
-            details: { hook: decision.hookId ?? null, blocked: true },
-          });
-        }
-        const modified = decision.modified?.['prompt'];
-        if (typeof modified === 'string') prompt = modified;
-      }
-      const recordUsage = (usage: LlmUsage): void => {
-        run.addUsage(usage);
-        this.#budget?.recordTokens(usage.inputTokens + usage.outputTokens);
-      };
-      userMessage = toUserMessage({ ...request, prompt });
-      compaction = this.#compactor?.forRun({
-        system: this.#system,
-        tools: () => this.#registry.definitions(),
-        history: this.#history,
-        emit: (event) => this.#dispatch(event),
-        signal: controller.signal,
-        onUsage: recordUsage,
-      });
-      const loop = await runTurnLoop(
-        {
-          llm: this.#llm,
-          system: this.#system,
-          tools: () => this.#registry.definitions(),
-          history: this.#history,
-          emit: (event) => this.#dispatch(event),
-          signal: controller.signal,
-          limits: {
-            maxToolRounds: this.options.maxToolRounds,
-            circuitBreakerThreshold: this.options.circuitBreakerThreshold,
-            duplicateToolCallThreshold: this.options.duplicateToolCallThreshold,
-            llmApiTimeoutMs: this.options.llmApiTimeoutMs,
-            maxOutputTokens: this.options.maxOutputTokens,
-          },
-          toolCalls: new ToolCallRunner(this.#kernel, (event) => this.#dispatch(event), (text) => this.#security.redact(text)),
-          onUsage: (usage) => {
-            recordUsage(usage);
-            this.#compactor?.observeUsage(usage);
-          },
-          onToolCalls: (count) => run.addToolCalls(count),
-          onTurn: (turn) => {
-            run.setTurns(turn);
-            this.#checkModelBudget();
-          },
-          ...(compaction === undefined ? {} : { compaction }),
-        },
-        userMessage,
-      );
-      if (this.#hooks.has('post_response')) await this.#hooks.run('post_response', { text: loop.text, session_id: this.id, run_id: run.id });
-      const record = run.record();
-      outcome = {
-        ok: true,
-        value: {
-          text: loop.text,
-          runId: run.id,
-          toolCallsCount: loop.toolCallsCount,
-          turns: loop.turns,
-          promptTokens: record.usage.promptTokens,
-          completionTokens: record.usage.completionTokens,
-          totalTokens: record.usage.totalTokens,
-          cacheReadTokens: record.usage.cacheReadTokens,
-          cacheWriteTokens: record.usage.cacheWriteTokens,
-        },
-      };
-    } catch (thrown) {
-      const error = controller.signal.aborted && !CodeError.hasCode(thrown, 'BUDGET_EXHAUSTED') ? cancelledRunError(controller.signal, thrown) : toCodeError(thrown);
-      outcome = { ok: false, error };
-      // Nothing the model said survived (blocked prompt, failed first model call): the run leaves
-      // no trace in the conversation, including a `history` the request would have installed.
-      // A compaction in this run moved the prompt: measure from where it is now (-1 when it was
-      // summarised, which only happens after the model answered at least once).
-      const promptAt = compaction !== undefined && compaction.compactions > 0 && userMessage !== undefined ? this.#history.lastIndexOf(userMessage) : historyLength;
-      if (promptAt !== -1 && this.#history.length <= promptAt + 1) {
-        if (replacedHistory === null) this.#history.splice(promptAt);
-        else this.#history = replacedHistory;
-      } else repairHistory(this.#history, error.message);
-      if (this.#hooks.has('on_error')) await this.#hooks.run('on_error', { code: error.code, message: error.message, run_id: run.id }).catch(() => undefined);
-    } finally {
-      this.#closeScope.signal.removeEventListener('abort', onClose);
-    }
-    // Cleanup BEFORE the terminal event: a consumer that saw it can send again immediately.
-    const record = outcome.ok
-      ? run.finish('completed', { text: outcome.value.text })
-      : run.finish(outcome.error.details['cancelled'] === true ? 'cancelled' : 'failed', { error: { code: outcome.error.code, message: outcome.error.message } });
-    this.#active = null;
-    lease.release();
-    settle();
-    const terminal = outcome.ok
-      ? createAgentEvent('agent_end', {
-          run_id: run.id,
-          text: outcome.value.text,
-          usage: usagePayload({ inputTokens: record.usage.promptTokens, outputTokens: record.usage.completionTokens, cacheReadTokens: record.usage.cacheReadTokens, cacheWriteTokens: record.usage.cacheWriteTokens }),
-          tool_calls: record.toolCallsCount,
-          verification_summary: null,
-        })
-      : createAgentEvent('error', { run_id: run.id, code: outcome.error.code, message: this.#security.redact(outcome.error.message), details: this.#security.redactValue(outcome.error.details) as Record<string, unknown> });
-    const recorded = run.append(terminal);
-    this.#notify(recorded);
-    if (stream !== null) {
-      stream.push(recorded);
-      stream.end(outcome.ok ? outcome : { ok: false, error: outcome.error });
-    }
-    if (!outcome.ok) throw outcome.error;
-    return outcome.value;
-  }
-
-  /**
-   * Budget gate before a model call: tokens and wall time. `BudgetGuard.check()` also asks
-   * whether one more TOOL call fits; that must not stop a model turn, or a run that used exactly
-   * `maxToolCalls` could never give its final answer (and every later send would fail at once).
-   */
-  #checkModelBudget(): void {
-    const budget = this.#budget;
-    if (budget === null) return;
-    try {
-      budget.check();
-    } catch (error) {
-      if (!CodeError.hasCode(error, 'BUDGET_EXHAUSTED') || error.details['kind'] !== 'tool_calls') throw error;
-      const limits = budget.limits();
-      const usage = budget.usage();
-      if (usage.tokens >= limits.tokens) throw budgetExhausted('tokens', limits.tokens, usage.tokens);
-      if (usage.wallTimeMs >= limits.wall_time_ms) throw budgetExhausted('wall_time_ms', limits.wall_time_ms, usage.wallTimeMs);
-    }
-  }
-
-  #dispatch(event: AgentEvent): void {
-    const active = this.#active;
-    // Host-direct calls are not part of the conversation: subscribers see them, but they are
-    // neither recorded in the running run nor pushed into its stream.
-    if (active === null || this.#isHostDirectEvent(event)) {
-      this.#notify(event);
-      return;
-    }
-    const recorded = active.run.append(event);
-    active.stream?.push(recorded);
-    this.#notify(recorded);
-  }
-
-  /** True for events of a host-direct call or of a call nested in one (ids tracked as they appear). */
-  #isHostDirectEvent(event: AgentEvent): boolean {
-    if (this.#hostToolIds.size === 0) return false;
-    const id = event.payload['tool_id'];
-    if (typeof id !== 'string') return false;
-    const parent = event.payload['parent_tool_id'];
-    const host = this.#hostToolIds.has(id) || (typeof parent === 'string' && this.#hostToolIds.has(parent));
-    if (!host) return false;
-    if (event.type === 'tool_end') this.#hostToolIds.delete(id);
-    else this.#hostToolIds.add(id);
-    return true;
-  }
-
-  #notify(event: AgentEvent): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A throwing host listener must neither fail the run nor, on the terminal event, leave
-        // the stream un-ended (its consumer would wait forever).
-      }
-    }
   }
 
   /**
@@ -360,13 +209,12 @@ export class AgentSession {
    * function. Listeners must not throw.
    */
   subscribe(listener: (event: AgentEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#bus.subscribe(listener);
   }
 
   /** A copy of the conversation. */
   history(): LlmMessage[] {
-    return [...this.#history];
+    return [...this.#conversation.messages()];
   }
 
   /** The system prompt sent with every model request. */
@@ -394,18 +242,12 @@ export class AgentSession {
 
   /** Cancels the run `runId` if it is the running one; a stale id cancels nothing. */
   cancelRun(runId: string): boolean {
-    const active = this.#active;
-    if (active === null || active.run.id !== runId) return false;
-    active.controller.abort(new Error(`run ${runId} cancelled`));
-    return true;
+    return this.#executor.abort(`run ${runId} cancelled`, runId);
   }
 
   /** Cancels the running run (if any) and waits until it has stopped. */
   async cancel(): Promise<void> {
-    const active = this.#active;
-    if (active === null) return;
-    active.controller.abort(new Error('cancelled by host'));
-    await active.done;
+    if (this.#executor.abort('cancelled by host')) await this.#executor.settled();
   }
 
   /** Tool calls running right now (model, nested and host-direct). */
@@ -421,6 +263,11 @@ export class AgentSession {
     }));
   }
 
+  /** Events outside runs (host-direct calls, verification commands, persistence failures), oldest first. */
+  traceEvents(): AgentEvent[] {
+    return this.#bus.trace();
+  }
+
   // ---- governance ---------------------------------------------------------------------------
 
   pendingConfirmations(): PendingConfirmation[] {
@@ -429,7 +276,9 @@ export class AgentSession {
 
   /** Answers a pending confirmation. `false` when refused (unknown, already answered, timed out). */
   confirmToolUse(toolId: string, approved: boolean, reason?: string): boolean {
-    return this.#confirmation.confirm(toolId, approved, reason);
+    const accepted = this.#confirmation.confirm(toolId, approved, reason);
+    if (accepted) void this.#afterOperation('confirmation');
+    return accepted;
   }
 
   registerHook(id: string, event: HookEventName, matcher: HookMatcher | null, config: HookConfig | null, handler: HookHandler): void {
@@ -449,6 +298,45 @@ export class AgentSession {
     return this.#budget;
   }
 
+  // ---- verification -------------------------------------------------------------------------
+
+  /**
+   * Records `a3s.verification_report.v1` documents. Every document is validated first; one bad
+   * document is refused with SESSION_ERROR and nothing is recorded. Returns the recorded copies.
+   */
+  async recordVerificationReports(reports: readonly unknown[]): Promise<VerificationReportV1[]> {
+    if (!Array.isArray(reports)) throw new CodeError('SESSION_ERROR', 'recordVerificationReports expects an array of reports', { details: { field: 'reports' } });
+    const recorded = this.#verification.record(reports);
+    await this.#afterOperation('verification');
+    return recorded;
+  }
+
+  /**
+   * Runs each command through the governed `bash` path (origin `verification`: permission
+   * policy, confirmation and hooks apply; a denied command is an `error` check), records the
+   * report and returns it.
+   */
+  async verifyCommands(subject: string, commands: readonly VerificationCommand[]): Promise<VerificationReportV1> {
+    if (this.#gate.closed) throw new CodeError('SESSION_CLOSED', 'session is closed; verifyCommands rejected');
+    const report = await runVerificationCommands(subject, commands, {
+      hasBash: this.#registry.get('bash') !== null,
+      invoke: (command, timeoutMs) => this.#trackedCall({ toolName: 'bash', args: { command, ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }) }, origin: 'verification' }),
+    });
+    const [recorded] = this.#verification.record([report]);
+    await this.#afterOperation('verification');
+    return recorded as VerificationReportV1;
+  }
+
+  /** Every retained verification report, oldest first. */
+  verificationReports(): VerificationReportV1[] {
+    return this.#verification.reports();
+  }
+
+  /** The summary `agent_end` would carry now; `null` without reports. */
+  verificationSummary(): VerificationSummary | null {
+    return this.#verification.summary();
+  }
+
   // ---- tools --------------------------------------------------------------------------------
 
   /**
@@ -458,11 +346,20 @@ export class AgentSession {
    */
   async tool(name: string, args: unknown, options: { readonly abortSignal?: AbortSignal } = {}): Promise<ToolResult> {
     if (this.#gate.closed) throw new CodeError('SESSION_CLOSED', `session is closed; tool '${name}' rejected`, { details: { tool: name } });
-    const signal = options.abortSignal === undefined ? this.#closeScope.signal : AbortSignal.any([this.#closeScope.signal, options.abortSignal]);
+    const result = await this.#trackedCall({ toolName: name, args, origin: 'host-direct', ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }) });
+    await this.#afterOperation('tool');
+    return result;
+  }
+
+  /**
+   * A call outside the conversation (host-direct or verification): its events stay out of the
+   * running run, and close() waits for it (the workspace must not close under a running tool).
+   */
+  #trackedCall(request: { readonly toolName: string; readonly args: unknown; readonly origin: 'host-direct' | 'verification'; readonly abortSignal?: AbortSignal }): Promise<ToolResult> {
+    const signal = request.abortSignal === undefined ? this.#closeScope.signal : AbortSignal.any([this.#closeScope.signal, request.abortSignal]);
     const toolId = this.#hostIdPrefix + (this.#hostCounter += 1).toString(36);
-    this.#hostToolIds.add(toolId);
-    const call = this.#kernel.invoke({ toolName: name, args, origin: 'host-direct', abortSignal: signal, toolId });
-    // close() waits for these: the workspace must not be closed under a running tool.
+    this.#bus.trackHostCall(toolId);
+    const call = this.#kernel.invoke({ toolName: request.toolName, args: request.args, origin: request.origin, abortSignal: signal, toolId });
     const settled = call.then(
       () => undefined,
       () => undefined,
@@ -470,7 +367,7 @@ export class AgentSession {
     this.#hostCalls.add(settled);
     void settled.then(() => {
       this.#hostCalls.delete(settled);
-      this.#hostToolIds.delete(toolId);
+      this.#bus.untrackHostCall(toolId);
     });
     return call;
   }
@@ -497,37 +394,122 @@ export class AgentSession {
     return this.#artifacts.get(uri);
   }
 
-  // ---- state & lifecycle --------------------------------------------------------------------
+  // ---- labels -------------------------------------------------------------------------------
 
-  /** The whole session state as plain data (the basis of `SessionSnapshotV1`). */
+  /** Host labels kept in snapshots (tenant, ticket, branch...). `null` removes one. */
+  setLabel(key: string, value: string | null): void {
+    if (typeof key !== 'string' || key.length === 0 || key.length > 128) throw new CodeError('SESSION_ERROR', 'label keys are 1-128 characters', { details: { field: 'key' } });
+    if (value === null) this.#labels.delete(key);
+    else if (typeof value !== 'string' || value.length > 4096) throw new CodeError('SESSION_ERROR', 'label values are strings of at most 4096 characters', { details: { field: 'value' } });
+    else this.#labels.set(key, value);
+  }
+
+  /** The session's labels. */
+  labels(): Record<string, string> {
+    return Object.fromEntries(this.#labels);
+  }
+
+  // ---- state & persistence ------------------------------------------------------------------
+
+  /** The store `save()` publishes to, or `null`. */
+  get store(): SessionStore | null {
+    return this.#persistence?.store ?? null;
+  }
+
+  /** Generation of the last captured snapshot (0 before the first save of a new session). */
+  get generation(): number {
+    return this.#persistence?.generation ?? 0;
+  }
+
+  /**
+   * Publishes one {@link SessionSnapshotV1} generation to the session's store and resolves with
+   * it. SESSION_ERROR without a store; the store's error when the write fails.
+   */
+  async save(): Promise<SessionSnapshotV1> {
+    if (this.#persistence === null) throw new CodeError('SESSION_ERROR', `session '${this.id}' has no sessionStore to save to`, { details: { sessionId: this.id } });
+    return this.#persistence.save();
+  }
+
+  /** The whole session as one snapshot (not published; generation = the last saved one). */
+  snapshot(): SessionSnapshotV1 {
+    return { ...this.#capture(), generation: this.generation, savedAtMs: Date.now() };
+  }
+
+  /** Legacy plain-data state (`SessionStateV1`); prefer {@link snapshot}. */
   state(): SessionStateV1 {
+    const draft = this.#capture();
     return {
       version: SESSION_STATE_VERSION,
       sessionId: this.id,
-      history: structuredClone(this.#history),
-      runs: this.#runs.snapshot(),
-      artifacts: this.#artifacts.snapshot(),
-      pendingConfirmations: this.pendingConfirmations(),
-      options: serializableOptions(this.options),
-      systemPrompt: this.#system,
+      history: structuredClone(draft.conversation),
+      runs: draft.runs,
+      artifacts: draft.artifacts,
+      pendingConfirmations: draft.pendingConfirmations,
+      options: draft.options,
+      systemPrompt: draft.systemPrompt,
     };
   }
 
-  /** Restores conversation, runs and artifacts from a {@link SessionStateV1} (idle sessions only). */
-  restoreState(state: SessionStateV1): void {
-    if (this.#active !== null) throw new CodeError('SESSION_BUSY', 'cannot restore state while a run is active');
-    if (typeof state !== 'object' || state === null || state.version !== SESSION_STATE_VERSION) {
-      throw new CodeError('SERIALIZATION_ERROR', `unsupported session state version ${String(state?.version)}`, { details: { version: state?.version ?? null } });
+  /**
+   * Restores conversation, runs and artifacts from a {@link SessionStateV1} or a
+   * {@link SessionSnapshotV1} (idle sessions only). The document is validated whole first: a
+   * malformed one is refused with SERIALIZATION_ERROR and nothing changes.
+   */
+  restoreState(state: SessionStateV1 | SessionSnapshotV1): void {
+    if (this.#executor.busy) throw new CodeError('SESSION_BUSY', 'cannot restore state while a run is active');
+    const version = typeof state === 'object' && state !== null ? (state as { version?: unknown }).version : undefined;
+    if (version !== SESSION_STATE_VERSION) {
+      throw new CodeError('SERIALIZATION_ERROR', `unsupported session state version ${String(version)}`, { details: { version: version ?? null } });
     }
-    // Checked before anything changes: a malformed state is refused whole, never half-loaded.
-    if (!Array.isArray(state.history) || !Array.isArray(state.runs) || typeof state.artifacts !== 'object' || state.artifacts === null || typeof state.systemPrompt !== 'string') {
-      throw new CodeError('SERIALIZATION_ERROR', 'malformed session state: expected history[], runs[], artifacts and systemPrompt', { details: { version: state.version } });
-    }
-    this.#history = structuredClone([...state.history]);
-    this.#runs.restore(state.runs);
-    this.#artifacts.restore(state.artifacts);
-    this.#system = state.systemPrompt;
+    this.#restore(parseSessionSnapshot(state, { store: 'restoreState', sessionId: this.id }));
   }
+
+  #restore(snapshot: SessionSnapshotV1): void {
+    // Everything was validated by parseSessionSnapshot: these cannot fail half-way.
+    this.#conversation.replace(snapshot.conversation);
+    this.#runs.restore(snapshot.runs);
+    this.#artifacts.restore(snapshot.artifacts);
+    this.#verification.restore(snapshot.verificationReports);
+    this.#system = snapshot.systemPrompt;
+    this.#subagentTasks = structuredClone([...snapshot.subagentTasks]);
+    this.#labels.clear();
+    for (const [k, v] of Object.entries(snapshot.labels)) this.#labels.set(k, v);
+    this.#bus.restoreTrace(snapshot.traces);
+    // Nobody can answer a confirmation of another process: it expired with it.
+    for (const pending of snapshot.pendingConfirmations) {
+      this.#bus.emit(createAgentEvent('confirmation_timeout', { tool_id: pending.toolId, tool_name: pending.toolName, action: 'expired_on_resume' }));
+    }
+  }
+
+  /**
+   * A consistent copy of the state at this instant, between two writes. Arrays are copied;
+   * their entries (messages, event envelopes, artifacts) are never mutated after creation.
+   */
+  #capture(): SnapshotDraft {
+    return {
+      schema: SESSION_SNAPSHOT_SCHEMA,
+      version: 1,
+      sessionId: this.id,
+      workspace: this.workspace.root,
+      options: serializableOptions(this.options),
+      systemPrompt: this.#system,
+      conversation: [...this.#conversation.messages()],
+      runs: this.#runs.snapshot(),
+      artifacts: this.#artifacts.snapshot(),
+      traces: this.#bus.trace(),
+      verificationReports: this.#verification.reports(),
+      subagentTasks: structuredClone(this.#subagentTasks),
+      pendingConfirmations: this.pendingConfirmations(),
+      labels: this.labels(),
+    };
+  }
+
+  /** autoSave after a completed operation; never throws (failures become `persistence_failed`). */
+  async #afterOperation(operation: string): Promise<void> {
+    await this.#persistence?.afterOperation(operation);
+  }
+
+  // ---- lifecycle ----------------------------------------------------------------------------
 
   get closed(): boolean {
     return this.#gate.closed;
@@ -535,17 +517,18 @@ export class AgentSession {
 
   /**
    * Closes the session: cancels the running run and host-direct tools and waits for them to
-   * settle before `session_end` hooks run and an owned workspace is closed. Idempotent.
+   * settle (and for started saves to land) before `session_end` hooks run and an owned
+   * workspace is closed. Idempotent.
    */
   close(): Promise<void> {
     if (this.#closing !== null) return this.#closing;
     this.#gate.close();
     this.#closeScope.abort(new Error('session closed'));
     this.#kernel.close('session closed');
-    const active = this.#active;
     this.#closing = (async () => {
-      if (active !== null) await active.done;
+      await this.#executor.settled();
       await Promise.all([...this.#hostCalls]);
+      await this.#persistence?.flush();
       if (this.#hooks.has('session_end')) await this.#hooks.run('session_end', { session_id: this.id }).catch(() => undefined);
       if (this.#ownsWorkspace) await this.workspace.close?.();
     })();
@@ -553,16 +536,7 @@ export class AgentSession {
   }
 }
 
-function budgetExhausted(kind: string, limit: number, used: number): CodeError {
-  return new CodeError('BUDGET_EXHAUSTED', `${kind} budget exhausted: used ${used} of ${limit}`, { details: { kind, limit, used } });
-}
-
-function cancelledRunError(signal: AbortSignal, thrown: unknown): CodeError {
-  const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
-  return new CodeError('SESSION_ERROR', `run cancelled: ${reason}`, { details: { cancelled: true }, cause: thrown });
-}
-
 function serializableOptions(options: ResolvedSessionOptions): Record<string, unknown> {
-  const { workspaceBackend: _w, sessionStore: _s, ...rest } = options;
+  const { workspaceBackend: _w, sessionStore: _s, sessionId: _i, ...rest } = options;
   return JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
 }

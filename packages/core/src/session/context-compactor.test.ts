@@ -1,3 +1,4 @@
+import { Conversation } from './conversation.js';
 import { describe, expect, it } from 'vitest';
 import { FakeLlm, makeSession, probeTool } from '../../test/session-kit.js';
 import type { ScriptStep } from '../../test/session-kit.js';
@@ -40,8 +41,21 @@ const summaryStep =
     return answer(text);
   };
 
+/** A conversation that mirrors its writes into the test's array, so tests can assert on it. */
+class MirroredConversation extends Conversation {
+  readonly #mirror: LlmMessage[];
+  constructor(mirror: LlmMessage[]) {
+    super(mirror);
+    this.#mirror = mirror;
+  }
+  override replace(messages: readonly LlmMessage[]): void {
+    super.replace(messages);
+    this.#mirror.splice(0, this.#mirror.length, ...messages);
+  }
+}
+
 function contextOf(history: LlmMessage[], events: AgentEvent[] = [], signal = new AbortController().signal): CompactionContext {
-  return { system: 'sys', tools: () => [], history, emit: (e) => void events.push(e), signal };
+  return { system: 'sys', tools: () => [], conversation: new MirroredConversation(history), emit: (e) => void events.push(e), signal };
 }
 
 describe('ContextCompactor.compact', () => {

@@ -5,6 +5,7 @@ import { createAgentEvent } from '../events/agent-event.js';
 import type { LlmClient, LlmMessage, LlmUsage } from '../llm/llm-client.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { buildCompactedHistory, renderTranscript, selectRetainedSuffix, suffixHasPrompt } from './compaction-plan.js';
+import type { Conversation } from './conversation.js';
 import { summarizeConversation } from './summarize-conversation.js';
 import { CHARS_PER_TOKEN, estimateFixedTokens, estimateMessagesTokens } from './token-estimate.js';
 
@@ -31,8 +32,8 @@ export interface ContextCompactorOptions {
 export interface CompactionContext {
   readonly system: string;
   readonly tools: () => readonly ToolDefinition[];
-  /** The conversation; replaced in place when a compaction is accepted. */
-  readonly history: LlmMessage[];
+  /** The conversation; replaced when a compaction is accepted. */
+  readonly conversation: Conversation;
   readonly emit: (event: AgentEvent) => void;
   readonly signal: AbortSignal;
   /** Usage of the summarisation call (it is a real, billed model call). */
@@ -129,12 +130,12 @@ export class ContextCompactor {
     return {
       beforeModelCall: async () => {
         track(await this.compact(context, 'threshold'));
-        this.#lastEstimate = estimateFixedTokens(context.system, context.tools()) + estimateMessagesTokens(context.history);
+        this.#lastEstimate = estimateFixedTokens(context.system, context.tools()) + estimateMessagesTokens(context.conversation.messages());
       },
       recoverFromError: async (error) => {
         if (!isContextOverflowError(error)) return false;
         const outcome = track(await this.compact(context, 'context_overflow'));
-        this.#lastEstimate = estimateFixedTokens(context.system, context.tools()) + estimateMessagesTokens(context.history);
+        this.#lastEstimate = estimateFixedTokens(context.system, context.tools()) + estimateMessagesTokens(context.conversation.messages());
         return outcome === 'compacted';
       },
       get compactions() {
@@ -148,7 +149,7 @@ export class ContextCompactor {
    * always tries (the provider said the request did not fit). Throws only on cancellation.
    */
   async compact(context: CompactionContext, reason: CompactionReason): Promise<CompactionOutcome> {
-    const { history } = context;
+    const history = context.conversation.messages();
     const tools = context.tools();
     const fixedRaw = estimateFixedTokens(context.system, tools);
     const historyRaw = estimateMessagesTokens(history);
@@ -189,7 +190,7 @@ export class ContextCompactor {
     const replacement = buildCompactedHistory(history, cut, summary, suffixHasPrompt(history, cut));
     const replacementRaw = estimateMessagesTokens(replacement);
     if (replacementRaw >= historyRaw) return this.#giveUp(historyRaw, 'rejected');
-    history.splice(0, history.length, ...replacement);
+    context.conversation.replace(replacement);
     this.#retryAboveRaw = 0;
     const after = Math.ceil((fixedRaw + replacementRaw) * this.#ratio);
     context.emit(createAgentEvent('context_compacted', this.#payload(reason, before, after, cut, replacement.length - 1, new TextEncoder().encode(summary).length)));

@@ -1,5 +1,6 @@
 import { CodeError } from '../errors/code-error.js';
 import type { LlmContentPart, LlmMessage } from '../llm/llm-client.js';
+import type { VerificationSummary } from '../verification/verification-summary.js';
 import { toBase64 } from './turn-loop.js';
 
 /** An attachment sent with a prompt (images). */
@@ -30,6 +31,10 @@ export interface SendResult {
   readonly totalTokens: number;
   readonly cacheReadTokens: number;
   readonly cacheWriteTokens: number;
+  /** The session's verification evidence when the run ended (`agent_end.verification_summary`); `null` without reports. */
+  readonly verificationSummary: VerificationSummary | null;
+  /** One-line form of {@link verificationSummary}. */
+  readonly verificationSummaryText: string | null;
 }
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);

@@ -1,3 +1,4 @@
+import { MemorySessionStore } from './memory-session-store.js';
 import { describe, expect, it } from 'vitest';
 import { CodeError } from '../errors/code-error.js';
 import { MemoryWorkspaceBackend } from '../testing/memory-workspace-backend.js';
@@ -24,7 +25,7 @@ const VALID: Record<string, unknown> = {
   permissionPolicy: { allow: ['read'], ask: ['bash*'], deny: ['bash(rm *)'], defaultDecision: 'allow' },
   confirmationPolicy: { enabled: true, defaultTimeoutMs: 30_000, timeoutAction: 'auto_approve', yoloLanes: ['query', 'write'] },
   workspaceBackend: new MemoryWorkspaceBackend(),
-  sessionStore: {},
+  sessionStore: new MemorySessionStore(),
   sessionId: 'schedule:nightly',
   autoSave: true,
   artifactStoreLimits: { maxArtifacts: 64, maxBytes: 8 * 1024 * 1024 },
@@ -74,6 +75,7 @@ const INVALID: readonly [string, unknown, string][] = [
   ['confirmationPolicy', { yoloLanes: 'query' }, 'confirmationPolicy.yoloLanes'],
   ['workspaceBackend', {}, 'workspaceBackend'],
   ['sessionStore', 'memory', 'sessionStore'],
+  ['sessionStore', {}, 'sessionStore'],
   ['sessionId', 'has space', 'sessionId'],
   ['sessionId', 'x'.repeat(129), 'sessionId'],
   ['autoSave', 'on', 'autoSave'],

@@ -2,6 +2,8 @@ import { CONFIRMATION_LANES } from '../confirmation/confirmation-lane.js';
 import { CodeError } from '../errors/code-error.js';
 import { validatePermissionPolicy } from '../permission/permission-policy.js';
 import type { RetentionLimits } from './run-store.js';
+import { isSessionStore } from './session-store.js';
+import type { SessionStore } from './session-store.js';
 
 /** Kinds of worker agents (subagents). */
 export type WorkerKind = 'read_only' | 'planner' | 'implementer' | 'verifier' | 'reviewer' | 'custom';
@@ -73,10 +75,11 @@ export interface SessionOptions {
   };
   /** Workspace backend; default a local backend rooted at the session workspace. */
   readonly workspaceBackend?: unknown;
-  /** Where snapshots are saved. */
-  readonly sessionStore?: unknown;
+  /** Where `save()` and `autoSave` publish snapshots (`MemorySessionStore`, `FileSessionStore`, `S3SessionStore`...). */
+  readonly sessionStore?: SessionStore;
   /** Session id; default generated. */
   readonly sessionId?: string;
+  /** Save after every completed operation (send, stream, direct tool call, confirmation); needs a store. */
   readonly autoSave?: boolean;
   /** Artifact retention (default 256 artifacts / 16 MiB). */
   readonly artifactStoreLimits?: { readonly maxArtifacts?: number; readonly maxBytes?: number };
@@ -242,7 +245,9 @@ const FIELDS: Record<string, Check> = {
       fail(f, 'a WorkspaceBackend (capabilities, resolvePath, readFile...)', v);
     }
   },
-  sessionStore: anyObject,
+  sessionStore: (v, f) => {
+    if (!isSessionStore(v)) fail(f, 'a SessionStore (name, capabilities, save, load, delete, list)', v);
+  },
   sessionId: (v, f) => {
     if (typeof v !== 'string' || !/^[A-Za-z0-9._:@-]{1,128}$/.test(v)) fail(f, 'an id of 1-128 letters, digits or . _ : @ -', v);
   },

@@ -1,5 +1,3 @@
-import { createAgentEvent } from '../events/agent-event.js';
-import type { AgentEvent } from '../events/agent-event.js';
 import type { InvocationKernel } from '../kernel/invocation-kernel.js';
 import { canRunInParallel } from '../tools/tool-capabilities.js';
 import type { ToolCapabilities } from '../tools/tool-capabilities.js';
@@ -23,15 +21,9 @@ export interface ToolCallRequest {
  */
 export class ToolCallRunner {
   readonly #kernel: InvocationKernel;
-  readonly #emit: (event: AgentEvent) => void;
 
-  readonly #redact: (text: string) => string;
-
-  /** @param redact applied to refusal texts that echo model input (they bypass the kernel). */
-  constructor(kernel: InvocationKernel, emit: (event: AgentEvent) => void, redact: (text: string) => string = (text) => text) {
-    this.#redact = redact;
+  constructor(kernel: InvocationKernel) {
     this.#kernel = kernel;
-    this.#emit = emit;
   }
 
   /**
@@ -86,26 +78,20 @@ export class ToolCallRunner {
     return this.#kernel.capabilities(request.name, request.args);
   }
 
-  async #runOne(request: ToolCallRequest, signal: AbortSignal): Promise<ToolResult> {
-    if (request.invalidInput !== undefined) {
-      return this.#refuse(request, `invalid JSON in the arguments of ${request.name}: ${truncate(request.invalidInput, 200)}. Send the arguments again as one valid JSON object.`, {
-        type: 'invalid_argument',
-        message: 'arguments are not valid JSON',
-      });
-    }
-    if (request.refusal !== undefined) {
-      return this.#refuse(request, request.refusal, { type: 'invalid_argument', message: request.refusal });
-    }
-    return this.#kernel.invoke({ toolName: request.name, args: request.args, origin: 'agent', toolId: request.id, abortSignal: signal });
-  }
-
-  #refuse(request: ToolCallRequest, rawOutput: string, rawErrorKind: { type: 'invalid_argument'; message: string }): ToolResult {
-    const output = this.#redact(rawOutput);
-    const errorKind = { type: 'invalid_argument' as const, message: this.#redact(rawErrorKind.message) };
-    this.#emit(createAgentEvent('tool_start', { tool_id: request.id, tool_name: request.name, args: {}, origin: 'agent' }));
-    const result: ToolResult = { name: request.name, output, exitCode: 1, errorKind };
-    this.#emit(createAgentEvent('tool_end', { tool_id: request.id, tool_name: request.name, exit_code: 1, output, duration_ms: 0, error_kind: errorKind }));
-    return result;
+  /** Every call goes through the kernel, refusals too: they get the same events, origin and lifecycle. */
+  #runOne(request: ToolCallRequest, signal: AbortSignal): Promise<ToolResult> {
+    const refusal =
+      request.invalidInput !== undefined
+        ? `invalid JSON in the arguments of ${request.name}: ${truncate(request.invalidInput, 200)}. Send the arguments again as one valid JSON object.`
+        : request.refusal;
+    return this.#kernel.invoke({
+      toolName: request.name,
+      args: request.invalidInput !== undefined ? {} : request.args,
+      origin: 'agent',
+      toolId: request.id,
+      abortSignal: signal,
+      ...(refusal === undefined ? {} : { refusal }),
+    });
   }
 }
 

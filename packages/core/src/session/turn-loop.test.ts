@@ -1,3 +1,4 @@
+import { Conversation } from './conversation.js';
 import { describe, expect, it } from 'vitest';
 import { FakeLlm, aborted, callContent, callEvents, deferred, probeTool, textTurn, toolTurn } from '../../test/session-kit.js';
 import type { ScriptStep } from '../../test/session-kit.js';
@@ -18,7 +19,7 @@ const user = (text: string): LlmMessage => ({ role: 'user', content: [{ type: 't
 
 interface Loop {
   readonly llm: FakeLlm;
-  readonly history: LlmMessage[];
+  readonly history: readonly LlmMessage[];
   readonly events: AgentEvent[];
   readonly controller: AbortController;
   run(prompt?: string): Promise<TurnLoopOutcome>;
@@ -28,7 +29,7 @@ interface Loop {
 
 function loop(script: ScriptStep[], tools: AnyTool[], limits: Partial<TurnLoopLimits> = {}, budget?: BudgetGuard): Loop {
   const llm = new FakeLlm(script);
-  const history: LlmMessage[] = [];
+  const conversation = new Conversation();
   const events: AgentEvent[] = [];
   const controller = new AbortController();
   const emit = (e: AgentEvent): void => void events.push(e);
@@ -40,11 +41,11 @@ function loop(script: ScriptStep[], tools: AnyTool[], limits: Partial<TurnLoopLi
         llm,
         system: 'sys',
         tools: () => registry.definitions(),
-        history,
+        conversation,
         emit,
         signal: controller.signal,
         limits: { ...LIMITS, ...limits },
-        toolCalls: new ToolCallRunner(kernel, emit),
+        toolCalls: new ToolCallRunner(kernel),
         onUsage: () => undefined,
         onToolCalls: () => undefined,
         onTurn: () => undefined,
@@ -53,7 +54,9 @@ function loop(script: ScriptStep[], tools: AnyTool[], limits: Partial<TurnLoopLi
     );
   return {
     llm,
-    history,
+    get history() {
+      return conversation.messages();
+    },
     events,
     controller,
     run,

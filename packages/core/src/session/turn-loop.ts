@@ -6,6 +6,7 @@ import type { LlmClient, LlmContentPart, LlmMessage, LlmUsage } from '../llm/llm
 import type { ToolDefinition } from '../tools/tool.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import type { TurnLoopCompaction } from './context-compactor.js';
+import type { Conversation } from './conversation.js';
 import type { ToolCallRequest, ToolCallRunner } from './tool-call-runner.js';
 import { usagePayload } from './usage-payload.js';
 
@@ -28,8 +29,8 @@ export interface TurnLoopContext {
   readonly llm: LlmClient;
   readonly system: string;
   readonly tools: () => readonly ToolDefinition[];
-  /** The conversation; the loop appends to it in place. */
-  readonly history: LlmMessage[];
+  /** The conversation; the loop appends the prompt, each model turn and each tool round. */
+  readonly conversation: Conversation;
   readonly emit: (event: AgentEvent) => void;
   readonly signal: AbortSignal;
   readonly limits: TurnLoopLimits;
@@ -62,8 +63,8 @@ interface DraftCall {
  * the run cannot finish (model failure, limits, cancellation); the caller records it.
  */
 export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMessage): Promise<TurnLoopOutcome> {
-  const { history, emit, signal, limits } = context;
-  history.push(userMessage);
+  const { conversation, emit, signal, limits } = context;
+  conversation.append(userMessage);
   const total = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   let toolCallsCount = 0;
   let failedRounds = 0;
@@ -82,7 +83,7 @@ export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMess
     total.cacheReadTokens += response.usage.cacheReadTokens ?? 0;
     total.cacheWriteTokens += response.usage.cacheWriteTokens ?? 0;
     context.onUsage(response.usage);
-    history.push({ role: 'assistant', content: response.content });
+    conversation.append({ role: 'assistant', content: response.content });
     finalText = response.text;
 
     if (response.calls.length === 0) {
@@ -91,7 +92,7 @@ export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMess
     }
     if (turn > limits.maxToolRounds) {
       // The assistant message asked for tools we will not run: answer them so history stays valid.
-      history.push({ role: 'user', content: response.calls.map((c) => refusedResult(c.id, `not executed: maxToolRounds (${limits.maxToolRounds}) reached`)) });
+      conversation.append({ role: 'user', content: response.calls.map((c) => refusedResult(c.id, `not executed: maxToolRounds (${limits.maxToolRounds}) reached`)) });
       emit(createAgentEvent('turn_end', { turn, usage: usagePayload(response.usage), stop_reason: response.stopReason, tool_calls: 0 }));
       throw new CodeError('SESSION_ERROR', `the run stopped after maxToolRounds (${limits.maxToolRounds}) model turns that requested tools`, {
         details: { limit: 'maxToolRounds', maxToolRounds: limits.maxToolRounds },
@@ -123,7 +124,7 @@ export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMess
       const ran = settled.filter((r) => r !== undefined).length;
       toolCallsCount += ran;
       context.onToolCalls(ran);
-      history.push({ role: 'user', content: requests.map((request, i) => {
+      conversation.append({ role: 'user', content: requests.map((request, i) => {
         const result = settled[i];
         return result === undefined ? refusedResult(request.id, `not executed: ${reason}`) : toToolResultPart(request, result);
       }) });
@@ -131,7 +132,7 @@ export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMess
     }
     toolCallsCount += results.length;
     context.onToolCalls(results.length);
-    history.push({ role: 'user', content: results.map((r, i) => toToolResultPart(requests[i] as ToolCallRequest, r)) });
+    conversation.append({ role: 'user', content: results.map((r, i) => toToolResultPart(requests[i] as ToolCallRequest, r)) });
     emit(createAgentEvent('turn_end', { turn, usage: usagePayload(response.usage), stop_reason: response.stopReason, tool_calls: results.length }));
     throwIfAborted(signal);
 
@@ -172,7 +173,7 @@ async function streamModelTurn(context: TurnLoopContext, turn: number): Promise<
     const stream = context.llm.stream(
       {
         system: context.system,
-        messages: context.history,
+        messages: context.conversation.messages(),
         tools: context.tools(),
         ...(context.limits.maxOutputTokens === undefined ? {} : { maxTokens: context.limits.maxOutputTokens }),
       },
