@@ -10,6 +10,7 @@ describe('@a3s-lab/code-local exports', () => {
         'DEFAULT_GIT_TIMEOUT_MS',
         'DEFAULT_KILL_GRACE_MS',
         'DEFAULT_MAX_OUTPUT_BYTES',
+        'FileSessionStore',
         'GIT_ENV',
         'LocalWorkspaceBackend',
         'MAX_COMPONENT_BYTES',

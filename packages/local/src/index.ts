@@ -15,3 +15,4 @@ export { versionToken } from './version-token.js';
 export { findRipgrep } from './search/ripgrep-path.js';
 export { ripgrepFilesArgs, ripgrepSearchArgs } from './search/ripgrep-engine.js';
 export type { PathRefusalReason } from './security-error.js';
+export { FileSessionStore } from './file-session-store.js';

@@ -6,3 +6,5 @@ export { globToRegExp } from '../glob/glob-to-regexp.js';
 export type { GlobOptions } from '../glob/glob-to-regexp.js';
 export { describeWorkspaceContract } from './workspace-contract.js';
 export type { WorkspaceContractFixture, WorkspaceContractOptions } from './workspace-contract.js';
+export { sampleSessionSnapshot, sessionStoreContract } from './session-store-contract.js';
+export type { SessionStoreContractCase, SessionStoreContractFixture } from './session-store-contract.js';

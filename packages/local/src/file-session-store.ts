@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import { resolve } from 'node:path';
+
+import { CodeError, parseSessionSnapshotText, serializeSessionSnapshot, validateSessionId } from '@a3s-lab/code-core';
+import type { SessionSnapshotV1, SessionStore, SessionStoreCapabilities, SessionStoreEntry } from '@a3s-lab/code-core';
+
+const SUFFIX = '.json';
+
+/**
+ * A {@link SessionStore} keeping one JSON document per session in a directory
+ * (`<dir>/<sessionId>.json`, `:` written as `%3A`). A save writes a unique temp file in the same
+ * directory, fsyncs it, renames it over the document and fsyncs the directory: a crash at any
+ * point leaves the previous or the new generation, never a torn document. Session files that
+ * are symlinks are refused (reading and replacing), and ids cannot name a path.
+ *
+ * ```ts
+ * const store = new FileSessionStore('./.a3s/sessions');
+ * const session = await agent.sessionAsync('.', { sessionStore: store, autoSave: true });
+ * ```
+ */
+export class FileSessionStore implements SessionStore {
+  readonly name: string;
+  readonly capabilities: SessionStoreCapabilities = Object.freeze({ atomicSessionSnapshots: true, synchronousLoad: true, durable: true });
+  /** Absolute directory of the documents. */
+  readonly directory: string;
+  #ready: Promise<void> | null = null;
+
+  constructor(directory: string) {
+    if (typeof directory !== 'string' || directory.length === 0) {
+      throw new CodeError('CONFIG_ERROR', 'FileSessionStore needs a directory path', { details: { field: 'directory' } });
+    }
+    this.directory = resolve(directory);
+    this.name = `file:${this.directory}`;
+  }
+
+  async save(snapshot: SessionSnapshotV1): Promise<void> {
+    const id = validateSessionId(snapshot.sessionId, this.name);
+    const text = serializeSessionSnapshot(snapshot);
+    await this.#ensureDirectory();
+    const target = this.#pathOf(id);
+    await this.#refuseSymlink(target, id);
+    const temp = `${this.directory}/.${fileNameOf(id)}.tmp-${randomBytes(6).toString('hex')}`;
+    let renamed = false;
+    try {
+      const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      try {
+        await handle.writeFile(text, 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, target);
+      renamed = true;
+      await syncDirectory(this.directory);
+    } catch (error) {
+      throw ioError(`cannot save session '${id}' to store '${this.name}'`, error, this.name, id);
+    } finally {
+      if (!renamed) await unlink(temp).catch(() => undefined);
+    }
+  }
+
+  async load(sessionId: string): Promise<SessionSnapshotV1 | null> {
+    const id = validateSessionId(sessionId, this.name);
+    let text: string;
+    try {
+      const handle = await open(this.#pathOf(id), constants.O_RDONLY | constants.O_NOFOLLOW);
+      try {
+        if (!(await handle.stat()).isFile()) throw this.#notRegular(id);
+        text = await handle.readFile('utf8');
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      return this.#missingOrThrow(error, id);
+    }
+    return parseSessionSnapshotText(text, { store: this.name, sessionId: id });
+  }
+
+  loadSync(sessionId: string): SessionSnapshotV1 | null {
+    const id = validateSessionId(sessionId, this.name);
+    let text: string;
+    try {
+      const fd = openSync(this.#pathOf(id), constants.O_RDONLY | constants.O_NOFOLLOW);
+      try {
+        if (!fstatSync(fd).isFile()) throw this.#notRegular(id);
+        text = readFileSync(fd, 'utf8');
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      return this.#missingOrThrow(error, id);
+    }
+    return parseSessionSnapshotText(text, { store: this.name, sessionId: id });
+  }
+
+  async delete(sessionId: string): Promise<boolean> {
+    const id = validateSessionId(sessionId, this.name);
+    try {
+      await unlink(this.#pathOf(id));
+      await syncDirectory(this.directory);
+      return true;
+    } catch (error) {
+      if (codeOf(error) === 'ENOENT') return false;
+      throw ioError(`cannot delete session '${id}' from store '${this.name}'`, error, this.name, id);
+    }
+  }
+
+  async list(): Promise<SessionStoreEntry[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.directory);
+    } catch (error) {
+      if (codeOf(error) === 'ENOENT') return [];
+      throw ioError(`cannot list store '${this.name}'`, error, this.name, null);
+    }
+    const entries: SessionStoreEntry[] = [];
+    for (const name of names) {
+      if (name.startsWith('.') || !name.endsWith(SUFFIX)) continue;
+      const id = name.slice(0, -SUFFIX.length).replaceAll('%3A', ':');
+      try {
+        validateSessionId(id, this.name);
+        const stats = await lstat(`${this.directory}/${name}`);
+        if (stats.isFile()) entries.push({ sessionId: id, updatedAtMs: Math.floor(stats.mtimeMs) });
+      } catch {
+        // Not a session document (foreign file, vanished meanwhile): not listed.
+      }
+    }
+    return entries.sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
+  }
+
+  #pathOf(id: string): string {
+    return `${this.directory}/${fileNameOf(id)}`;
+  }
+
+  #ensureDirectory(): Promise<void> {
+    this.#ready ??= mkdir(this.directory, { recursive: true, mode: 0o700 }).then(
+      () => undefined,
+      (error: unknown) => {
+        this.#ready = null;
+        throw ioError(`cannot create the directory of store '${this.name}'`, error, this.name, null);
+      },
+    );
+    return this.#ready;
+  }
+
+  async #refuseSymlink(path: string, id: string): Promise<void> {
+    try {
+      const stats = await lstat(path);
+      if (stats.isSymbolicLink()) throw symlinkError(this.name, id);
+      if (!stats.isFile()) throw this.#notRegular(id);
+    } catch (error) {
+      if (codeOf(error) !== 'ENOENT') throw error;
+    }
+  }
+
+  #missingOrThrow(error: unknown, id: string): null {
+    const code = codeOf(error);
+    if (code === 'ENOENT') return null;
+    if (code === 'ELOOP') throw symlinkError(this.name, id);
+    if (CodeError.isInstance(error)) throw error;
+    throw ioError(`cannot load session '${id}' from store '${this.name}'`, error, this.name, id);
+  }
+
+  #notRegular(id: string): CodeError {
+    return new CodeError('IO_ERROR', `session '${id}' in store '${this.name}' is not a regular file`, { details: { store: this.name, sessionId: id } });
+  }
+}
+
+function fileNameOf(id: string): string {
+  return `${id.replaceAll(':', '%3A')}${SUFFIX}`;
+}
+
+function codeOf(error: unknown): unknown {
+  return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+}
+
+function symlinkError(store: string, id: string): CodeError {
+  return new CodeError('SECURITY_ERROR', `session '${id}' in store '${store}' is a symlink; refusing to follow it`, { details: { store, sessionId: id } });
+}
+
+function ioError(message: string, error: unknown, store: string, sessionId: string | null): CodeError {
+  if (CodeError.isInstance(error)) return error;
+  const code = codeOf(error);
+  return new CodeError('IO_ERROR', `${message}: ${error instanceof Error ? error.message : String(error)}`, {
+    details: { store, sessionId, ...(typeof code === 'string' ? { hostCode: code } : {}) },
+    cause: error,
+  });
+}
+
+async function syncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, 'r');
+  try {
+    await handle.sync();
+  } catch {
+    // Some filesystems refuse fsync on a directory; the rename itself is still atomic there.
+  } finally {
+    await handle.close();
+  }
+}
