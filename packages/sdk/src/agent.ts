@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { loadAgentConfig } from '@a3s-lab/code-config';
 import type { AgentConfig } from '@a3s-lab/code-config';
-import { AgentSession, CodeError, DefaultSecurityProvider, SESSION_OPTION_NAMES, resolveSessionOptions } from '@a3s-lab/code-core';
-import type { AnyTool, SessionOptions, WorkspaceBackend } from '@a3s-lab/code-core';
-import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
+import { AgentSession, CodeError, DefaultSecurityProvider, MemorySessionStore, SESSION_OPTION_NAMES, resolveSessionOptions } from '@a3s-lab/code-core';
+import type { AnyTool, SessionOptions, SessionSnapshotV1, SessionStore, WorkspaceBackend } from '@a3s-lab/code-core';
+import { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
 import { createProgramTool } from '@a3s-lab/code-ptc';
 import { createBuiltinTools, selectToolsForWorkspace } from '@a3s-lab/code-tools';
 import { createLlmClient } from './create-llm-client.js';
@@ -43,12 +43,15 @@ export class Agent {
   readonly #factory: LlmClientFactory;
   readonly #env: Readonly<Record<string, string | undefined>>;
   readonly #sessions = new Set<Session>();
+  /** The store of the config's `storage_backend` (memory by default, `file` under `sessions_dir`). */
+  readonly sessionStore: SessionStore;
   #closed = false;
 
   private constructor(config: AgentConfig, options: AgentCreateOptions) {
     this.config = config;
     this.#factory = options.llmClientFactory ?? createLlmClient;
     this.#env = options.env ?? process.env;
+    this.sessionStore = config.storageBackend === 'file' ? new FileSessionStore(config.sessionsDir) : new MemorySessionStore('memory:agent');
   }
 
   /** Loads `config` (a path to an `.acl` file, or inline ACL text). CONFIG_ERROR names the problem. */
@@ -67,6 +70,99 @@ export class Agent {
 
   /** Synchronous {@link sessionAsync}, kept for compatibility. */
   session(workspace: string, options: SessionOptions = {}): Session {
+    return this.#open(workspace, options, undefined);
+  }
+
+  /**
+   * Resumes a saved session from `options.sessionStore` (default: the agent's store) in this or
+   * another process: conversation, runs and their event cursors, artifacts, verification
+   * reports and labels come back; confirmations that were pending are reported as expired.
+   * The saved options apply unless `options` overrides them. A missing or incompatible snapshot
+   * is SESSION_INITIALIZATION_ERROR.
+   */
+  async resumeSessionAsync(sessionId: string, options: SessionOptions = {}): Promise<Session> {
+    const store = this.#storeFor(options);
+    const snapshot = await this.#loadSnapshot(store, sessionId, () => store.load(sessionId));
+    return this.#resume(store, snapshot, options);
+  }
+
+  /** Synchronous {@link resumeSessionAsync}; needs a store with synchronous loading (memory, file). */
+  resumeSession(sessionId: string, options: SessionOptions = {}): Session {
+    const store = this.#storeFor(options);
+    const loadSync = store.loadSync?.bind(store);
+    if (loadSync === undefined || !store.capabilities.synchronousLoad) {
+      throw new CodeError('SESSION_INITIALIZATION_ERROR', `store '${store.name}' cannot load synchronously: use resumeSessionAsync()`, { details: { store: store.name, sessionId } });
+    }
+    const snapshot = this.#loadSnapshotSync(store, sessionId, () => loadSync(sessionId));
+    return this.#resume(store, snapshot, options);
+  }
+
+  /**
+   * Atomically reconfigures an idle persisted session: saves it, builds the replacement from that
+   * generation with `options` over the saved ones (same id, same store), then closes the
+   * previous object. A failed replacement leaves `session` live and unchanged; a busy session is
+   * refused with SESSION_BUSY.
+   */
+  async replaceSessionAsync(session: Session, options: SessionOptions = {}): Promise<Session> {
+    if (this.#closed) throw new CodeError('SESSION_CLOSED', 'agent is closed');
+    if (session.closed) throw new CodeError('SESSION_CLOSED', `session '${session.id}' is closed`, { details: { sessionId: session.id } });
+    const core = session.core;
+    if (core.currentRun() !== null) throw new CodeError('SESSION_BUSY', `session '${session.id}' is running; replace it when idle`, { details: { sessionId: session.id } });
+    const store = core.store;
+    if (store === null) throw new CodeError('SESSION_ERROR', `session '${session.id}' has no sessionStore: only persisted sessions can be replaced`, { details: { sessionId: session.id } });
+    if (options.sessionId !== undefined && options.sessionId !== session.id) {
+      throw new CodeError('SESSION_CONFIGURATION_ERROR', 'replaceSessionAsync keeps the session id: sessionId cannot change', { details: { field: 'sessionId' } });
+    }
+    if (options.sessionStore !== undefined && options.sessionStore !== store) {
+      throw new CodeError('SESSION_CONFIGURATION_ERROR', 'replaceSessionAsync keeps the session store: sessionStore cannot change', { details: { field: 'sessionStore' } });
+    }
+    const snapshot = await core.save();
+    if (core.currentRun() !== null || session.closed) throw new CodeError('SESSION_BUSY', `session '${session.id}' started an operation during replacement`, { details: { sessionId: session.id } });
+    const keepBackend = options.workspaceBackend === undefined && !core.ownsWorkspace ? { workspaceBackend: core.workspace } : {};
+    const replacement = this.#resume(store, snapshot, { ...keepBackend, ...options });
+    await session.closeAsync();
+    return replacement;
+  }
+
+  #resume(store: SessionStore, snapshot: SessionSnapshotV1, options: SessionOptions): Session {
+    const saved = snapshot.options as SessionOptions;
+    try {
+      return this.#open(snapshot.workspace, { ...saved, ...options, sessionId: snapshot.sessionId, sessionStore: store }, snapshot);
+    } catch (error) {
+      if (CodeError.isInstance(error) && error.code === 'SESSION_CONFIGURATION_ERROR') throw error;
+      throw new CodeError('SESSION_INITIALIZATION_ERROR', `cannot resume session '${snapshot.sessionId}' from store '${store.name}': ${error instanceof Error ? error.message : String(error)}`, {
+        details: { store: store.name, sessionId: snapshot.sessionId },
+        cause: error,
+      });
+    }
+  }
+
+  #storeFor(options: SessionOptions): SessionStore {
+    if (this.#closed) throw new CodeError('SESSION_CLOSED', 'agent is closed');
+    return options.sessionStore ?? this.sessionStore;
+  }
+
+  async #loadSnapshot(store: SessionStore, sessionId: string, load: () => Promise<SessionSnapshotV1 | null>): Promise<SessionSnapshotV1> {
+    let snapshot: SessionSnapshotV1 | null;
+    try {
+      snapshot = await load();
+    } catch (error) {
+      throw initializationError(store, sessionId, error);
+    }
+    return requireSnapshot(store, sessionId, snapshot);
+  }
+
+  #loadSnapshotSync(store: SessionStore, sessionId: string, load: () => SessionSnapshotV1 | null): SessionSnapshotV1 {
+    let snapshot: SessionSnapshotV1 | null;
+    try {
+      snapshot = load();
+    } catch (error) {
+      throw initializationError(store, sessionId, error);
+    }
+    return requireSnapshot(store, sessionId, snapshot);
+  }
+
+  #open(workspace: string, options: SessionOptions, snapshot: SessionSnapshotV1 | undefined): Session {
     if (this.#closed) throw new CodeError('SESSION_CLOSED', 'agent is closed');
     // The declared window of the session's model is the default of maxContextTokens.
     const window = modelContextWindow(this.config, options.model ?? this.config.defaultModel);
@@ -90,6 +186,8 @@ export class Agent {
       options: resolved,
       security: new DefaultSecurityProvider({ secretValues: secretEnvironmentValues(this.#env) }),
       ownsWorkspace,
+      store: resolved.sessionStore ?? this.sessionStore,
+      ...(snapshot === undefined ? {} : { snapshot }),
     });
     // Closed sessions leave the agent's set, so a long-lived agent does not hold them forever.
     const session = new Session(core, (closed) => this.#sessions.delete(closed));
@@ -117,4 +215,18 @@ export class Agent {
     }
     return defaults;
   }
+}
+
+function initializationError(store: SessionStore, sessionId: string, error: unknown): CodeError {
+  return new CodeError('SESSION_INITIALIZATION_ERROR', `cannot resume session '${sessionId}' from store '${store.name}': ${error instanceof Error ? error.message : String(error)}`, {
+    details: { store: store.name, sessionId, ...(CodeError.isInstance(error) ? { cause_code: error.code } : {}) },
+    cause: error,
+  });
+}
+
+function requireSnapshot(store: SessionStore, sessionId: string, snapshot: SessionSnapshotV1 | null): SessionSnapshotV1 {
+  if (snapshot === null) {
+    throw new CodeError('SESSION_INITIALIZATION_ERROR', `no saved session '${sessionId}' in store '${store.name}'`, { details: { store: store.name, sessionId } });
+  }
+  return snapshot;
 }

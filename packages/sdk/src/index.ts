@@ -8,13 +8,16 @@ export { createLlmClient } from './create-llm-client.js';
 export type { LlmClientFactory } from './create-llm-client.js';
 export { secretEnvironmentValues } from './secret-environment.js';
 
-export { LocalWorkspaceBackend } from '@a3s-lab/code-local';
+export { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
 export {
   AGENT_EVENT_TYPES_V1,
   CodeError,
   ERROR_CODES,
   EventStream,
   InvocationRuntime,
+  MemorySessionStore,
+  SESSION_SNAPSHOT_SCHEMA,
+  VERIFICATION_REPORT_SCHEMA,
   agentEventTypesV1,
 } from '@a3s-lab/code-core';
 export type {
@@ -26,7 +29,15 @@ export type {
   SendRequest,
   SendResult,
   SessionOptions,
+  SessionSnapshotV1,
+  SessionStore,
+  SessionStoreCapabilities,
+  SessionStoreEntry,
   Tool,
+  VerificationCheckV1,
+  VerificationCommand,
+  VerificationReportV1,
+  VerificationSummary,
   ToolContext,
   WorkspaceBackend,
 } from '@a3s-lab/code-core';

@@ -13,9 +13,14 @@ import type {
   RunRecord,
   SendRequest,
   SendResult,
+  SessionSnapshotV1,
   SessionStateV1,
+  SessionStore,
   ToolDefinition,
   AnyTool,
+  VerificationCommand,
+  VerificationReportV1,
+  VerificationSummary,
 } from '@a3s-lab/code-core';
 import { toProgramArgs } from '@a3s-lab/code-ptc';
 import type { ProgramOptions } from '@a3s-lab/code-ptc';
@@ -286,9 +291,67 @@ export class Session {
     return this.#core.getArtifact(uri);
   }
 
-  /** All of the session's state as plain data. */
+  /** All of the session's state as plain data (legacy shape; see {@link snapshot}). */
   state(): SessionStateV1 {
     return this.#core.state();
+  }
+
+  // ---- persistence & evidence ---------------------------------------------------------------
+
+  /**
+   * Publishes one `SessionSnapshotV1` generation (conversation, runs and their events,
+   * artifacts, traces, verification reports, subagent tasks, labels) to the session's store,
+   * atomically. Resolves with the published snapshot.
+   */
+  save(): Promise<SessionSnapshotV1> {
+    return this.#core.save();
+  }
+
+  /** The whole session as a snapshot, without publishing it. */
+  snapshot(): SessionSnapshotV1 {
+    return this.#core.snapshot();
+  }
+
+  /** The store `save()` and `autoSave` publish to. */
+  get sessionStore(): SessionStore | null {
+    return this.#core.store;
+  }
+
+  /**
+   * Attaches external `a3s.verification_report.v1` documents to the session's evidence. All are
+   * validated first: one bad document rejects with SESSION_ERROR and nothing is recorded.
+   */
+  recordVerificationReports(reports: readonly unknown[]): Promise<VerificationReportV1[]> {
+    return this.#core.recordVerificationReports(reports);
+  }
+
+  /**
+   * Runs each command through the governed bash path (permission policy, confirmation and hooks
+   * apply) and records the resulting report: `await session.verifyCommands('release', [{ id,
+   * kind, description, command, required, timeoutMs }])`.
+   */
+  verifyCommands(subject: string, commands: readonly VerificationCommand[]): Promise<VerificationReportV1> {
+    return this.#core.verifyCommands(subject, commands);
+  }
+
+  /** Every retained verification report, oldest first. */
+  verificationReports(): VerificationReportV1[] {
+    return this.#core.verificationReports();
+  }
+
+  /** What the next `agent_end` would carry as `verification_summary` (`null` without reports). */
+  verificationSummary(): VerificationSummary | null {
+    return this.#core.verificationSummary();
+  }
+
+  /** Sets (or with `null` removes) a label kept in snapshots. */
+  setLabel(key: string, value: string | null): void {
+    this.#core.setLabel(key, value);
+  }
+
+  /** The session's labels. */
+  labels(): Record<string, string> {
+    return this.#core.labels();
   }
 
   // ---- lifecycle ----------------------------------------------------------------------------

@@ -411,6 +411,11 @@ export class AgentSession {
 
   // ---- state & persistence ------------------------------------------------------------------
 
+  /** True when the session closes its workspace backend (it created it). */
+  get ownsWorkspace(): boolean {
+    return this.#ownsWorkspace;
+  }
+
   /** The store `save()` publishes to, or `null`. */
   get store(): SessionStore | null {
     return this.#persistence?.store ?? null;
