@@ -1,4 +1,5 @@
 import { Conversation } from './conversation.js';
+import { HookRegistry } from '../hooks/hook-registry.js';
 import { describe, expect, it } from 'vitest';
 import { FakeLlm, aborted, callContent, callEvents, deferred, probeTool, textTurn, toolTurn } from '../../test/session-kit.js';
 import type { ScriptStep } from '../../test/session-kit.js';
@@ -27,13 +28,15 @@ interface Loop {
   fail(prompt?: string): Promise<CodeError>;
 }
 
-function loop(script: ScriptStep[], tools: AnyTool[], limits: Partial<TurnLoopLimits> = {}, budget?: BudgetGuard): Loop {
+function loop(script: ScriptStep[], tools: AnyTool[], limits: Partial<TurnLoopLimits> = {}, budget?: BudgetGuard, withHooks?: (hooks: HookRegistry) => void): Loop {
   const llm = new FakeLlm(script);
   const conversation = new Conversation();
   const events: AgentEvent[] = [];
   const controller = new AbortController();
   const emit = (e: AgentEvent): void => void events.push(e);
-  const kernel = new InvocationKernel({ registry: new ToolRegistry(tools), workspace: new MemoryWorkspaceBackend(), sessionId: 's', emit, ...(budget === undefined ? {} : { budget }) });
+  const hooks = new HookRegistry();
+  withHooks?.(hooks);
+  const kernel = new InvocationKernel({ registry: new ToolRegistry(tools), workspace: new MemoryWorkspaceBackend(), sessionId: 's', emit, hooks, ...(budget === undefined ? {} : { budget }) });
   const registry = new ToolRegistry(tools);
   const run = (prompt = 'go'): Promise<TurnLoopOutcome> =>
     runTurnLoop(
@@ -128,6 +131,27 @@ describe('runTurnLoop', () => {
     expect(refused?.content).toMatch(/repeated 3 times.*duplicateToolCallThreshold 2/);
     const end = l.events.filter((e) => e.type === 'tool_end').at(-1);
     expect(end?.payload['error_kind']).toMatchObject({ type: 'invalid_argument' });
+    // The refusal went through the kernel: its start carries the origin and the real arguments.
+    const start = l.events.filter((e) => e.type === 'tool_start' && e.toolId === '6');
+    expect(start.map((e) => e.payload)).toEqual([{ tool_id: '6', tool_name: 'echo', args: { text: 'x' }, origin: 'agent' }]);
+  });
+
+  it('a refusal is judged by the kernel before hooks: a pre_tool_use hook never sees it', async () => {
+    const echo = probeTool('echo');
+    const seen: string[] = [];
+    const l = loop(
+      [
+        [{ type: 'attempt_start', attempt: 1 }, ...callEvents([{ id: 'bad', name: 'echo', raw: '{"text": ' }]), { type: 'message_end', stopReason: 'tool_use', usage: { inputTokens: 1, outputTokens: 1 }, content: callContent([{ id: 'bad', name: 'echo', input: {} }]) }],
+        textTurn('ok'),
+      ],
+      [echo],
+      {},
+      undefined,
+      (hooks) => hooks.register('spy', 'pre_tool_use', null, null, (event) => void seen.push(String(event.payload['tool_id']))),
+    );
+    await l.run();
+    expect(seen).toEqual([]);
+    expect(l.events.find((e) => e.type === 'tool_start' && e.toolId === 'bad')?.payload['origin']).toBe('agent');
   });
 
   it('key order does not make a call different (stableJson)', () => {
