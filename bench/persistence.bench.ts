@@ -129,7 +129,8 @@ try {
   const { mkdirSync } = await import('node:fs');
   mkdirSync(workspace);
   writeFileSync(join(workspace, 'a.ts'), 'export const a = 1;\n');
-  const script = () => [toolCallResponse('read', { file_path: 'a.ts' }), textResponse('a is 1')];
+  let latencyMs = 0;
+  const script = () => [toolCallResponse('read', { file_path: 'a.ts' }, { latencyMs }), textResponse('a is 1', { latencyMs })];
   async function sends(autoSave: boolean): Promise<number[]> {
     const s = await agent.sessionAsync(workspace, autoSave ? { sessionStore: new FileSessionStore(join(dir, 'auto')), autoSave: true } : {});
     const times: number[] = [];
@@ -140,15 +141,20 @@ try {
     await s.closeAsync();
     return times.slice(5);
   }
-  const plain: number[] = [];
-  const auto: number[] = [];
-  for (let round = 0; round < 3; round += 1) {
-    plain.push(...(await sends(false)));
-    auto.push(...(await sends(true)));
-    server.clearRequests();
+  // Zero model latency is the worst case (the op is only harness + loopback HTTP); 25 ms per
+  // model response is still faster than any hosted model.
+  for (const latency of [0, 25]) {
+    latencyMs = latency;
+    const plain: number[] = [];
+    const auto: number[] = [];
+    for (let round = 0; round < (latency === 0 ? 3 : 1); round += 1) {
+      plain.push(...(await sends(false)));
+      auto.push(...(await sends(true)));
+      server.clearRequests();
+    }
+    const overhead = median(auto) / median(plain) - 1;
+    console.log(`send() with ${latency} ms model latency: ${ms(median(plain))} without a store, ${ms(median(auto))} with autoSave on FileSessionStore: overhead ${(overhead * 100).toFixed(1)}% per operation  target <= 5%`);
   }
-  const overhead = median(auto) / median(plain) - 1;
-  console.log(`send() ${ms(median(plain))} without a store, ${ms(median(auto))} with autoSave on FileSessionStore: overhead ${(overhead * 100).toFixed(1)}% per operation  target <= 5%`);
   await agent.close();
 } finally {
   await server.close();

@@ -307,6 +307,14 @@ export class Session {
     return this.#core.save();
   }
 
+  /**
+   * Resolves when every state captured so far is published (autoSave writes in the background
+   * after each operation; `closeAsync()` waits for them too).
+   */
+  flushSaves(): Promise<void> {
+    return this.#core.flushSaves();
+  }
+
   /** The whole session as a snapshot, without publishing it. */
   snapshot(): SessionSnapshotV1 {
     return this.#core.snapshot();

@@ -189,7 +189,7 @@ export class AgentSession {
 
   /**
    * Runs one prompt and streams its v1 events. The returned stream holds admission until its
-   * producer stops; consuming it to the end is a lifecycle barrier (autoSave included).
+   * producer stops; consuming it to the end is a lifecycle barrier.
    */
   async stream(request: string | SendRequest): Promise<EventStream<SendResult>> {
     const normalized = normalizeSendRequest(request);
@@ -277,7 +277,7 @@ export class AgentSession {
   /** Answers a pending confirmation. `false` when refused (unknown, already answered, timed out). */
   confirmToolUse(toolId: string, approved: boolean, reason?: string): boolean {
     const accepted = this.#confirmation.confirm(toolId, approved, reason);
-    if (accepted) void this.#afterOperation('confirmation');
+    if (accepted) this.#afterOperation('confirmation');
     return accepted;
   }
 
@@ -307,7 +307,7 @@ export class AgentSession {
   async recordVerificationReports(reports: readonly unknown[]): Promise<VerificationReportV1[]> {
     if (!Array.isArray(reports)) throw new CodeError('SESSION_ERROR', 'recordVerificationReports expects an array of reports', { details: { field: 'reports' } });
     const recorded = this.#verification.record(reports);
-    await this.#afterOperation('verification');
+    this.#afterOperation('verification');
     return recorded;
   }
 
@@ -323,7 +323,7 @@ export class AgentSession {
       invoke: (command, timeoutMs) => this.#trackedCall({ toolName: 'bash', args: { command, ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }) }, origin: 'verification' }),
     });
     const [recorded] = this.#verification.record([report]);
-    await this.#afterOperation('verification');
+    this.#afterOperation('verification');
     return recorded as VerificationReportV1;
   }
 
@@ -347,7 +347,7 @@ export class AgentSession {
   async tool(name: string, args: unknown, options: { readonly abortSignal?: AbortSignal } = {}): Promise<ToolResult> {
     if (this.#gate.closed) throw new CodeError('SESSION_CLOSED', `session is closed; tool '${name}' rejected`, { details: { tool: name } });
     const result = await this.#trackedCall({ toolName: name, args, origin: 'host-direct', ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }) });
-    await this.#afterOperation('tool');
+    this.#afterOperation('tool');
     return result;
   }
 
@@ -509,9 +509,17 @@ export class AgentSession {
     };
   }
 
-  /** autoSave after a completed operation; never throws (failures become `persistence_failed`). */
-  async #afterOperation(operation: string): Promise<void> {
-    await this.#persistence?.afterOperation(operation);
+  /** autoSave after a completed operation: captured now, written in the background; never throws. */
+  #afterOperation(operation: string): void {
+    this.#persistence?.afterOperation(operation);
+  }
+
+  /**
+   * Resolves when every state captured so far (explicit saves and autoSave) is published or has
+   * failed. `close()` waits for it too.
+   */
+  flushSaves(): Promise<void> {
+    return this.#persistence?.flush() ?? Promise.resolve();
   }
 
   // ---- lifecycle ----------------------------------------------------------------------------

@@ -95,10 +95,11 @@ export class RunExecutor {
   }
 
   /**
-   * Runs `request` to its terminal event, then awaits `afterRun` (autoSave) before the stream
-   * ends and the promise settles. Resolves with the result; rejects with the run's CodeError.
+   * Runs `request` to its terminal event, then calls `afterRun` (autoSave captures the state)
+   * before the stream ends and the promise settles. Resolves with the result; rejects with the
+   * run's CodeError.
    */
-  async execute(kind: string, request: SendRequest, lease: AdmissionLease, stream: EventStream<SendResult> | null, afterRun?: () => Promise<void>): Promise<SendResult> {
+  async execute(kind: string, request: SendRequest, lease: AdmissionLease, stream: EventStream<SendResult> | null, afterRun?: () => void): Promise<SendResult> {
     const d = this.#deps;
     const run = d.runs.start(kind, request.prompt);
     const controller = new AbortController();
@@ -183,7 +184,7 @@ export class RunExecutor {
     // event is still recorded in this run and pushed to its stream.
     d.bus.detachRun(sink);
     d.bus.emitToRun(sink, terminal);
-    await afterRun?.();
+    afterRun?.();
     if (stream !== null) {
       stream.end(outcome.ok ? { ok: true, value: resultOf(record, outcome.text, summary) } : { ok: false, error: outcome.error });
     }

@@ -19,10 +19,25 @@ export interface SessionPersistenceOptions {
   readonly autoSave: boolean;
 }
 
+interface Waiter {
+  resolve(snapshot: SessionSnapshotV1): void;
+  /** `operations`: the completed operations whose state the failed write held. */
+  reject(error: unknown, operations: readonly string[]): void;
+}
+
+/** A capture waiting for the writer: later captures replace it (they hold everything it held). */
+interface PendingWrite {
+  draft: SnapshotDraft;
+  readonly waiters: Waiter[];
+  readonly operations: string[];
+}
+
 /**
- * Publishes the session's generations to its store, one at a time and in order: a later save
- * never lands before an earlier one. The snapshot is captured when `save()` is called, so it is
- * the state at that instant even if the session moves on while the store writes.
+ * Publishes the session's generations to its store, one write at a time and in order. State is
+ * captured when `save()` / an operation ends, synchronously; the write happens on a single
+ * writer. Captures made while a write is in flight are coalesced: the next write publishes the
+ * newest state once, so bursts of operations cost one write, never a queue of stale ones.
+ * Published generations are consecutive (a failed write does not use up a number).
  */
 export class SessionPersistence {
   readonly store: SessionStore;
@@ -30,7 +45,8 @@ export class SessionPersistence {
   readonly #capture: () => SnapshotDraft;
   readonly #emit: (event: AgentEvent) => void;
   #generation: number;
-  #chain: Promise<unknown> = Promise.resolve();
+  #pending: PendingWrite | null = null;
+  #writer: Promise<void> | null = null;
 
   constructor(options: SessionPersistenceOptions) {
     this.store = options.store;
@@ -40,36 +56,70 @@ export class SessionPersistence {
     this.#generation = options.generation ?? 0;
   }
 
-  /** The generation of the last captured snapshot. */
+  /** The generation of the last published snapshot (0 before the first of a new session). */
   get generation(): number {
     return this.#generation;
   }
 
-  /** Captures now and publishes; rejects with the store's error. */
+  /**
+   * Captures now and resolves once a generation holding this state (or a later one) is
+   * published; rejects with the store's error.
+   */
   save(): Promise<SessionSnapshotV1> {
-    this.#generation += 1;
-    const snapshot: SessionSnapshotV1 = { ...this.#capture(), generation: this.#generation, savedAtMs: Date.now() };
-    const saved = this.#chain.then(() => this.store.save(snapshot)).then(() => snapshot);
-    this.#chain = saved.catch(() => undefined);
-    return saved;
+    return new Promise<SessionSnapshotV1>((resolve, reject) => this.#enqueue({ resolve, reject }, 'save'));
   }
 
   /**
-   * With `autoSave`, saves after a completed operation. Never rejects: a failed save emits
-   * `persistence_failed {operation, code, message, store}` and the operation's result stands.
+   * With `autoSave`, captures the state after a completed operation and publishes it in the
+   * background (see {@link flush}). A failed write emits `persistence_failed {operation,
+   * operations, store, code, message}`; the operation's result stands.
    */
-  async afterOperation(operation: string): Promise<void> {
+  afterOperation(operation: string): void {
     if (!this.autoSave) return;
-    try {
-      await this.save();
-    } catch (thrown) {
-      const error = toCodeError(thrown, 'IO_ERROR');
-      this.#emit(createAgentEvent('persistence_failed', { operation, store: this.store.name, code: error.code, message: error.message }));
-    }
+    this.#enqueue(
+      {
+        resolve: () => undefined,
+        reject: (thrown, operations) => {
+          const error = toCodeError(thrown, 'IO_ERROR');
+          this.#emit(createAgentEvent('persistence_failed', { operation, operations, store: this.store.name, code: error.code, message: error.message }));
+        },
+      },
+      operation,
+    );
   }
 
-  /** Resolves when every save started so far has settled. */
+  /** Resolves when every capture made so far is published (or has failed). */
   async flush(): Promise<void> {
-    await this.#chain;
+    while (this.#writer !== null) await this.#writer;
+  }
+
+  #enqueue(waiter: Waiter, operation: string): void {
+    const draft = this.#capture();
+    if (this.#pending === null) this.#pending = { draft, waiters: [waiter], operations: [operation] };
+    else {
+      this.#pending.draft = draft;
+      this.#pending.waiters.push(waiter);
+      this.#pending.operations.push(operation);
+    }
+    this.#writer ??= this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      for (let job = this.#pending; job !== null; job = this.#pending) {
+        this.#pending = null;
+        const snapshot: SessionSnapshotV1 = { ...job.draft, generation: this.#generation + 1, savedAtMs: Date.now() };
+        try {
+          await this.store.save(snapshot);
+        } catch (error) {
+          for (const w of job.waiters) w.reject(error, job.operations);
+          continue;
+        }
+        this.#generation = snapshot.generation;
+        for (const w of job.waiters) w.resolve(snapshot);
+      }
+    } finally {
+      this.#writer = null;
+    }
   }
 }
