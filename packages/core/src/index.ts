@@ -166,6 +166,15 @@ export type { VerificationCheckV1, VerificationReportV1, VerificationStatus } fr
 export { summarizeVerification, verificationSummaryText } from './verification/verification-summary.js';
 export type { VerificationSubjectSummary, VerificationSummary } from './verification/verification-summary.js';
 export { DEFAULT_MAX_VERIFICATION_REPORTS, VerificationLedger } from './verification/verification-ledger.js';
+export { builtinSubagents, DEFAULT_SUBAGENT_MAX_STEPS, DELEGATION_TOOLS, WORKER_KIND_TOOLS, workerDefinition } from './subagents/subagent-definition.js';
+export type { ConfirmationInheritance, SubagentDefinition, SubagentToolSet } from './subagents/subagent-definition.js';
+export type { ChildSession, ChildSessionRequest, SessionFactory } from './subagents/session-factory.js';
+export { isSubagentService } from './subagents/subagent-service.js';
+export type { SubagentFanOutOptions, SubagentRunOptions, SubagentService, SubagentTaskRequest, SubagentTaskResult, SubagentTaskStatus, SubagentUsage } from './subagents/subagent-service.js';
+export { MAX_TASK_SNAPSHOTS, SubagentManager } from './subagents/subagent-manager.js';
+export type { SubagentManagerDeps } from './subagents/subagent-manager.js';
+export { DelegatedConfirmationManager } from './subagents/delegated-confirmation.js';
+export { DEFAULT_AUTO_DELEGATION_MAX_TASKS, delegationSection } from './subagents/delegation-prompt.js';
 export { COMPACTION_SUMMARY_MARKER } from './session/compaction-plan.js';
 export { ContextCompactor, isContextOverflowError } from './session/context-compactor.js';
 export type { CompactionContext, CompactionOutcome, CompactionReason, ContextCompactorOptions, TurnLoopCompaction } from './session/context-compactor.js';

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { loadAgentConfig } from '@a3s-lab/code-config';
 import type { AgentConfig } from '@a3s-lab/code-config';
-import { AgentSession, CodeError, DefaultSecurityProvider, MemorySessionStore, SESSION_OPTION_NAMES, resolveSessionOptions } from '@a3s-lab/code-core';
-import type { AnyTool, SessionOptions, SessionSnapshotV1, SessionStore, WorkspaceBackend } from '@a3s-lab/code-core';
+import { AgentSession, builtinSubagents, CodeError, DefaultSecurityProvider, MemorySessionStore, SESSION_OPTION_NAMES, resolveSessionOptions, workerDefinition } from '@a3s-lab/code-core';
+import type { AnyTool, ChildSessionRequest, SecurityProvider, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, WorkerAgentSpec, WorkspaceBackend } from '@a3s-lab/code-core';
+import { resolveModel } from '@a3s-lab/code-config';
 import { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
 import { createProgramTool } from '@a3s-lab/code-ptc';
-import { createBuiltinTools, selectToolsForWorkspace } from '@a3s-lab/code-tools';
+import { createBuiltinTools, createParallelTaskTool, createTaskTool, selectToolsForWorkspace } from '@a3s-lab/code-tools';
 import { createLlmClient } from './create-llm-client.js';
 import type { LlmClientFactory } from './create-llm-client.js';
 import { modelContextWindow } from './model-context-window.js';
@@ -29,7 +30,7 @@ export interface AgentCreateOptions {
  */
 let sharedTools: readonly AnyTool[] | undefined;
 function defaultTools(): readonly AnyTool[] {
-  sharedTools ??= [...createBuiltinTools(), createProgramTool()];
+  sharedTools ??= [...createBuiltinTools(), createProgramTool(), createTaskTool(), createParallelTaskTool()];
   return sharedTools;
 }
 
@@ -71,6 +72,89 @@ export class Agent {
   /** Synchronous {@link sessionAsync}, kept for compatibility. */
   session(workspace: string, options: SessionOptions = {}): Session {
     return this.#open(workspace, options, undefined);
+  }
+
+  /**
+   * Opens a top-level session acting as a built-in agent (`explore`, `plan`, `general`,
+   * `verification`, `review`): that agent's tool set, prompt and step limit.
+   */
+  async sessionForAgentAsync(workspace: string, agent: string, options: SessionOptions = {}): Promise<Session> {
+    return this.sessionForAgent(workspace, agent, options);
+  }
+
+  /** Synchronous {@link sessionForAgentAsync}, kept for compatibility. */
+  sessionForAgent(workspace: string, agent: string, options: SessionOptions = {}): Session {
+    const definition = builtinSubagents().find((a) => a.name === agent);
+    if (definition === undefined) {
+      throw new CodeError('SESSION_CONFIGURATION_ERROR', `unknown agent '${agent}'; built-in agents: ${builtinSubagents().map((a) => a.name).join(', ')}`, { details: { field: 'agent', agent } });
+    }
+    return this.#openAs(workspace, definition, options);
+  }
+
+  /** Opens a top-level session acting as a worker spec (its kind's tools, its prompt, model and limits). */
+  async sessionForWorkerAsync(workspace: string, spec: WorkerAgentSpec, options: SessionOptions = {}): Promise<Session> {
+    return this.sessionForWorker(workspace, spec, options);
+  }
+
+  /** Synchronous {@link sessionForWorkerAsync}, kept for compatibility. */
+  sessionForWorker(workspace: string, spec: WorkerAgentSpec, options: SessionOptions = {}): Session {
+    const [checked] = resolveSessionOptions({ workerAgents: [spec] }).workerAgents ?? [];
+    const definition = workerDefinition(checked as WorkerAgentSpec);
+    if (definition.model !== undefined) this.#checkModel(definition.model, definition.name);
+    return this.#openAs(workspace, definition, options);
+  }
+
+  #openAs(workspace: string, agent: SubagentDefinition, options: SessionOptions): Session {
+    const policy = options.permissionPolicy ?? agent.permissions;
+    return this.#open(
+      workspace,
+      {
+        maxToolRounds: agent.maxSteps,
+        ...(agent.model === undefined ? {} : { model: agent.model }),
+        ...options,
+        instructions: options.instructions === undefined ? agent.prompt : `${agent.prompt}\n\n${options.instructions}`,
+        ...(policy === undefined ? {} : { permissionPolicy: policy }),
+      },
+      undefined,
+      agent,
+    );
+  }
+
+  #checkModel(model: string, worker: string): void {
+    try {
+      resolveModel(this.config, model);
+    } catch (error) {
+      throw new CodeError('SESSION_CONFIGURATION_ERROR', `worker '${worker}' uses model '${model}', which the configuration does not declare: ${error instanceof Error ? error.message : String(error)}`, {
+        details: { field: 'workerAgents.model', worker, model },
+      });
+    }
+  }
+
+  /** Builds a subagent's session: its agent's tools within the parent's, its model, on the parent's workspace. */
+  #childSession(request: ChildSessionRequest, security: SecurityProvider): AgentSession {
+    const model = request.model ?? this.config.defaultModel;
+    const window = modelContextWindow(this.config, model);
+    const options = resolveSessionOptions({
+      ...(window === undefined ? {} : { maxContextTokens: window }),
+      maxToolRounds: request.maxSteps,
+      instructions: request.instructions,
+      ...(request.permissionPolicy === undefined ? {} : { permissionPolicy: request.permissionPolicy }),
+    });
+    const allowed = new Set(request.parentTools);
+    const tools = toolsFor(request.agent, selectToolsForWorkspace(defaultTools(), request.workspace.capabilities)).filter((t) => allowed.has(t.name));
+    return new AgentSession({
+      sessionId: request.sessionId,
+      llm: this.#factory(this.config, model, this.#env),
+      workspace: request.workspace,
+      tools,
+      options,
+      security,
+      ownsWorkspace: false,
+      model,
+      inheritedPolicies: request.inheritedPolicies,
+      confirmation: request.confirmation,
+      budget: request.budget,
+    });
   }
 
   /**
@@ -162,7 +246,7 @@ export class Agent {
     return requireSnapshot(store, sessionId, snapshot);
   }
 
-  #open(workspace: string, options: SessionOptions, snapshot: SessionSnapshotV1 | undefined): Session {
+  #open(workspace: string, options: SessionOptions, snapshot: SessionSnapshotV1 | undefined, actingAs?: SubagentDefinition): Session {
     if (this.#closed) throw new CodeError('SESSION_CLOSED', 'agent is closed');
     // The declared window of the session's model is the default of maxContextTokens.
     const window = modelContextWindow(this.config, options.model ?? this.config.defaultModel);
@@ -176,16 +260,22 @@ export class Agent {
       }
       backend = new LocalWorkspaceBackend(workspace);
     }
+    for (const worker of resolved.workerAgents ?? []) if (worker.model !== undefined) this.#checkModel(worker.model, worker.name);
     const llm = this.#factory(this.config, model, this.#env);
-    const tools = selectToolsForWorkspace(defaultTools(), backend.capabilities);
+    const available = selectToolsForWorkspace(defaultTools(), backend.capabilities);
+    const tools = actingAs === undefined ? available : toolsFor(actingAs, available);
+    const security = new DefaultSecurityProvider({ secretValues: secretEnvironmentValues(this.#env) });
     const core = new AgentSession({
       sessionId: resolved.sessionId ?? `sess_${randomUUID()}`,
       llm,
       workspace: backend,
       tools,
       options: resolved,
-      security: new DefaultSecurityProvider({ secretValues: secretEnvironmentValues(this.#env) }),
+      security,
       ownsWorkspace,
+      model,
+      sessionFactory: (request) => this.#childSession(request, security),
+      checkModel: (m, worker) => this.#checkModel(m, worker),
       store: resolved.sessionStore ?? this.sessionStore,
       ...(snapshot === undefined ? {} : { snapshot }),
     });
@@ -229,4 +319,13 @@ function requireSnapshot(store: SessionStore, sessionId: string, snapshot: Sessi
     throw new CodeError('SESSION_INITIALIZATION_ERROR', `no saved session '${sessionId}' in store '${store.name}'`, { details: { store: store.name, sessionId } });
   }
   return snapshot;
+}
+
+/**
+ * The tools of `agent` among `available`: its kind's set, or all of them. (A child session never
+ * keeps `task` / `parallel_task`: without a session factory the session drops them.)
+ */
+function toolsFor(agent: SubagentDefinition, available: readonly AnyTool[]): AnyTool[] {
+  const set = agent.tools;
+  return set === 'all' ? [...available] : available.filter((t) => set.includes(t.name));
 }

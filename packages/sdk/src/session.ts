@@ -18,10 +18,16 @@ import type {
   SessionStore,
   ToolDefinition,
   AnyTool,
+  SubagentDefinition,
+  SubagentFanOutOptions,
+  SubagentTaskRequest,
+  SubagentTaskResult,
   VerificationCommand,
   VerificationReportV1,
   VerificationSummary,
+  WorkerAgentSpec,
 } from '@a3s-lab/code-core';
+import { CodeError } from '@a3s-lab/code-core';
 import { toProgramArgs } from '@a3s-lab/code-ptc';
 import type { ProgramOptions } from '@a3s-lab/code-ptc';
 import { throwIfFailed, toSdkToolResult } from './tool-result-view.js';
@@ -294,6 +300,37 @@ export class Session {
   /** All of the session's state as plain data (legacy shape; see {@link snapshot}). */
   state(): SessionStateV1 {
     return this.#core.state();
+  }
+
+  // ---- subagents ----------------------------------------------------------------------------
+
+  /**
+   * Runs one subagent task: `await session.task({ agent: 'explore', description, prompt })`.
+   * The child is a full session on this workspace (its own context, tools and prompt) that can
+   * never do more than this session allows. Resolves with its result (status, text, usage,
+   * transcript); a failed child is a result with `status: 'failed'`, not a rejection.
+   */
+  task(task: SubagentTaskRequest & { readonly background?: boolean }): Promise<SubagentTaskResult> {
+    const { background, ...request } = task;
+    if (background !== undefined && background !== false) {
+      throw new CodeError('SESSION_CONFIGURATION_ERROR', "task({ background: true }) is not supported yet: await session.task(...) or run tasks concurrently with session.tasks([...])", { details: { field: 'background' } });
+    }
+    return this.#core.task(request);
+  }
+
+  /** Runs tasks concurrently (at most `maxParallelTasks` at once); results in request order. */
+  tasks(tasks: readonly SubagentTaskRequest[], options: SubagentFanOutOptions = {}): Promise<SubagentTaskResult[]> {
+    return this.#core.tasks(tasks, options);
+  }
+
+  /** Registers a worker agent at run time; delegate to it by name through `task`. */
+  registerWorkerAgent(spec: WorkerAgentSpec): void {
+    this.#core.registerWorkerAgent(spec);
+  }
+
+  /** Agents this session can delegate to (built-ins and workers). */
+  agents(): readonly SubagentDefinition[] {
+    return this.#core.agents();
   }
 
   // ---- persistence & evidence ---------------------------------------------------------------

@@ -29,3 +29,8 @@ export { BATCH_MAX_OUTPUT_BYTES, createBatchTool, DEFAULT_BATCH_CONCURRENCY, MAX
 export type { BatchArgs, BatchInvocation } from './batch-tool.js';
 export type { BatchChildSummary } from './batch-render.js';
 export { sha256Hex } from './sha256.js';
+export { createTaskTool, TASK_ITEM_SCHEMA } from './task-tool.js';
+export type { TaskArgs } from './task-tool.js';
+export { createParallelTaskTool, MAX_PARALLEL_TASKS, MIN_PARALLEL_TASKS, PARALLEL_TASK_MAX_OUTPUT_BYTES } from './parallel-task-tool.js';
+export type { ParallelTaskArgs } from './parallel-task-tool.js';
+export { renderTaskResult, TASK_RESULT_MAX_BYTES } from './task-render.js';

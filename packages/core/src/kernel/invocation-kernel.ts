@@ -74,6 +74,12 @@ export interface InvocationKernelOptions {
   readonly emit: (event: AgentEvent) => void;
   /** Absent = allow everything (tool-owned escalation may still ask). Validated. */
   readonly permissionPolicy?: PermissionPolicy | undefined;
+  /**
+   * Policies of the ancestors of a child session (subagents), outermost first: a call's decision
+   * is the strictest of the session's own and every ancestor's, so a child never exceeds its
+   * parent. Default none. Validated.
+   */
+  readonly inheritedPolicies?: readonly PermissionPolicy[] | undefined;
   /** Absent / null = an `ask` is denied (fail closed). */
   readonly confirmation?: ConfirmationManager | null | undefined;
   /** Default: an empty registry using `security`. */
@@ -169,6 +175,7 @@ export class InvocationKernel {
         }
       },
       policy: options.permissionPolicy === undefined ? null : validatePermissionPolicy(options.permissionPolicy),
+      inheritedPolicies: (options.inheritedPolicies ?? []).map((policy) => validatePermissionPolicy(policy)),
       confirmation: options.confirmation ?? null,
       hooks: this.hooks,
       budget: options.budget ?? null,

@@ -18,6 +18,8 @@ export interface KernelDeps {
   readonly sessionId: string;
   readonly emit: (event: AgentEvent) => void;
   readonly policy: PermissionPolicy | null;
+  /** Ancestors' policies (child sessions): the strictest decision of all applies. */
+  readonly inheritedPolicies: readonly PermissionPolicy[];
   readonly confirmation: ConfirmationManager | null;
   readonly hooks: HookRegistry;
   readonly budget: BudgetGuard | null;

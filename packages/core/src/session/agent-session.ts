@@ -16,6 +16,13 @@ import type { ToolDefinition, ToolServices } from '../tools/tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import type { AnyTool } from '../tools/tool-registry.js';
 import type { ToolResult } from '../tools/tool-result.js';
+import type { PermissionPolicy } from '../permission/permission-policy.js';
+import { delegationSection, DEFAULT_AUTO_DELEGATION_MAX_TASKS } from '../subagents/delegation-prompt.js';
+import type { SessionFactory } from '../subagents/session-factory.js';
+import { DELEGATION_TOOLS } from '../subagents/subagent-definition.js';
+import type { SubagentDefinition } from '../subagents/subagent-definition.js';
+import { SubagentManager } from '../subagents/subagent-manager.js';
+import type { SubagentFanOutOptions, SubagentTaskRequest, SubagentTaskResult } from '../subagents/subagent-service.js';
 import { VerificationLedger } from '../verification/verification-ledger.js';
 import type { VerificationReportV1 } from '../verification/verification-report.js';
 import type { VerificationSummary } from '../verification/verification-summary.js';
@@ -30,11 +37,12 @@ import type { RunEventPage, RunRecord } from './run-store.js';
 import { normalizeSendRequest } from './send-request.js';
 import type { SendRequest, SendResult } from './send-request.js';
 import { SessionEventBus } from './session-event-bus.js';
-import type { ResolvedSessionOptions } from './session-options.js';
+import { resolveSessionOptions } from './session-options.js';
+import type { ResolvedSessionOptions, WorkerAgentSpec } from './session-options.js';
 import { SessionPersistence } from './session-persistence.js';
 import type { SnapshotDraft } from './session-persistence.js';
 import { parseSessionSnapshot, SESSION_SNAPSHOT_SCHEMA } from './session-snapshot.js';
-import type { SessionSnapshotV1, SubagentTaskSnapshot } from './session-snapshot.js';
+import type { SessionSnapshotV1 } from './session-snapshot.js';
 import type { SessionStateV1 } from './session-state.js';
 import { SESSION_STATE_VERSION } from './session-state.js';
 import type { SessionStore } from './session-store.js';
@@ -59,7 +67,22 @@ export interface AgentSessionInit {
   readonly store?: SessionStore;
   /** State to start from (resume): validated whole before the session exists. */
   readonly snapshot?: SessionSnapshotV1;
+  /** `provider/model` the session runs (children default to it). */
+  readonly model?: string;
+  /** Builds subagent sessions; without it `task` / `parallel_task` are unavailable. */
+  readonly sessionFactory?: SessionFactory;
+  /** Checks a worker's `model` against the configuration (SESSION_CONFIGURATION_ERROR naming it). */
+  readonly checkModel?: (model: string, worker: string) => void;
+  /** Child sessions: the ancestors' policies (the strictest decision of all applies). */
+  readonly inheritedPolicies?: readonly PermissionPolicy[];
+  /** Child sessions: how `ask` is answered (from `confirmationInheritance`). */
+  readonly confirmation?: ConfirmationManager;
+  /** Child sessions: the parent's budget guard (shared totals). */
+  readonly budget?: BudgetGuard | null;
 }
+
+/** Tools whose calls the session's subagent manager serves. */
+const DELEGATION = new Set(DELEGATION_TOOLS);
 
 /** A tool call running right now. */
 export interface ActiveTool {
@@ -101,9 +124,10 @@ export class AgentSession {
   readonly #hostCalls = new Set<Promise<unknown>>();
   readonly #hostIdPrefix = `host_${Math.floor(Math.random() * 0x100000000).toString(36)}_`;
   readonly #labels = new Map<string, string>();
-  #subagentTasks: SubagentTaskSnapshot[] = [];
+  readonly #subagents: SubagentManager | null;
   #hostCounter = 0;
   #system: string;
+  #delegationPrompt: string | null = null;
   #closing: Promise<void> | null = null;
 
   constructor(init: AgentSessionInit) {
@@ -120,21 +144,49 @@ export class AgentSession {
     this.#bus = new SessionEventBus();
     const emit = (event: AgentEvent): void => void this.#bus.emit(event);
     // A disabled policy still gets a manager: it denies every 'ask' (fail closed) with a reason.
-    this.#confirmation = new ConfirmationManager(init.options.confirmationPolicy ?? {});
-    this.#budget = init.options.budget === undefined ? null : new BudgetGuard(init.options.budget, { emit });
+    this.#confirmation = init.confirmation ?? new ConfirmationManager(init.options.confirmationPolicy ?? {});
+    this.#budget = init.budget !== undefined ? init.budget : init.options.budget === undefined ? null : new BudgetGuard(init.options.budget, { emit });
+    const delegationOffered = init.options.manualDelegationEnabled !== false || init.options.autoDelegation?.enabled === true;
+    if (!delegationOffered || init.sessionFactory === undefined) {
+      for (const name of DELEGATION) this.#registry.unregister(name);
+    }
+    this.#subagents =
+      init.sessionFactory === undefined
+        ? null
+        : new SubagentManager({
+            factory: init.sessionFactory,
+            sessionId: this.id,
+            workspace: this.workspace,
+            model: init.model,
+            toolNames: () => this.#registry.names(),
+            policy: init.options.permissionPolicy,
+            inheritedPolicies: init.inheritedPolicies ?? [],
+            confirmation: this.#confirmation,
+            budget: this.#budget,
+            maxParallelTasks: init.options.maxParallelTasks,
+            maxTasksPerRun: init.options.autoDelegation?.enabled === true ? (init.options.autoDelegation.maxTasks ?? DEFAULT_AUTO_DELEGATION_MAX_TASKS) : undefined,
+            workers: init.options.workerAgents ?? [],
+            checkModel: init.checkModel ?? (() => undefined),
+            emit,
+            currentRunId: () => this.#executor.activeRunId,
+            addUsage: (usage) => this.#executor.attributeUsage(usage),
+            closeSignal: this.#closeScope.signal,
+          });
+    const services = this.#subagents === null ? init.services : { ...init.services, subagents: this.#subagents };
     this.#kernel = new InvocationKernel({
       registry: this.#registry,
       workspace: this.workspace,
       sessionId: this.id,
       emit,
       ...(init.options.permissionPolicy === undefined ? {} : { permissionPolicy: init.options.permissionPolicy }),
+      ...(init.inheritedPolicies === undefined ? {} : { inheritedPolicies: init.inheritedPolicies }),
       confirmation: this.#confirmation,
       hooks: this.#hooks,
       ...(this.#budget === null ? {} : { budget: this.#budget }),
       security: this.#security,
       artifacts: this.#artifacts,
       toolTimeoutMs: init.options.toolTimeoutMs,
-      ...(init.services === undefined ? {} : { services: init.services }),
+      ...(services === undefined ? {} : { services }),
     });
     this.#system =
       init.options.systemPrompt ??
@@ -163,9 +215,10 @@ export class AgentSession {
             ...(init.options.llmApiTimeoutMs === undefined ? {} : { llmApiTimeoutMs: init.options.llmApiTimeoutMs }),
           })
         : null,
-      system: () => this.#system,
+      system: () => this.#systemWithDelegation(),
       tools: () => this.#registry.definitions(),
       closeSignal: this.#closeScope.signal,
+      concurrentTools: init.options.autoParallel ? new Set(['task']) : new Set(),
     });
     if (init.snapshot !== undefined) this.#restore(parseSessionSnapshot(init.snapshot, { store: init.store?.name ?? 'snapshot', sessionId: this.id }));
     const store = init.store ?? init.options.sessionStore;
@@ -219,7 +272,48 @@ export class AgentSession {
 
   /** The system prompt sent with every model request. */
   systemPrompt(): string {
-    return this.#system;
+    return this.#systemWithDelegation();
+  }
+
+  /** The base prompt plus, when the model is offered delegation, the agents it can delegate to. */
+  #systemWithDelegation(): string {
+    if (this.#subagents === null || !this.#registry.has('task')) return this.#system;
+    this.#delegationPrompt ??= delegationSection(this.#subagents.agents(), this.options);
+    return `${this.#system}\n\n${this.#delegationPrompt}`;
+  }
+
+  // ---- subagents ----------------------------------------------------------------------------
+
+  /**
+   * Runs one subagent task to its end: a child session of `task.agent` on this workspace. Never
+   * rejects for a failed child (the result says so); SESSION_ERROR for an unknown agent.
+   */
+  async task(task: SubagentTaskRequest, options: { readonly abortSignal?: AbortSignal } = {}): Promise<SubagentTaskResult> {
+    return this.#requireSubagents().run(task, { signal: options.abortSignal ?? this.#closeScope.signal });
+  }
+
+  /** Runs tasks concurrently (at most `maxParallelTasks` at once); results in request order. */
+  async tasks(tasks: readonly SubagentTaskRequest[], options: SubagentFanOutOptions & { readonly abortSignal?: AbortSignal } = {}): Promise<SubagentTaskResult[]> {
+    const { abortSignal, ...fanOut } = options;
+    return this.#requireSubagents().runAll(tasks, { ...fanOut, signal: abortSignal ?? this.#closeScope.signal });
+  }
+
+  /** Adds a worker agent at run time (its model is checked against the configuration). */
+  registerWorkerAgent(spec: WorkerAgentSpec): void {
+    const [checked] = resolveSessionOptions({ workerAgents: [spec] }).workerAgents ?? [];
+    this.#requireSubagents().registerWorker(checked as WorkerAgentSpec);
+    this.#delegationPrompt = null;
+  }
+
+  /** Agents this session can delegate to (built-ins and workers). */
+  agents(): readonly SubagentDefinition[] {
+    return this.#subagents?.agents() ?? [];
+  }
+
+  #requireSubagents(): SubagentManager {
+    if (this.#subagents === null) throw new CodeError('SESSION_ERROR', 'this session cannot run subagents (no session factory; child sessions do not delegate further)', { details: { sessionId: this.id } });
+    if (this.#gate.closed) throw new CodeError('SESSION_CLOSED', 'session is closed; task rejected');
+    return this.#subagents;
   }
 
   // ---- runs ---------------------------------------------------------------------------------
@@ -476,7 +570,7 @@ export class AgentSession {
     this.#artifacts.restore(snapshot.artifacts);
     this.#verification.restore(snapshot.verificationReports);
     this.#system = snapshot.systemPrompt;
-    this.#subagentTasks = structuredClone([...snapshot.subagentTasks]);
+    this.#subagents?.restore(snapshot.subagentTasks);
     this.#labels.clear();
     for (const [k, v] of Object.entries(snapshot.labels)) this.#labels.set(k, v);
     this.#bus.restoreTrace(snapshot.traces);
@@ -503,7 +597,7 @@ export class AgentSession {
       artifacts: this.#artifacts.snapshot(),
       traces: this.#bus.trace(),
       verificationReports: this.#verification.reports(),
-      subagentTasks: structuredClone(this.#subagentTasks),
+      subagentTasks: this.#subagents?.snapshots() ?? [],
       pendingConfirmations: this.pendingConfirmations(),
       labels: this.labels(),
     };

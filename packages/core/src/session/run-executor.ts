@@ -41,6 +41,8 @@ export interface RunExecutorDeps {
   readonly tools: () => readonly ToolDefinition[];
   /** Aborted when the session closes. */
   readonly closeSignal: AbortSignal;
+  /** Tool names whose consecutive calls in one model turn run concurrently (`task` with autoParallel). */
+  readonly concurrentTools?: ReadonlySet<string>;
 }
 
 interface ActiveRun {
@@ -63,7 +65,7 @@ export class RunExecutor {
 
   constructor(deps: RunExecutorDeps) {
     this.#deps = deps;
-    this.#toolCalls = new ToolCallRunner(deps.kernel);
+    this.#toolCalls = new ToolCallRunner(deps.kernel, deps.concurrentTools);
   }
 
   /** True while a run is executing. */
@@ -74,6 +76,11 @@ export class RunExecutor {
   /** The running run's id, or `null`. */
   get activeRunId(): string | null {
     return this.#active?.run.id ?? null;
+  }
+
+  /** Adds usage of work done for the running run elsewhere (a subagent's model calls). */
+  attributeUsage(usage: LlmUsage): void {
+    this.#active?.run.addUsage(usage);
   }
 
   /** True when `stream` belongs to the running run. */

@@ -201,7 +201,13 @@ const WORKER_FIELDS: Record<string, Check> = {
   prompt: (v, f) => {
     if (typeof v !== 'string') fail(f, 'a string', v);
   },
-  permissions: anyObject,
+  permissions: (v, f) => {
+    try {
+      validatePermissionPolicy(v);
+    } catch (error) {
+      fail(f, `a permission policy (${error instanceof Error ? error.message : String(error)})`, v);
+    }
+  },
   confirmationInheritance: oneOf('auto_approve', 'deny_on_ask', 'inherit_parent'),
 };
 

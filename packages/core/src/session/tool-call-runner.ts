@@ -21,9 +21,15 @@ export interface ToolCallRequest {
  */
 export class ToolCallRunner {
   readonly #kernel: InvocationKernel;
+  readonly #concurrent: ReadonlySet<string>;
 
-  constructor(kernel: InvocationKernel) {
+  /**
+   * @param concurrentTools tools whose consecutive calls run concurrently even though they are
+   *   not read-only (`task` under `autoParallel`: each call is its own child session).
+   */
+  constructor(kernel: InvocationKernel, concurrentTools: ReadonlySet<string> = new Set()) {
     this.#kernel = kernel;
+    this.#concurrent = concurrentTools;
   }
 
   /**
@@ -38,10 +44,13 @@ export class ToolCallRunner {
     while (index < requests.length) {
       const group = [index];
       const caps: ToolCapabilities[] = [this.#capabilities(requests[index] as ToolCallRequest)];
+      const first = requests[index] as ToolCallRequest;
+      const concurrentKind = this.#isConcurrent(first) ? first.name : null;
       while (index + group.length < requests.length) {
         const next = requests[index + group.length] as ToolCallRequest;
         const nextCaps = this.#capabilities(next);
-        if (!canRunInParallel([...caps, nextCaps])) break;
+        const together = concurrentKind !== null ? this.#isConcurrent(next) && next.name === concurrentKind : canRunInParallel([...caps, nextCaps]);
+        if (!together) break;
         caps.push(nextCaps);
         group.push(index + group.length);
       }
@@ -61,7 +70,8 @@ export class ToolCallRunner {
         if (signal.aborted) abortAll();
         else signal.addEventListener('abort', abortAll, { once: true });
         try {
-          await runBounded(group, Math.max(1, Math.min(...caps.map((c) => c.maxParallelism))), (i) => run(i, (controllers.get(i) as AbortController).signal));
+          const width = concurrentKind !== null ? group.length : Math.max(1, Math.min(...caps.map((c) => c.maxParallelism)));
+          await runBounded(group, width, (i) => run(i, (controllers.get(i) as AbortController).signal));
         } finally {
           signal.removeEventListener('abort', abortAll);
         }
@@ -69,6 +79,10 @@ export class ToolCallRunner {
       index += group.length;
     }
     return results;
+  }
+
+  #isConcurrent(request: ToolCallRequest): boolean {
+    return this.#concurrent.has(request.name) && request.invalidInput === undefined && request.refusal === undefined;
   }
 
   #capabilities(request: ToolCallRequest): ToolCapabilities {

@@ -1,5 +1,5 @@
 import { evaluatePermission } from '../../permission/permission-policy.js';
-import type { PermissionDecision, PermissionPolicy } from '../../permission/permission-policy.js';
+import type { PermissionDecision } from '../../permission/permission-policy.js';
 import type { InvocationCall, ResolvedTarget, StageStop } from '../invocation-call.js';
 import type { KernelDeps } from '../kernel-deps.js';
 import { emitCallEvent } from '../kernel-deps.js';
@@ -15,24 +15,34 @@ const ALLOW_ALL: PermissionDecision = Object.freeze({ decision: 'allow', reason:
  */
 export function decidePermission(deps: KernelDeps, call: InvocationCall): PermissionDecision | Promise<PermissionDecision> {
   const policy = deps.policy;
-  if (policy === null) return ALLOW_ALL;
+  if (policy === null && deps.inheritedPolicies.length === 0) return ALLOW_ALL;
   const resolved = resolvePermissionTarget(deps, call);
   if (!(resolved instanceof Promise) && resolved.target.kind === 'none') {
     let decision = deps.noneTargetDecisions.get(call.toolName);
     if (decision === undefined) {
-      decision = evaluate(policy, call, resolved);
+      decision = evaluate(deps, call, resolved);
       deps.noneTargetDecisions.set(call.toolName, decision);
     }
     return decision;
   }
-  if (resolved instanceof Promise) return resolved.then((target) => evaluate(policy, call, target));
-  return evaluate(policy, call, resolved);
+  if (resolved instanceof Promise) return resolved.then((target) => evaluate(deps, call, target));
+  return evaluate(deps, call, resolved);
 }
 
-function evaluate(policy: PermissionPolicy, call: InvocationCall, resolved: ResolvedTarget): PermissionDecision {
+const STRICTNESS = { allow: 0, ask: 1, deny: 2 } as const;
+
+function evaluate(deps: KernelDeps, call: InvocationCall, resolved: ResolvedTarget): PermissionDecision {
   const first = resolved.unresolved[0];
   if (first !== undefined) return { decision: 'deny', reason: `path '${first.path}' cannot be used: ${first.reason}` };
-  return evaluatePermission(policy, { toolName: call.toolName, target: resolved.target });
+  const request = { toolName: call.toolName, target: resolved.target };
+  let decision = deps.policy === null ? ALLOW_ALL : evaluatePermission(deps.policy, request);
+  // A child session never exceeds its ancestors: the strictest decision of every policy wins.
+  for (const inherited of deps.inheritedPolicies) {
+    if (decision.decision === 'deny') break;
+    const parent = evaluatePermission(inherited, request);
+    if (STRICTNESS[parent.decision] > STRICTNESS[decision.decision]) decision = { ...parent, reason: `parent session policy: ${parent.reason}` };
+  }
+  return decision;
 }
 
 /**

@@ -1,0 +1,99 @@
+import { CodeError } from '../errors/code-error.js';
+import type { PermissionPolicy } from '../permission/permission-policy.js';
+import { validatePermissionPolicy } from '../permission/permission-policy.js';
+import type { WorkerAgentSpec, WorkerKind } from '../session/session-options.js';
+
+/** How a child resolves `ask` decisions. */
+export type ConfirmationInheritance = 'auto_approve' | 'deny_on_ask' | 'inherit_parent';
+
+/** Tools of a child: a fixed list, or everything the parent offers but delegation. */
+export type SubagentToolSet = readonly string[] | 'all';
+
+/** An agent a session can delegate to (built-in or worker spec). */
+export interface SubagentDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly kind: WorkerKind;
+  /** The child's system prompt instructions. */
+  readonly prompt: string;
+  readonly tools: SubagentToolSet;
+  /** `provider/model`; default the parent's model. */
+  readonly model?: string;
+  /** Model turns that may request tools (the child's `maxToolRounds`). */
+  readonly maxSteps: number;
+  /** The child's own rules; intersected with the parent's, never wider. */
+  readonly permissions?: PermissionPolicy;
+  readonly confirmationInheritance: ConfirmationInheritance;
+  readonly builtin: boolean;
+}
+
+/** Tools no child is ever given: delegation does not recurse. */
+export const DELEGATION_TOOLS: readonly string[] = Object.freeze(['task', 'parallel_task']);
+
+const READ_ONLY_TOOLS = Object.freeze(['read', 'grep', 'glob', 'ls']);
+
+/** Default maxSteps of a child. */
+export const DEFAULT_SUBAGENT_MAX_STEPS = 24;
+
+/** Tools of each worker kind. */
+export const WORKER_KIND_TOOLS: Readonly<Record<WorkerKind, SubagentToolSet>> = Object.freeze({
+  read_only: READ_ONLY_TOOLS,
+  planner: READ_ONLY_TOOLS,
+  reviewer: READ_ONLY_TOOLS,
+  verifier: Object.freeze([...READ_ONLY_TOOLS, 'bash', 'git']),
+  implementer: 'all',
+  custom: 'all',
+});
+
+const KIND_PROMPTS: Readonly<Record<WorkerKind, string>> = Object.freeze({
+  read_only: 'You explore a codebase without changing it. Search and read, then report concrete findings with file paths and line numbers.',
+  planner: 'You plan without changing anything. Read what you need, then answer with a numbered, step-by-step plan naming the files to change and how to verify each step.',
+  reviewer: 'You review adversarially without changing anything. Look for bugs, missing tests, unsafe behaviour and unhandled cases; report each finding with its evidence (file and line).',
+  verifier: 'You verify without editing files. Run the narrowest relevant checks (tests, type checks, linters), then report which passed and which failed with the evidence.',
+  implementer: 'You implement a focused change: read the relevant code, make the smallest correct edit, run the narrowest relevant check, and summarise what you changed and how you verified it.',
+  custom: 'You complete the delegated task with the tools you have and report the result.',
+});
+
+const BUILTINS: readonly SubagentDefinition[] = Object.freeze([
+  builtin('explore', 'Read-only exploration: finds files, symbols and facts in the workspace.', 'read_only'),
+  builtin('plan', 'Read-only planning: returns a step-by-step plan.', 'planner'),
+  builtin('general', 'General-purpose agent with the full tool set (no further delegation).', 'implementer'),
+  builtin('verification', 'Runs checks (tests, type checks, linters) and reports evidence; never edits.', 'verifier'),
+  builtin('review', 'Adversarial read-only review of changes or code.', 'reviewer'),
+]);
+
+function builtin(name: string, description: string, kind: WorkerKind): SubagentDefinition {
+  return Object.freeze({ name, description, kind, prompt: KIND_PROMPTS[kind], tools: WORKER_KIND_TOOLS[kind], maxSteps: DEFAULT_SUBAGENT_MAX_STEPS, confirmationInheritance: 'auto_approve', builtin: true });
+}
+
+/** The built-in agents: `explore`, `plan`, `general`, `verification`, `review`. */
+export function builtinSubagents(): readonly SubagentDefinition[] {
+  return BUILTINS;
+}
+
+/** Turns a worker spec into a definition (kind's tools and prompt; the spec's prompt is appended). */
+export function workerDefinition(spec: WorkerAgentSpec): SubagentDefinition {
+  const permissions = spec.permissions === undefined ? undefined : validateWorkerPermissions(spec);
+  return Object.freeze({
+    name: spec.name,
+    description: spec.description,
+    kind: spec.kind,
+    prompt: spec.prompt === undefined || spec.prompt.length === 0 ? KIND_PROMPTS[spec.kind] : `${KIND_PROMPTS[spec.kind]}\n\n${spec.prompt}`,
+    tools: WORKER_KIND_TOOLS[spec.kind],
+    ...(spec.model === undefined ? {} : { model: spec.model }),
+    maxSteps: spec.maxSteps ?? DEFAULT_SUBAGENT_MAX_STEPS,
+    ...(permissions === undefined ? {} : { permissions }),
+    confirmationInheritance: spec.confirmationInheritance ?? 'auto_approve',
+    builtin: false,
+  });
+}
+
+function validateWorkerPermissions(spec: WorkerAgentSpec): PermissionPolicy {
+  try {
+    return validatePermissionPolicy(spec.permissions);
+  } catch (error) {
+    throw new CodeError('SESSION_CONFIGURATION_ERROR', `invalid permissions of worker '${spec.name}': ${error instanceof Error ? error.message : String(error)}`, {
+      details: { field: 'workerAgents.permissions', worker: spec.name },
+    });
+  }
+}
