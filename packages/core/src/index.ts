@@ -175,6 +175,10 @@ export { MAX_TASK_SNAPSHOTS, SubagentManager } from './subagents/subagent-manage
 export type { SubagentManagerDeps } from './subagents/subagent-manager.js';
 export { DelegatedConfirmationManager } from './subagents/delegated-confirmation.js';
 export { DEFAULT_AUTO_DELEGATION_MAX_TASKS, delegationSection } from './subagents/delegation-prompt.js';
+export { isGenerationService } from './llm/generation-service.js';
+export type { GenerationService } from './llm/generation-service.js';
+export { hookedLlmClient } from './session/hooked-llm-client.js';
+export type { GenerationScope } from './session/hooked-llm-client.js';
 export { COMPACTION_SUMMARY_MARKER } from './session/compaction-plan.js';
 export { ContextCompactor, isContextOverflowError } from './session/context-compactor.js';
 export type { CompactionContext, CompactionOutcome, CompactionReason, ContextCompactorOptions, TurnLoopCompaction } from './session/context-compactor.js';

@@ -302,6 +302,29 @@ export class Session {
     return this.#core.state();
   }
 
+  /**
+   * Generates a JSON object matching `schema` with the session's model (the `generate_object`
+   * tool, called directly): validated, repaired up to `maxRepairAttempts` times, returned parsed.
+   * Rejects with TOOL_ERROR carrying the last validation errors when no valid object came.
+   * Give the object's type as the type parameter: `generateObject<Invoice>(schema, prompt)`.
+   */
+  async generateObject<T = unknown>(
+    schema: Record<string, unknown>,
+    prompt: string,
+    options: { readonly schemaName?: string; readonly mode?: 'tool' | 'prompt' | 'auto' | 'strict' | 'json'; readonly maxRepairAttempts?: number; readonly instructions?: string } = {},
+  ): Promise<T> {
+    const result = await this.#core.tool('generate_object', {
+      schema,
+      prompt,
+      ...(options.schemaName === undefined ? {} : { schema_name: options.schemaName }),
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+      ...(options.maxRepairAttempts === undefined ? {} : { max_repair_attempts: options.maxRepairAttempts }),
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    });
+    throwIfFailed(result);
+    return (JSON.parse(result.output) as { object: T }).object;
+  }
+
   // ---- subagents ----------------------------------------------------------------------------
 
   /**

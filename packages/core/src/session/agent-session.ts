@@ -9,7 +9,8 @@ import type { AgentEvent } from '../events/agent-event.js';
 import { HookRegistry } from '../hooks/hook-registry.js';
 import type { HookConfig, HookEventName, HookHandler, HookMatcher } from '../hooks/hook-registry.js';
 import { InvocationKernel } from '../kernel/invocation-kernel.js';
-import type { LlmClient, LlmMessage } from '../llm/llm-client.js';
+import type { GenerationService } from '../llm/generation-service.js';
+import type { LlmClient, LlmMessage, LlmRequest, LlmStreamEvent } from '../llm/llm-client.js';
 import { DefaultSecurityProvider } from '../security/security-provider.js';
 import type { SecurityProvider } from '../security/security-provider.js';
 import type { ToolDefinition, ToolServices } from '../tools/tool.js';
@@ -29,6 +30,7 @@ import type { VerificationSummary } from '../verification/verification-summary.j
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
 import { AdmissionGate } from './admission-gate.js';
 import { ContextCompactor } from './context-compactor.js';
+import { hookedLlmClient } from './hooked-llm-client.js';
 import { Conversation } from './conversation.js';
 import { EventStream } from './event-stream.js';
 import { RunExecutor } from './run-executor.js';
@@ -128,6 +130,8 @@ export class AgentSession {
   #hostCounter = 0;
   #system: string;
   #delegationPrompt: string | null = null;
+  #starting: Promise<void> | null = null;
+  readonly #resumed: boolean;
   #closing: Promise<void> | null = null;
 
   constructor(init: AgentSessionInit) {
@@ -135,6 +139,7 @@ export class AgentSession {
     this.workspace = init.workspace;
     this.options = init.options;
     this.#ownsWorkspace = init.ownsWorkspace ?? false;
+    this.#resumed = init.snapshot !== undefined;
     this.#security = init.security ?? new DefaultSecurityProvider();
     this.#registry = new ToolRegistry(init.tools);
     this.#hooks = new HookRegistry({ security: this.#security });
@@ -172,7 +177,13 @@ export class AgentSession {
             addUsage: (usage) => this.#executor.attributeUsage(usage),
             closeSignal: this.#closeScope.signal,
           });
-    const services = this.#subagents === null ? init.services : { ...init.services, subagents: this.#subagents };
+    const scope = { sessionId: this.id, runId: () => this.#executor.activeRunId };
+    const generation: GenerationService = {
+      provider: init.llm.provider,
+      model: init.llm.model,
+      stream: (request, options) => this.#generate(hookedLlmClient(init.llm, this.#hooks, scope, options.purpose), request, options.signal),
+    };
+    const services = { ...init.services, generation, ...(this.#subagents === null ? {} : { subagents: this.#subagents }) };
     this.#kernel = new InvocationKernel({
       registry: this.#registry,
       workspace: this.workspace,
@@ -186,7 +197,7 @@ export class AgentSession {
       security: this.#security,
       artifacts: this.#artifacts,
       toolTimeoutMs: init.options.toolTimeoutMs,
-      ...(services === undefined ? {} : { services }),
+      services,
     });
     this.#system =
       init.options.systemPrompt ??
@@ -198,7 +209,7 @@ export class AgentSession {
     this.#executor = new RunExecutor({
       sessionId: this.id,
       options: init.options,
-      llm: init.llm,
+      llm: hookedLlmClient(init.llm, this.#hooks, scope, 'turn'),
       conversation: this.#conversation,
       runs: this.#runs,
       bus: this.#bus,
@@ -209,7 +220,7 @@ export class AgentSession {
       budget: this.#budget,
       compactor: init.options.autoCompact
         ? new ContextCompactor({
-            llm: init.llm,
+            llm: hookedLlmClient(init.llm, this.#hooks, scope, 'compaction'),
             maxContextTokens: init.options.maxContextTokens,
             threshold: init.options.autoCompactThreshold,
             ...(init.options.llmApiTimeoutMs === undefined ? {} : { llmApiTimeoutMs: init.options.llmApiTimeoutMs }),
@@ -231,11 +242,34 @@ export class AgentSession {
         : new SessionPersistence({ store, capture: () => this.#capture(), emit, autoSave: init.options.autoSave === true, generation: init.snapshot?.generation ?? 0 });
   }
 
+  /**
+   * A generation outside the turn loop (`generate_object`, planning): its usage counts in the
+   * running run and the budget, and the budget is checked first.
+   */
+  async *#generate(llm: LlmClient, request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmStreamEvent> {
+    this.#budget?.check();
+    const timeoutMs = this.options.llmApiTimeoutMs;
+    for await (const event of llm.stream(request, { abortSignal: signal, ...(timeoutMs === undefined ? {} : { timeoutMs }) })) {
+      if (event.type === 'message_end') {
+        this.#executor.attributeUsage(event.usage);
+        this.#budget?.recordTokens(event.usage.inputTokens + event.usage.outputTokens);
+      }
+      yield event;
+    }
+  }
+
+  /** Runs the `session_start` hooks once, before the session's first operation (`resumed` after a resume). */
+  #started(): Promise<void> {
+    this.#starting ??= this.#hooks.has('session_start') ? this.#hooks.run('session_start', { session_id: this.id, resumed: this.#resumed, workspace: this.workspace.root }).then(() => undefined, () => undefined) : Promise.resolve();
+    return this.#starting;
+  }
+
   // ---- conversation -------------------------------------------------------------------------
 
   /** Runs one prompt to completion. Rejects with SESSION_BUSY on overlap, SESSION_CLOSED after close. */
   async send(request: string | SendRequest): Promise<SendResult> {
     const normalized = normalizeSendRequest(request);
+    await this.#started();
     const lease = this.#gate.acquire('send');
     return this.#executor.execute('send', normalized, lease, null, () => this.#afterOperation('send'));
   }
@@ -246,6 +280,7 @@ export class AgentSession {
    */
   async stream(request: string | SendRequest): Promise<EventStream<SendResult>> {
     const normalized = normalizeSendRequest(request);
+    await this.#started();
     const lease = this.#gate.acquire('stream');
     let cancel: () => void = () => undefined;
     const stream = new EventStream<SendResult>(() => cancel());
@@ -440,6 +475,7 @@ export class AgentSession {
    */
   async tool(name: string, args: unknown, options: { readonly abortSignal?: AbortSignal } = {}): Promise<ToolResult> {
     if (this.#gate.closed) throw new CodeError('SESSION_CLOSED', `session is closed; tool '${name}' rejected`, { details: { tool: name } });
+    await this.#started();
     const result = await this.#trackedCall({ toolName: name, args, origin: 'host-direct', ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }) });
     this.#afterOperation('tool');
     return result;
