@@ -178,6 +178,13 @@ export { DEFAULT_AUTO_DELEGATION_MAX_TASKS, delegationSection } from './subagent
 export { isGenerationService } from './llm/generation-service.js';
 export type { GenerationService } from './llm/generation-service.js';
 export { hookedLlmClient } from './session/hooked-llm-client.js';
+export { MAX_PLAN_STEPS, PlanBoard, isPlan } from './planning/plan-board.js';
+export type { PlanItem, PlanStatus } from './planning/plan-board.js';
+export { isPlanService } from './planning/plan-service.js';
+export type { PlanService } from './planning/plan-service.js';
+export { looksMultiStep } from './planning/planning-mode.js';
+export { MAX_PLANNED_STEPS, runPlanningPhase } from './planning/planning-phase.js';
+export type { PlanningPhaseDeps } from './planning/planning-phase.js';
 export type { GenerationScope } from './session/hooked-llm-client.js';
 export { COMPACTION_SUMMARY_MARKER } from './session/compaction-plan.js';
 export { ContextCompactor, isContextOverflowError } from './session/context-compactor.js';

@@ -6,7 +6,7 @@ import type { AnyTool, ChildSessionRequest, SecurityProvider, SessionOptions, Se
 import { resolveModel } from '@a3s-lab/code-config';
 import { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
 import { createProgramTool } from '@a3s-lab/code-ptc';
-import { createBuiltinTools, createGenerateObjectTool, createParallelTaskTool, createTaskTool, selectToolsForWorkspace } from '@a3s-lab/code-tools';
+import { createBuiltinTools, createGenerateObjectTool, createParallelTaskTool, createTaskTool, createUpdatePlanTool, selectToolsForWorkspace } from '@a3s-lab/code-tools';
 import { createLlmClient } from './create-llm-client.js';
 import type { LlmClientFactory } from './create-llm-client.js';
 import { modelContextWindow } from './model-context-window.js';
@@ -30,7 +30,7 @@ export interface AgentCreateOptions {
  */
 let sharedTools: readonly AnyTool[] | undefined;
 function defaultTools(): readonly AnyTool[] {
-  sharedTools ??= [...createBuiltinTools(), createProgramTool(), createGenerateObjectTool(), createTaskTool(), createParallelTaskTool()];
+  sharedTools ??= [...createBuiltinTools(), createProgramTool(), createGenerateObjectTool(), createUpdatePlanTool(), createTaskTool(), createParallelTaskTool()];
   return sharedTools;
 }
 

@@ -13,6 +13,7 @@ import type {
   RunRecord,
   SendRequest,
   SendResult,
+  PlanItem,
   SessionSnapshotV1,
   SessionStateV1,
   SessionStore,
@@ -323,6 +324,11 @@ export class Session {
     });
     throwIfFailed(result);
     return (JSON.parse(result.output) as { object: T }).object;
+  }
+
+  /** The session's plan (planning phase and `update_plan`), in order; `task_updated` streams it. */
+  plan(): PlanItem[] {
+    return this.#core.plan();
   }
 
   // ---- subagents ----------------------------------------------------------------------------

@@ -172,6 +172,7 @@ describe('built-in tools', () => {
         "createReadTool",
         "createTaskTool",
         "createUnifiedDiff",
+        "createUpdatePlanTool",
         "createWriteTool",
         "isReadOnlyGit",
         "renderExec",

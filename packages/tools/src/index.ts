@@ -38,3 +38,5 @@ export { createGenerateObjectTool, DEFAULT_REPAIR_ATTEMPTS, GENERATE_OBJECT_MODE
 export type { GenerateObjectArgs } from './generate-object-tool.js';
 export { compileObjectSchema } from './object-schema.js';
 export type { ObjectSchema } from './object-schema.js';
+export { createUpdatePlanTool } from './update-plan-tool.js';
+export type { UpdatePlanArgs } from './update-plan-tool.js';

@@ -18,6 +18,9 @@ import { ToolRegistry } from '../tools/tool-registry.js';
 import type { AnyTool } from '../tools/tool-registry.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import type { PermissionPolicy } from '../permission/permission-policy.js';
+import { PlanBoard } from '../planning/plan-board.js';
+import type { PlanItem } from '../planning/plan-board.js';
+import { runPlanningPhase } from '../planning/planning-phase.js';
 import { delegationSection, DEFAULT_AUTO_DELEGATION_MAX_TASKS } from '../subagents/delegation-prompt.js';
 import type { SessionFactory } from '../subagents/session-factory.js';
 import { DELEGATION_TOOLS } from '../subagents/subagent-definition.js';
@@ -127,6 +130,7 @@ export class AgentSession {
   readonly #hostIdPrefix = `host_${Math.floor(Math.random() * 0x100000000).toString(36)}_`;
   readonly #labels = new Map<string, string>();
   readonly #subagents: SubagentManager | null;
+  readonly #plan: PlanBoard;
   #hostCounter = 0;
   #system: string;
   #delegationPrompt: string | null = null;
@@ -183,7 +187,8 @@ export class AgentSession {
       model: init.llm.model,
       stream: (request, options) => this.#generate(hookedLlmClient(init.llm, this.#hooks, scope, options.purpose), request, options.signal),
     };
-    const services = { ...init.services, generation, ...(this.#subagents === null ? {} : { subagents: this.#subagents }) };
+    this.#plan = new PlanBoard(emit);
+    const services = { ...init.services, generation, plan: this.#plan, ...(this.#subagents === null ? {} : { subagents: this.#subagents }) };
     this.#kernel = new InvocationKernel({
       registry: this.#registry,
       workspace: this.workspace,
@@ -227,6 +232,32 @@ export class AgentSession {
           })
         : null,
       system: () => this.#systemWithDelegation(),
+      ...(init.options.planningMode === 'disabled'
+        ? {}
+        : {
+            planning: {
+              mode: init.options.planningMode,
+              run: (task: string, runId: string, signal: AbortSignal) =>
+                runPlanningPhase(
+                  {
+                    llm: hookedLlmClient(init.llm, this.#hooks, scope, 'planning'),
+                    hooks: this.#hooks,
+                    board: this.#plan,
+                    emit,
+                    sessionId: this.id,
+                    toolNames: () => this.#registry.names(),
+                    onUsage: (usage) => {
+                      this.#executor.attributeUsage(usage);
+                      this.#budget?.recordTokens(usage.inputTokens + usage.outputTokens);
+                    },
+                    llmApiTimeoutMs: init.options.llmApiTimeoutMs,
+                  },
+                  task,
+                  runId,
+                  signal,
+                ),
+            },
+          }),
       tools: () => this.#registry.definitions(),
       closeSignal: this.#closeScope.signal,
       concurrentTools: init.options.autoParallel ? new Set(['task']) : new Set(),
@@ -310,11 +341,23 @@ export class AgentSession {
     return this.#systemWithDelegation();
   }
 
-  /** The base prompt plus, when the model is offered delegation, the agents it can delegate to. */
+  /**
+   * The base prompt, plus the agents the model can delegate to (when it is offered delegation),
+   * plus the current plan (when there is one).
+   */
   #systemWithDelegation(): string {
-    if (this.#subagents === null || !this.#registry.has('task')) return this.#system;
-    this.#delegationPrompt ??= delegationSection(this.#subagents.agents(), this.options);
-    return `${this.#system}\n\n${this.#delegationPrompt}`;
+    let system = this.#system;
+    if (this.#subagents !== null && this.#registry.has('task')) {
+      this.#delegationPrompt ??= delegationSection(this.#subagents.agents(), this.options);
+      system = `${system}\n\n${this.#delegationPrompt}`;
+    }
+    const plan = this.#plan.promptSection();
+    return plan === '' ? system : `${system}\n\n${plan}`;
+  }
+
+  /** The session's plan (from the planning phase and `update_plan`), in order. */
+  plan(): PlanItem[] {
+    return this.#plan.items();
   }
 
   // ---- subagents ----------------------------------------------------------------------------
@@ -607,6 +650,7 @@ export class AgentSession {
     this.#verification.restore(snapshot.verificationReports);
     this.#system = snapshot.systemPrompt;
     this.#subagents?.restore(snapshot.subagentTasks);
+    this.#plan.restore(snapshot.plan ?? []);
     this.#labels.clear();
     for (const [k, v] of Object.entries(snapshot.labels)) this.#labels.set(k, v);
     this.#bus.restoreTrace(snapshot.traces);
@@ -634,6 +678,7 @@ export class AgentSession {
       traces: this.#bus.trace(),
       verificationReports: this.#verification.reports(),
       subagentTasks: this.#subagents?.snapshots() ?? [],
+      plan: this.#plan.items(),
       pendingConfirmations: this.pendingConfirmations(),
       labels: this.labels(),
     };

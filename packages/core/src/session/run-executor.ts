@@ -21,6 +21,7 @@ import type { SessionEventBus } from './session-event-bus.js';
 import type { ResolvedSessionOptions } from './session-options.js';
 import { ToolCallRunner } from './tool-call-runner.js';
 import { runTurnLoop } from './turn-loop.js';
+import { looksMultiStep } from '../planning/planning-mode.js';
 import { usagePayload } from './usage-payload.js';
 
 /** What the executor drives a run with: the session's single owners, never copies of them. */
@@ -41,6 +42,8 @@ export interface RunExecutorDeps {
   readonly tools: () => readonly ToolDefinition[];
   /** Aborted when the session closes. */
   readonly closeSignal: AbortSignal;
+  /** The planning phase (`planningMode`); absent = never plans. */
+  readonly planning?: { readonly mode: 'auto' | 'enabled' | 'disabled'; run(task: string, runId: string, signal: AbortSignal): Promise<void> };
   /** Tool names whose consecutive calls in one model turn run concurrently (`task` with autoParallel). */
   readonly concurrentTools?: ReadonlySet<string>;
 }
@@ -124,6 +127,10 @@ export class RunExecutor {
       if (request.history !== undefined) d.conversation.replace(request.history);
       d.bus.emit(createAgentEvent('agent_start', { run_id: run.id, session_id: d.sessionId, prompt: request.prompt, kind }));
       const prompt = await this.#promptAfterHooks(request.prompt, run.id);
+      const planning = d.planning;
+      if (planning !== undefined && (planning.mode === 'enabled' || (planning.mode === 'auto' && looksMultiStep(prompt)))) {
+        await planning.run(prompt, run.id, controller.signal);
+      }
       const recordUsage = (usage: LlmUsage): void => {
         run.addUsage(usage);
         d.budget?.recordTokens(usage.inputTokens + usage.outputTokens);
@@ -134,7 +141,7 @@ export class RunExecutor {
       const loop = await runTurnLoop(
         {
           llm: d.llm,
-          system: d.system(),
+          system: d.system,
           tools: d.tools,
           conversation: d.conversation,
           emit,

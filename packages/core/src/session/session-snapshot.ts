@@ -8,6 +8,8 @@ import type { LlmMessage } from '../llm/llm-client.js';
 import { validateVerificationReport } from '../verification/verification-report.js';
 import type { VerificationReportV1 } from '../verification/verification-report.js';
 import { validateMessages } from './conversation.js';
+import { isPlan } from '../planning/plan-board.js';
+import type { PlanItem } from '../planning/plan-board.js';
 import type { RunSnapshot } from './run-store.js';
 import { SESSION_STATE_VERSION } from './session-state.js';
 
@@ -49,6 +51,8 @@ export interface SessionSnapshotV1 {
   /** Confirmations pending at save time; a resumed session reports them as expired. */
   readonly pendingConfirmations: readonly PendingConfirmation[];
   readonly labels: Readonly<Record<string, string>>;
+  /** The session's plan (absent in documents written before planning existed). */
+  readonly plan?: readonly PlanItem[];
 }
 
 /** Where a document came from, for error messages. */
@@ -103,6 +107,7 @@ export function parseSessionSnapshot(value: unknown, origin: SnapshotOrigin): Se
   need('pendingConfirmations', Array.isArray(doc['pendingConfirmations']) && (doc['pendingConfirmations'] as unknown[]).every((p) => isRecord(p) && typeof p['toolId'] === 'string' && typeof p['toolName'] === 'string'));
   need('labels', isRecord(doc['labels']) && Object.values(doc['labels']).every((v) => typeof v === 'string'));
   need('verificationReports', Array.isArray(doc['verificationReports']));
+  need('plan', doc['plan'] === undefined || isPlan(doc['plan']));
   try {
     validateMessages(doc['conversation'], 'conversation');
     (doc['verificationReports'] as unknown[]).forEach((r, i) => validateVerificationReport(r, `verificationReports[${i}]`));

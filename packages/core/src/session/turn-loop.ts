@@ -27,7 +27,8 @@ export interface TurnLoopLimits {
 /** What the loop needs from its session. */
 export interface TurnLoopContext {
   readonly llm: LlmClient;
-  readonly system: string;
+  /** The system prompt, or a function read before every model call (it may change mid-run: the plan). */
+  readonly system: string | (() => string);
   readonly tools: () => readonly ToolDefinition[];
   /** The conversation; the loop appends the prompt, each model turn and each tool round. */
   readonly conversation: Conversation;
@@ -172,7 +173,7 @@ async function streamModelTurn(context: TurnLoopContext, turn: number): Promise<
   try {
     const stream = context.llm.stream(
       {
-        system: context.system,
+        system: typeof context.system === 'function' ? context.system() : context.system,
         messages: context.conversation.messages(),
         tools: context.tools(),
         ...(context.limits.maxOutputTokens === undefined ? {} : { maxTokens: context.limits.maxOutputTokens }),

@@ -1,0 +1,48 @@
+import { CodeError, isPlanService } from '@a3s-lab/code-core';
+import type { JsonSchema, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+
+/** Arguments of `update_plan`. */
+export interface UpdatePlanArgs {
+  readonly plan: readonly { readonly step: string; readonly status: 'pending' | 'in_progress' | 'completed' }[];
+}
+
+const PARAMETERS: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['plan'],
+  properties: {
+    plan: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 256,
+      description: 'The whole plan, in order (steps keep their ids while their text is unchanged).',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['step', 'status'],
+        properties: { step: { type: 'string', minLength: 1, maxLength: 2000 }, status: { enum: ['pending', 'in_progress', 'completed'] } },
+      },
+    },
+  },
+};
+
+/**
+ * `update_plan`: replaces the session's task list (the authoritative plan hosts render from
+ * `task_updated`). Marking a step `in_progress` emits `step_start`; `completed` emits `step_end`.
+ */
+export function createUpdatePlanTool(): Tool<UpdatePlanArgs> {
+  return {
+    name: 'update_plan',
+    description: 'Replace the task plan: every step with its status (pending, in_progress, completed). Keep one step in_progress while working.',
+    parameters: PARAMETERS,
+    capabilities: () => ({ readOnly: true, idempotent: true, cancellationSafe: true, outputKind: 'structured' }),
+    async execute(args: UpdatePlanArgs, context: ToolContext): Promise<ToolOutput> {
+      const service = context.services['plan'];
+      if (!isPlanService(service)) throw new CodeError('TOOL_ERROR', 'this session has no plan board', { details: { errorKind: { type: 'unsupported', message: 'no plan board' } } });
+      const plan = service.update(args.plan);
+      const done = plan.filter((p) => p.status === 'completed').length;
+      const lines = plan.map((p, i) => `${i + 1}. [${p.status}] ${p.step}`);
+      return { output: `Plan updated (${done}/${plan.length} completed):\n${lines.join('\n')}`, metadata: { plan } };
+    },
+  };
+}
