@@ -31,11 +31,11 @@ const PARAMETERS: JsonSchema = {
   additionalProperties: false,
   required: ['schema', 'prompt'],
   properties: {
-    schema: { type: 'object', description: 'JSON Schema (draft-07, or 2020-12 via $schema) the object must match.' },
-    prompt: { type: 'string', minLength: 1, maxLength: 200_000, description: 'What to generate, with all the input it needs.' },
-    schema_name: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$', description: 'Name of the object (default "result").' },
-    mode: { enum: [...GENERATE_OBJECT_MODES], description: 'tool (default; auto/strict/json mean tool) or prompt.' },
-    max_repair_attempts: { type: 'integer', minimum: 0, maximum: MAX_REPAIR_ATTEMPTS, description: `Retries with the validation errors (default ${DEFAULT_REPAIR_ATTEMPTS}).` },
+    schema: { type: 'object', description: 'JSON Schema (draft-07; 2020-12 via $schema).' },
+    prompt: { type: 'string', minLength: 1, maxLength: 200_000, description: 'What to generate, with its input.' },
+    schema_name: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' },
+    mode: { enum: [...GENERATE_OBJECT_MODES] },
+    max_repair_attempts: { type: 'integer', minimum: 0, maximum: MAX_REPAIR_ATTEMPTS },
     instructions: { type: 'string', maxLength: 20_000 },
   },
 };

@@ -23,10 +23,10 @@ const PARAMETERS: JsonSchema = {
   additionalProperties: false,
   required: ['tasks'],
   properties: {
-    tasks: { type: 'array', minItems: MIN_PARALLEL_TASKS, maxItems: MAX_PARALLEL_TASKS, items: TASK_ITEM_SCHEMA, description: `Independent tasks (${MIN_PARALLEL_TASKS}-${MAX_PARALLEL_TASKS}) run concurrently, at most the session's maxParallelTasks at once.` },
-    allow_partial_failure: { type: 'boolean', description: 'Succeed when some tasks fail (default false).' },
-    timeout_ms: { type: 'integer', minimum: 1000, maximum: 3_600_000, description: 'Deadline of the whole fan-out; unfinished tasks are cancelled.' },
-    min_success_count: { type: 'integer', minimum: 1, maximum: MAX_PARALLEL_TASKS, description: 'Successful tasks needed (default: all, or 1 with allow_partial_failure).' },
+    tasks: { type: 'array', minItems: MIN_PARALLEL_TASKS, maxItems: MAX_PARALLEL_TASKS, items: withoutDescriptions(TASK_ITEM_SCHEMA), description: 'Independent tasks, each as for `task`.' },
+    allow_partial_failure: { type: 'boolean' },
+    timeout_ms: { type: 'integer', minimum: 1000, maximum: 3_600_000 },
+    min_success_count: { type: 'integer', minimum: 1, maximum: MAX_PARALLEL_TASKS, description: 'Default: all (1 with allow_partial_failure).' },
   },
 };
 
@@ -38,7 +38,7 @@ const PARAMETERS: JsonSchema = {
 export function createParallelTaskTool(): Tool<ParallelTaskArgs> {
   return {
     name: 'parallel_task',
-    description: 'Run several independent subagent tasks at the same time (each like `task`). Use it when sub-problems do not depend on each other. Returns every answer in order.',
+    description: 'Run 2-32 independent `task`s at the same time; returns every answer in order.',
     parameters: PARAMETERS,
     async execute(args: ParallelTaskArgs, context: ToolContext): Promise<ToolOutput> {
       const service = subagentsOf(context);
@@ -68,4 +68,10 @@ export function createParallelTaskTool(): Tool<ParallelTaskArgs> {
       return succeeded >= required ? { output, metadata, errorKind } : { output, exitCode: 1, metadata, errorKind };
     },
   };
+}
+
+/** The item schema without its property descriptions (they are on `task` already). */
+function withoutDescriptions(schema: JsonSchema): JsonSchema {
+  const properties = (schema as { properties: Record<string, Record<string, unknown>> }).properties;
+  return { ...schema, properties: Object.fromEntries(Object.entries(properties).map(([k, { description: _d, ...rest }]) => [k, rest])) } as JsonSchema;
 }

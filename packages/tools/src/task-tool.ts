@@ -17,10 +17,10 @@ export const TASK_ITEM_SCHEMA: JsonSchema = {
   additionalProperties: false,
   required: ['agent', 'description', 'prompt'],
   properties: {
-    agent: { type: 'string', minLength: 1, maxLength: 64, description: 'Agent to delegate to (see the Subagents section of the system prompt): explore, plan, general, verification, review, or a worker name.' },
-    description: { type: 'string', minLength: 1, maxLength: 200, description: 'Short label of the task (3-8 words).' },
-    prompt: { type: 'string', minLength: 1, maxLength: 65_536, description: 'Everything the subagent needs to know: it does not see this conversation.' },
-    max_steps: { type: 'integer', minimum: 1, maximum: 200, description: "Model turns with tool calls the subagent may take (capped by the agent's own limit)." },
+    agent: { type: 'string', minLength: 1, maxLength: 64, description: 'An agent of the Subagents list.' },
+    description: { type: 'string', minLength: 1, maxLength: 200, description: 'Short label.' },
+    prompt: { type: 'string', minLength: 1, maxLength: 65_536, description: 'All it needs: it does not see this conversation.' },
+    max_steps: { type: 'integer', minimum: 1, maximum: 200 },
   },
 };
 
@@ -40,8 +40,7 @@ export function subagentsOf(context: ToolContext): SubagentService {
 export function createTaskTool(): Tool<TaskArgs> {
   return {
     name: 'task',
-    description:
-      'Delegate a self-contained task to a subagent with its own context (it does not see this conversation). Use it for focused exploration, planning, review or verification, or to keep large intermediate output out of your context. Returns the subagent\'s final answer.',
+    description: "Delegate a self-contained task to a subagent with its own context; returns its final answer. Good for exploration, review, verification, or keeping bulky output out of your context.",
     parameters: TASK_ITEM_SCHEMA,
     async execute(args: TaskArgs, context: ToolContext): Promise<ToolOutput> {
       const service = subagentsOf(context);

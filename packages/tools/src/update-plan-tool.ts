@@ -15,7 +15,6 @@ const PARAMETERS: JsonSchema = {
       type: 'array',
       minItems: 1,
       maxItems: 256,
-      description: 'The whole plan, in order (steps keep their ids while their text is unchanged).',
       items: {
         type: 'object',
         additionalProperties: false,
@@ -33,7 +32,7 @@ const PARAMETERS: JsonSchema = {
 export function createUpdatePlanTool(): Tool<UpdatePlanArgs> {
   return {
     name: 'update_plan',
-    description: 'Replace the task plan: every step with its status (pending, in_progress, completed). Keep one step in_progress while working.',
+    description: 'Replace the task plan (every step, in order, with its status). Keep one step in_progress while working.',
     parameters: PARAMETERS,
     capabilities: () => ({ readOnly: true, idempotent: true, cancellationSafe: true, outputKind: 'structured' }),
     async execute(args: UpdatePlanArgs, context: ToolContext): Promise<ToolOutput> {
