@@ -86,7 +86,7 @@ describe('FileSessionStore', () => {
 });
 
 /** Kills of the crash test; `A3S_CRASH_KILLS=500` for the full soak run. */
-const KILLS = Number(process.env['A3S_CRASH_KILLS'] ?? 40);
+const KILLS = Number(process.env['A3S_CRASH_KILLS'] ?? 25);
 const built = existsSync(join(here, '..', 'dist', 'index.js'));
 
 describe.skipIf(!built)('FileSessionStore crash safety (built package)', () => {
@@ -117,8 +117,12 @@ describe.skipIf(!built)('FileSessionStore crash safety (built package)', () => {
       child.kill('SIGKILL');
       await exited;
       const loaded = await store.load('crash');
-      expect(loaded).not.toBeNull();
-      const generation = loaded?.generation ?? 0;
+      // Killed before its first save landed: nothing published yet, which is a valid state.
+      if (loaded === null) {
+        expect(Math.max(acked, lastSeen)).toBe(0);
+        continue;
+      }
+      const generation = loaded.generation;
       // Never older than what was acknowledged, and a whole document of that generation.
       expect(generation).toBeGreaterThanOrEqual(Math.max(acked, lastSeen));
       expect(loaded).toEqual(sampleSessionSnapshot('crash', generation, `prompt ${generation} ${'x'.repeat((generation * 7919) % 200_000)}`));
