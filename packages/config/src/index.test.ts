@@ -9,7 +9,12 @@ describe('@a3s-lab/code-config public surface', () => {
       'agentConfigJsonSchema',
       'isInlineAcl',
       'loadAgentConfig',
+      'loadAgentDirectory',
+      'loadAgentDocument',
+      'mergeAclDocuments',
       'parseAcl',
+      'parseFrontmatter',
+      'parseSkill',
       'resolveModel',
       'toAgentConfig',
     ]);

@@ -22,3 +22,8 @@ export type {
 } from './agent-config.js';
 export { resolveModel } from './resolve-model.js';
 export type { ResolvedModel, ResolveModelOptions } from './resolve-model.js';
+export { loadAgentDocument } from './load-agent-config.js';
+export type { LoadedAclDocument } from './load-agent-config.js';
+export { mergeAclDocuments } from './merge-acl-documents.js';
+export { loadAgentDirectory, parseFrontmatter, parseSkill } from './agent-directory.js';
+export type { AgentDirectory, AgentMcpTool, AgentSchedule, AgentScriptTool, AgentSkillFile } from './agent-directory.js';

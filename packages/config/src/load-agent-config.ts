@@ -55,6 +55,27 @@ export function isInlineAcl(pathOrText: string): boolean {
  *   (naming line and column), or an invalid config (listing each issue with its position).
  */
 export function loadAgentConfig(pathOrText: string, options: LoadAgentConfigOptions = {}): AgentConfig {
+  const loaded = loadAgentDocument(pathOrText, options);
+  return toAgentConfig(loaded.document, {
+    baseDir: loaded.baseDir,
+    ...(loaded.configFile === undefined ? {} : { configFile: loaded.configFile }),
+    ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+  });
+}
+
+/** A parsed ACL document with where its relative paths resolve. */
+export interface LoadedAclDocument {
+  readonly document: AclDocument;
+  readonly baseDir: string;
+  readonly configFile?: string;
+}
+
+/**
+ * Reads (when given a path) and parses an ACL document without building the config: what
+ * {@link loadAgentConfig} does first. Keep it to overlay another document later
+ * ({@link mergeAclDocuments}).
+ */
+export function loadAgentDocument(pathOrText: string, options: LoadAgentConfigOptions = {}): LoadedAclDocument {
   const cwd = options.cwd ?? process.cwd();
   let text = pathOrText;
   let file: string | undefined;
@@ -64,11 +85,7 @@ export function loadAgentConfig(pathOrText: string, options: LoadAgentConfigOpti
   }
   const document = parseAcl(text, { ...(file === undefined ? {} : { file }), ...(options.env === undefined ? {} : { env: options.env }) });
   for (const warning of document.warnings) options.onWarning?.(warning);
-  return toAgentConfig(document, {
-    baseDir: file === undefined ? cwd : dirname(file),
-    ...(file === undefined ? {} : { configFile: file }),
-    ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
-  });
+  return { document, baseDir: file === undefined ? cwd : dirname(file), ...(file === undefined ? {} : { configFile: file }) };
 }
 
 function readConfigFile(file: string): string {

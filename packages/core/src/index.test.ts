@@ -71,6 +71,7 @@ describe('@a3s-lab/code-core public surface', () => {
       'SESSION_STATE_VERSION',
       'SessionEventBus',
       'SessionPersistence',
+      'SlashCommandRegistry',
       'StreamInterruptedError',
       'SubagentManager',
       'TOOL_ERROR_KIND_TYPES',

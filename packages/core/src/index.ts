@@ -183,6 +183,8 @@ export type { PlanItem, PlanStatus } from './planning/plan-board.js';
 export { isPlanService } from './planning/plan-service.js';
 export type { PlanService } from './planning/plan-service.js';
 export { looksMultiStep } from './planning/planning-mode.js';
+export { SlashCommandRegistry } from './session/slash-commands.js';
+export type { SlashCommandContext, SlashCommandHandler, SlashCommandInfo } from './session/slash-commands.js';
 export { MAX_PLANNED_STEPS, runPlanningPhase } from './planning/planning-phase.js';
 export type { PlanningPhaseDeps } from './planning/planning-phase.js';
 export type { GenerationScope } from './session/hooked-llm-client.js';

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { loadAgentConfig } from '@a3s-lab/code-config';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadAgentDirectory, loadAgentDocument, mergeAclDocuments, toAgentConfig } from '@a3s-lab/code-config';
+import type { AgentDirectory, LoadedAclDocument } from '@a3s-lab/code-config';
 import type { AgentConfig } from '@a3s-lab/code-config';
 import { AgentSession, builtinSubagents, CodeError, DefaultSecurityProvider, MemorySessionStore, SESSION_OPTION_NAMES, resolveSessionOptions, workerDefinition } from '@a3s-lab/code-core';
 import type { AnyTool, ChildSessionRequest, SecurityProvider, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, WorkerAgentSpec, WorkspaceBackend } from '@a3s-lab/code-core';
@@ -10,8 +13,24 @@ import { createBuiltinTools, createGenerateObjectTool, createParallelTaskTool, c
 import { createLlmClient } from './create-llm-client.js';
 import type { LlmClientFactory } from './create-llm-client.js';
 import { modelContextWindow } from './model-context-window.js';
+import { findProjectInstructions, projectInstructionsSection } from './project-instructions.js';
 import { secretEnvironmentValues } from './secret-environment.js';
 import { Session } from './session.js';
+import { AgentDirHandle, systemClock } from './agent-dir-server.js';
+import type { ScheduleClock, ScheduleFire } from './agent-dir-server.js';
+import { equipFromDirectory, equipFromDirectorySync } from './equip-from-directory.js';
+
+/** Options of {@link Agent.serveAgentDir}. */
+export interface ServeAgentDirOptions {
+  /** Where each schedule's session is kept across restarts (default: the agent's store, or the merged config's). */
+  readonly sessionStore?: SessionStore;
+  /** Time source (default the wall clock); tests inject a fake one. */
+  readonly clock?: ScheduleClock;
+  /** Observes every fire (completed, failed or skipped). */
+  readonly onFire?: (fire: ScheduleFire) => void;
+  /** Extra options of the schedule sessions (permissionPolicy, model...). */
+  readonly sessionOptions?: SessionOptions;
+}
 
 /** Options of {@link Agent.create}. */
 export interface AgentCreateOptions {
@@ -48,20 +67,61 @@ export class Agent {
   readonly sessionStore: SessionStore;
   #closed = false;
 
-  private constructor(config: AgentConfig, options: AgentCreateOptions) {
+  readonly #options: AgentCreateOptions;
+  readonly #document: LoadedAclDocument;
+
+  private constructor(config: AgentConfig, document: LoadedAclDocument, options: AgentCreateOptions, sessionStore?: SessionStore) {
     this.config = config;
+    this.#options = options;
+    this.#document = document;
     this.#factory = options.llmClientFactory ?? createLlmClient;
     this.#env = options.env ?? process.env;
-    this.sessionStore = config.storageBackend === 'file' ? new FileSessionStore(config.sessionsDir) : new MemorySessionStore('memory:agent');
+    this.sessionStore = sessionStore ?? (config.storageBackend === 'file' ? new FileSessionStore(config.sessionsDir) : new MemorySessionStore('memory:agent'));
   }
 
   /** Loads `config` (a path to an `.acl` file, or inline ACL text). CONFIG_ERROR names the problem. */
   static async create(config: string, options: AgentCreateOptions = {}): Promise<Agent> {
-    const loaded = loadAgentConfig(config, {
+    const document = loadAgentDocument(config, {
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });
-    return new Agent(loaded, options);
+    return new Agent(toAgentConfig(document.document, { baseDir: document.baseDir, ...(document.configFile === undefined ? {} : { configFile: document.configFile }) }), document, options);
+  }
+
+  /**
+   * Serves an agent directory (`instructions.md`, optional `agent.acl` merged over this agent's
+   * configuration, `skills/`, `schedules/*.md`, `tools/*.md`) on `workspace`: one durable session
+   * per enabled schedule (id `schedule:<name>`, resumed from the store on every boot), each fire
+   * a full governed `send`. Keep the handle and `await handle.stop()`.
+   */
+  async serveAgentDir(dir: string, workspace: string, options: ServeAgentDirOptions = {}): Promise<AgentDirHandle> {
+    if (this.#closed) throw new CodeError('SESSION_CLOSED', 'agent is closed');
+    const directory = loadAgentDirectory(dir);
+    const agent = this.#forDirectory(directory, options.sessionStore);
+    const sessions = new Map<string, Session>();
+    try {
+      for (const schedule of directory.schedules.filter((s) => s.enabled)) {
+        const sessionId = `schedule:${schedule.name}`;
+        const base: SessionOptions = { sessionId, sessionStore: agent.sessionStore, autoSave: true, instructions: directory.instructions, ...(options.sessionOptions ?? {}) };
+        const saved = await agent.sessionStore.load(sessionId);
+        const session = saved === null ? await agent.sessionAsync(workspace, base) : await agent.resumeSessionAsync(sessionId, { sessionStore: agent.sessionStore, ...(options.sessionOptions ?? {}) });
+        await equipFromDirectory(session, directory);
+        sessions.set(schedule.name, session);
+      }
+    } catch (error) {
+      await Promise.all([...sessions.values()].map((s) => s.closeAsync()));
+      throw error;
+    }
+    return new AgentDirHandle(directory, sessions, options.clock ?? systemClock, options.onFire);
+  }
+
+  /** This agent, or one whose configuration has the directory's `agent.acl` merged over it. */
+  #forDirectory(directory: AgentDirectory, store: SessionStore | undefined): Agent {
+    if (directory.aclFile === undefined) return store === undefined ? this : new Agent(this.config, this.#document, this.#options, store);
+    const overlay = loadAgentDocument(directory.aclFile, this.#options.env === undefined ? {} : { env: this.#options.env });
+    const merged = mergeAclDocuments(this.#document.document, overlay.document);
+    const config = toAgentConfig(merged, { baseDir: this.#document.baseDir, ...(this.#document.configFile === undefined ? {} : { configFile: this.#document.configFile }) });
+    return new Agent(config, { ...this.#document, document: merged }, this.#options, store ?? this.sessionStore);
   }
 
   /** Opens a session bound to `workspace` (a directory, or any id when `workspaceBackend` is given). */
@@ -82,13 +142,40 @@ export class Agent {
     return this.sessionForAgent(workspace, agent, options);
   }
 
+
   /** Synchronous {@link sessionForAgentAsync}, kept for compatibility. */
   sessionForAgent(workspace: string, agent: string, options: SessionOptions = {}): Session {
     const definition = builtinSubagents().find((a) => a.name === agent);
-    if (definition === undefined) {
-      throw new CodeError('SESSION_CONFIGURATION_ERROR', `unknown agent '${agent}'; built-in agents: ${builtinSubagents().map((a) => a.name).join(', ')}`, { details: { field: 'agent', agent } });
+    if (definition !== undefined) return this.#openAs(workspace, definition, options);
+    const directory = this.#agentDirectory(agent);
+    if (directory === undefined) {
+      const dirs = this.#agentDirectoryNames();
+      throw new CodeError('SESSION_CONFIGURATION_ERROR', `unknown agent '${agent}'; built-in agents: ${builtinSubagents().map((a) => a.name).join(', ')}${dirs.length === 0 ? '' : `; agent directories: ${dirs.join(', ')}`}`, { details: { field: 'agent', agent } });
     }
-    return this.#openAs(workspace, definition, options);
+    const loaded = loadAgentDirectory(directory);
+    const session = this.#forDirectory(loaded, undefined).#open(workspace, { ...options, instructions: options.instructions === undefined ? loaded.instructions : `${loaded.instructions}\n\n${options.instructions}` }, undefined);
+    equipFromDirectorySync(session, loaded);
+    return session;
+  }
+
+  /** The directory of agent `name` under the config's `agent_dirs`, if any. */
+  #agentDirectory(name: string): string | undefined {
+    if (!/^[A-Za-z0-9._-]+$/.test(name) || name === '.' || name === '..') return undefined;
+    for (const root of this.config.agentDirs) {
+      const candidate = join(root, name);
+      if (existsSync(join(candidate, 'instructions.md'))) return candidate;
+    }
+    return undefined;
+  }
+
+  #agentDirectoryNames(): string[] {
+    return this.config.agentDirs.flatMap((root) => {
+      try {
+        return readdirSync(root).filter((n) => existsSync(join(root, n, 'instructions.md')));
+      } catch {
+        return [];
+      }
+    });
   }
 
   /** Opens a top-level session acting as a worker spec (its kind's tools, its prompt, model and limits). */
@@ -265,6 +352,8 @@ export class Agent {
     const available = selectToolsForWorkspace(defaultTools(), backend.capabilities);
     const tools = actingAs === undefined ? available : toolsFor(actingAs, available);
     const security = new DefaultSecurityProvider({ secretValues: secretEnvironmentValues(this.#env) });
+    const local = ownsWorkspace || backend instanceof LocalWorkspaceBackend;
+    const project = local && resolved.projectInstructions !== false && resolved.systemPrompt === undefined ? projectInstructionsSection(findProjectInstructions(backend.root)) : '';
     const core = new AgentSession({
       sessionId: resolved.sessionId ?? `sess_${randomUUID()}`,
       llm,
@@ -274,6 +363,7 @@ export class Agent {
       security,
       ownsWorkspace,
       model,
+      ...(project === '' ? {} : { projectInstructions: project }),
       sessionFactory: (request) => this.#childSession(request, security),
       checkModel: (m, worker) => this.#checkModel(m, worker),
       store: resolved.sessionStore ?? this.sessionStore,

@@ -7,6 +7,7 @@ describe('@a3s-lab/code public surface', () => {
     expect(Object.keys(sdk).sort()).toEqual([
       'AGENT_EVENT_TYPES_V1',
       'Agent',
+      'AgentDirHandle',
       'CodeError',
       'ERROR_CODES',
       'EventStream',

@@ -16,6 +16,8 @@ import type {
   PlanItem,
   SessionSnapshotV1,
   SessionStateV1,
+  SlashCommandHandler,
+  SlashCommandInfo,
   SessionStore,
   ToolDefinition,
   AnyTool,
@@ -32,6 +34,7 @@ import { CodeError } from '@a3s-lab/code-core';
 import { toProgramArgs } from '@a3s-lab/code-ptc';
 import type { ProgramOptions } from '@a3s-lab/code-ptc';
 import { throwIfFailed, toSdkToolResult } from './tool-result-view.js';
+import { createDynamicWorkflowTool } from './dynamic-workflow-tool.js';
 import type { ToolResult } from './tool-result-view.js';
 
 /** Options of `readFile`. */
@@ -240,9 +243,31 @@ export class Session {
     this.#core.registerTool(tool, options);
   }
 
-  /** Removes a tool added at run time (custom, MCP, `dynamic_workflow`). */
+  /** Removes a tool added at run time (custom, MCP, `dynamic_workflow`). SESSION_CLOSED after close. */
   unregisterDynamicTool(name: string): boolean {
+    if (this.closed) throw new CodeError('SESSION_CLOSED', `session is closed; unregisterDynamicTool('${name}') rejected`);
     return this.#core.unregisterTool(name);
+  }
+
+  /**
+   * Adds the opt-in `dynamic_workflow` tool: a workflow module's `run(ctx, inputs)` runs in the
+   * PTC sandbox (same limits, governed nested calls) and returns `{ type: 'complete', output }` or
+   * `{ type: 'fail', error }`. Remove it with `unregisterDynamicTool('dynamic_workflow')`.
+   */
+  registerDynamicWorkflowRuntime(): void {
+    this.#core.registerTool(createDynamicWorkflowTool(), { replace: true });
+  }
+
+  // ---- slash commands -----------------------------------------------------------------------
+
+  /** Registers `/name`: typed into `send()` / `stream()`, it runs `handler` instead of a model turn. */
+  registerCommand(name: string, description: string, handler: SlashCommandHandler): void {
+    this.#core.registerCommand(name, description, handler);
+  }
+
+  /** Every slash command (built-ins: help, tools, model, cost, history, status, compact, clear). */
+  listCommands(): SlashCommandInfo[] {
+    return this.#core.listCommands();
   }
 
   // ---- runs ---------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reasoningResponse, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
+import { errorResponse, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
 import type { AgentEvent, SessionStore } from '../src/index.js';
 import { AGENT_EVENT_TYPES_V1, CodeError, MemorySessionStore } from '../src/index.js';
 import { HOOK_EVENTS } from '@a3s-lab/code-core';
@@ -39,7 +39,7 @@ describe('event catalogue and hook list', () => {
     h = await startHarness('anthropic', [
       // 1. planning + reasoning + text + a tool whose input streams + update_plan steps
       toolCallResponse('submit_plan', { steps: ['Look', 'Answer'] }),
-      reasoningResponse('Think first.', 'Looking.', { toolCalls: [{ name: 'update_plan', input: { plan: [{ step: 'Look', status: 'in_progress' }, { step: 'Answer', status: 'pending' }] } }] }),
+      { reasoning: 'Think first.', text: 'Looking.', toolCalls: [{ name: 'update_plan', input: { plan: [{ step: 'Look', status: 'in_progress' }, { step: 'Answer', status: 'pending' }] } }] },
       toolCallResponse('update_plan', { plan: [{ step: 'Look', status: 'completed' }, { step: 'Answer', status: 'completed' }] }),
       textResponse('Done.'),
       // 2. generate_object (tool_output_delta), a subagent, a confirmation answered, a denial, a confirmation timing out
@@ -54,7 +54,7 @@ describe('event catalogue and hook list', () => {
       textResponse('Second done.'),
       // 3. a failing run (error, on_error)
       toolCallResponse('submit_plan', { steps: ['Fail'] }),
-      { error: { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'bad' } } } },
+      errorResponse(400, { message: 'bad request' }),
     ], { 'a.txt': 'hello\n' });
     const broken: SessionStore = { ...new MemorySessionStore(), name: 'broken', capabilities: { atomicSessionSnapshots: true, synchronousLoad: false, durable: true }, save: async () => Promise.reject(new CodeError('IO_ERROR', 'disk full')), load: async () => null, delete: async () => false, list: async () => [] };
     const session = h.agent.session(h.dir, {

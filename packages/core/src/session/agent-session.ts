@@ -52,6 +52,8 @@ import type { SessionStateV1 } from './session-state.js';
 import { SESSION_STATE_VERSION } from './session-state.js';
 import type { SessionStore } from './session-store.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { SlashCommandRegistry } from './slash-commands.js';
+import type { SlashCommandHandler, SlashCommandInfo } from './slash-commands.js';
 import { runVerificationCommands } from './verify-commands.js';
 import type { VerificationCommand } from './verify-commands.js';
 
@@ -84,6 +86,8 @@ export interface AgentSessionInit {
   readonly confirmation?: ConfirmationManager;
   /** Child sessions: the parent's budget guard (shared totals). */
   readonly budget?: BudgetGuard | null;
+  /** The workspace's project instructions section (`AGENTS.md`...), appended to the built-in prompt. */
+  readonly projectInstructions?: string;
 }
 
 /** Tools whose calls the session's subagent manager serves. */
@@ -131,6 +135,9 @@ export class AgentSession {
   readonly #labels = new Map<string, string>();
   readonly #subagents: SubagentManager | null;
   readonly #plan: PlanBoard;
+  readonly #commands = new SlashCommandRegistry();
+  readonly #compactor: ContextCompactor | null;
+  readonly #llm: LlmClient;
   #hostCounter = 0;
   #system: string;
   #delegationPrompt: string | null = null;
@@ -144,6 +151,7 @@ export class AgentSession {
     this.options = init.options;
     this.#ownsWorkspace = init.ownsWorkspace ?? false;
     this.#resumed = init.snapshot !== undefined;
+    this.#llm = init.llm;
     this.#security = init.security ?? new DefaultSecurityProvider();
     this.#registry = new ToolRegistry(init.tools);
     this.#hooks = new HookRegistry({ security: this.#security });
@@ -209,8 +217,18 @@ export class AgentSession {
       buildSystemPrompt({
         workspace: this.workspace.root,
         toolNames: this.#registry.names(),
-        ...(init.options.instructions === undefined ? {} : { instructions: init.options.instructions }),
+        ...(init.options.instructions === undefined && init.projectInstructions === undefined
+          ? {}
+          : { instructions: [init.options.instructions, init.projectInstructions].filter((part) => part !== undefined && part !== '').join('\n\n') }),
       });
+    this.#compactor = init.options.autoCompact
+      ? new ContextCompactor({
+          llm: hookedLlmClient(init.llm, this.#hooks, scope, 'compaction'),
+          maxContextTokens: init.options.maxContextTokens,
+          threshold: init.options.autoCompactThreshold,
+          ...(init.options.llmApiTimeoutMs === undefined ? {} : { llmApiTimeoutMs: init.options.llmApiTimeoutMs }),
+        })
+      : null;
     this.#executor = new RunExecutor({
       sessionId: this.id,
       options: init.options,
@@ -223,14 +241,7 @@ export class AgentSession {
       security: this.#security,
       verification: this.#verification,
       budget: this.#budget,
-      compactor: init.options.autoCompact
-        ? new ContextCompactor({
-            llm: hookedLlmClient(init.llm, this.#hooks, scope, 'compaction'),
-            maxContextTokens: init.options.maxContextTokens,
-            threshold: init.options.autoCompactThreshold,
-            ...(init.options.llmApiTimeoutMs === undefined ? {} : { llmApiTimeoutMs: init.options.llmApiTimeoutMs }),
-          })
-        : null,
+      compactor: this.#compactor,
       system: () => this.#systemWithDelegation(),
       ...(init.options.planningMode === 'disabled'
         ? {}
@@ -262,6 +273,7 @@ export class AgentSession {
       closeSignal: this.#closeScope.signal,
       concurrentTools: init.options.autoParallel ? new Set(['task']) : new Set(),
     });
+    this.#registerBuiltinCommands();
     if (init.snapshot !== undefined) this.#restore(parseSessionSnapshot(init.snapshot, { store: init.store?.name ?? 'snapshot', sessionId: this.id }));
     const store = init.store ?? init.options.sessionStore;
     if (init.options.autoSave === true && store === undefined) {
@@ -302,7 +314,8 @@ export class AgentSession {
     const normalized = normalizeSendRequest(request);
     await this.#started();
     const lease = this.#gate.acquire('send');
-    return this.#executor.execute('send', normalized, lease, null, () => this.#afterOperation('send'));
+    const command = this.#commandOf(normalized);
+    return this.#executor.execute(command === undefined ? 'send' : 'command', normalized, lease, null, () => this.#afterOperation('send'), command);
   }
 
   /**
@@ -315,7 +328,8 @@ export class AgentSession {
     const lease = this.#gate.acquire('stream');
     let cancel: () => void = () => undefined;
     const stream = new EventStream<SendResult>(() => cancel());
-    const running = this.#executor.execute('stream', normalized, lease, stream, () => this.#afterOperation('stream'));
+    const command = this.#commandOf(normalized);
+    const running = this.#executor.execute(command === undefined ? 'stream' : 'command', normalized, lease, stream, () => this.#afterOperation('stream'), command);
     running.catch(() => undefined);
     cancel = () => {
       if (this.#executor.owns(stream)) this.#executor.abort('stream consumer stopped');
@@ -358,6 +372,79 @@ export class AgentSession {
   /** The session's plan (from the planning phase and `update_plan`), in order. */
   plan(): PlanItem[] {
     return this.#plan.items();
+  }
+
+  // ---- slash commands ------------------------------------------------------------------------
+
+  /**
+   * Registers a slash command: `/name args` sent to this session runs `handler` instead of a
+   * model turn (recorded as a run of kind `command`). Built-in commands cannot be replaced.
+   */
+  registerCommand(name: string, description: string, handler: SlashCommandHandler): void {
+    this.#commands.register(name, description, handler);
+  }
+
+  /** Every command, built-ins included, by name. */
+  listCommands(): SlashCommandInfo[] {
+    return this.#commands.list();
+  }
+
+  #commandOf(request: SendRequest): ((signal: AbortSignal) => Promise<string>) | undefined {
+    if (request.history !== undefined || (request.attachments?.length ?? 0) > 0) return undefined;
+    const match = this.#commands.match(request.prompt);
+    if (match === null) return undefined;
+    return async (signal) => String(await match.handler({ args: match.args, signal }));
+  }
+
+  #registerBuiltinCommands(): void {
+    const add = (name: string, description: string, handler: SlashCommandHandler): void => this.#commands.register(name, description, handler, true);
+    add('help', 'List the commands', () => this.#commands.list().map((c) => `/${c.name} — ${c.description}`).join('\n'));
+    add('tools', 'List the tools the model can call', () => this.#registry.names().join('\n'));
+    add('model', 'Show the model of this session', () => `${this.#llm.provider}/${this.#llm.model}`);
+    add('cost', 'Token usage of this session', () => {
+      const runs = this.#runs.runs().filter((r) => r.kind !== 'command');
+      const sum = (pick: (r: RunRecord) => number): number => runs.reduce((total, r) => total + pick(r), 0);
+      return `${runs.length} run(s): ${sum((r) => r.usage.promptTokens)} prompt + ${sum((r) => r.usage.completionTokens)} completion = ${sum((r) => r.usage.totalTokens)} tokens (cache read ${sum((r) => r.usage.cacheReadTokens)}, cache write ${sum((r) => r.usage.cacheWriteTokens)})`;
+    });
+    add('history', 'Summarise the conversation', () => {
+      const messages = this.#conversation.messages();
+      const lines = messages.slice(-10).map((m) => `${m.role}: ${m.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join(' ').slice(0, 120)}`);
+      return `${messages.length} message(s)${messages.length > 10 ? ' (last 10)' : ''}\n${lines.join('\n')}`;
+    });
+    add('status', 'Session id, workspace, runs, plan and pending confirmations', () => {
+      const plan = this.#plan.items();
+      return [
+        `session ${this.id}`,
+        `workspace ${this.workspace.root}`,
+        `model ${this.#llm.provider}/${this.#llm.model}`,
+        `${this.#runs.runs().length} run(s), ${this.#conversation.length} message(s)`,
+        plan.length === 0 ? 'no plan' : `plan ${plan.filter((p) => p.status === 'completed').length}/${plan.length} completed`,
+        `${this.#confirmation.pending().length} pending confirmation(s)`,
+      ].join('\n');
+    });
+    add('clear', 'Start the conversation afresh (runs and artifacts are kept)', () => {
+      const count = this.#conversation.length;
+      this.#conversation.replace([]);
+      return `conversation cleared (${count} message(s) removed)`;
+    });
+    add('compact', 'Summarise the older part of the conversation now', async ({ signal }) => {
+      const compactor =
+        this.#compactor ??
+        new ContextCompactor({ llm: hookedLlmClient(this.#llm, this.#hooks, { sessionId: this.id, runId: () => this.#executor.activeRunId }, 'compaction'), maxContextTokens: this.options.maxContextTokens, threshold: this.options.autoCompactThreshold });
+      const before = this.#conversation.length;
+      const outcome = await compactor.compact(
+        {
+          system: this.#systemWithDelegation(),
+          tools: () => this.#registry.definitions(),
+          conversation: this.#conversation,
+          emit: (event) => void this.#bus.emit(event),
+          signal,
+          onUsage: (usage) => this.#executor.attributeUsage(usage),
+        },
+        'manual',
+      );
+      return outcome === 'compacted' ? `compacted: ${before} -> ${this.#conversation.length} message(s)` : `not compacted (${outcome})`;
+    });
   }
 
   // ---- subagents ----------------------------------------------------------------------------

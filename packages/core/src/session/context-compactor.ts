@@ -10,7 +10,8 @@ import { summarizeConversation } from './summarize-conversation.js';
 import { CHARS_PER_TOKEN, estimateFixedTokens, estimateMessagesTokens } from './token-estimate.js';
 
 /** Why a compaction was attempted. */
-export type CompactionReason = 'threshold' | 'context_overflow';
+/** Why a compaction runs: above the threshold, after a provider overflow, or asked for (`/compact`). */
+export type CompactionReason = 'threshold' | 'context_overflow' | 'manual';
 
 /** Options of {@link ContextCompactor}. */
 export interface ContextCompactorOptions {

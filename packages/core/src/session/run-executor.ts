@@ -109,7 +109,14 @@ export class RunExecutor {
    * before the stream ends and the promise settles. Resolves with the result; rejects with the
    * run's CodeError.
    */
-  async execute(kind: string, request: SendRequest, lease: AdmissionLease, stream: EventStream<SendResult> | null, afterRun?: () => void): Promise<SendResult> {
+  async execute(
+    kind: string,
+    request: SendRequest,
+    lease: AdmissionLease,
+    stream: EventStream<SendResult> | null,
+    afterRun?: () => void,
+    command?: (signal: AbortSignal) => Promise<string>,
+  ): Promise<SendResult> {
     const d = this.#deps;
     const run = d.runs.start(kind, request.prompt);
     const controller = new AbortController();
@@ -126,49 +133,56 @@ export class RunExecutor {
     try {
       if (request.history !== undefined) d.conversation.replace(request.history);
       d.bus.emit(createAgentEvent('agent_start', { run_id: run.id, session_id: d.sessionId, prompt: request.prompt, kind }));
-      const prompt = await this.#promptAfterHooks(request.prompt, run.id);
-      const planning = d.planning;
-      if (planning !== undefined && (planning.mode === 'enabled' || (planning.mode === 'auto' && looksMultiStep(prompt)))) {
-        await planning.run(prompt, run.id, controller.signal);
+      if (command !== undefined) {
+        // A slash command: answered by the session, never sent to the model.
+        const text = await command(controller.signal);
+        d.bus.emit(createAgentEvent('text_delta', { text, command: true }));
+        outcome = { ok: true, text };
+      } else {
+        const prompt = await this.#promptAfterHooks(request.prompt, run.id);
+        const planning = d.planning;
+        if (planning !== undefined && (planning.mode === 'enabled' || (planning.mode === 'auto' && looksMultiStep(prompt)))) {
+          await planning.run(prompt, run.id, controller.signal);
+        }
+        const recordUsage = (usage: LlmUsage): void => {
+          run.addUsage(usage);
+          d.budget?.recordTokens(usage.inputTokens + usage.outputTokens);
+        };
+        userMessage = toUserMessage({ ...request, prompt });
+        const emit = (event: AgentEvent): void => void d.bus.emit(event);
+        compaction = d.compactor?.forRun({ system: d.system(), tools: d.tools, conversation: d.conversation, emit, signal: controller.signal, onUsage: recordUsage });
+        const loop = await runTurnLoop(
+          {
+            llm: d.llm,
+            system: d.system,
+            tools: d.tools,
+            conversation: d.conversation,
+            emit,
+            signal: controller.signal,
+            limits: {
+              maxToolRounds: d.options.maxToolRounds,
+              circuitBreakerThreshold: d.options.circuitBreakerThreshold,
+              duplicateToolCallThreshold: d.options.duplicateToolCallThreshold,
+              llmApiTimeoutMs: d.options.llmApiTimeoutMs,
+              maxOutputTokens: d.options.maxOutputTokens,
+            },
+            toolCalls: this.#toolCalls,
+            onUsage: (usage) => {
+              recordUsage(usage);
+              d.compactor?.observeUsage(usage);
+            },
+            onToolCalls: (count) => run.addToolCalls(count),
+            onTurn: (turn) => {
+              run.setTurns(turn);
+              this.#checkModelBudget();
+            },
+            ...(compaction === undefined ? {} : { compaction }),
+          },
+          userMessage,
+        );
+        if (d.hooks.has('post_response')) await d.hooks.run('post_response', { text: loop.text, session_id: d.sessionId, run_id: run.id });
+        outcome = { ok: true, text: loop.text };
       }
-      const recordUsage = (usage: LlmUsage): void => {
-        run.addUsage(usage);
-        d.budget?.recordTokens(usage.inputTokens + usage.outputTokens);
-      };
-      userMessage = toUserMessage({ ...request, prompt });
-      const emit = (event: AgentEvent): void => void d.bus.emit(event);
-      compaction = d.compactor?.forRun({ system: d.system(), tools: d.tools, conversation: d.conversation, emit, signal: controller.signal, onUsage: recordUsage });
-      const loop = await runTurnLoop(
-        {
-          llm: d.llm,
-          system: d.system,
-          tools: d.tools,
-          conversation: d.conversation,
-          emit,
-          signal: controller.signal,
-          limits: {
-            maxToolRounds: d.options.maxToolRounds,
-            circuitBreakerThreshold: d.options.circuitBreakerThreshold,
-            duplicateToolCallThreshold: d.options.duplicateToolCallThreshold,
-            llmApiTimeoutMs: d.options.llmApiTimeoutMs,
-            maxOutputTokens: d.options.maxOutputTokens,
-          },
-          toolCalls: this.#toolCalls,
-          onUsage: (usage) => {
-            recordUsage(usage);
-            d.compactor?.observeUsage(usage);
-          },
-          onToolCalls: (count) => run.addToolCalls(count),
-          onTurn: (turn) => {
-            run.setTurns(turn);
-            this.#checkModelBudget();
-          },
-          ...(compaction === undefined ? {} : { compaction }),
-        },
-        userMessage,
-      );
-      if (d.hooks.has('post_response')) await d.hooks.run('post_response', { text: loop.text, session_id: d.sessionId, run_id: run.id });
-      outcome = { ok: true, text: loop.text };
     } catch (thrown) {
       const error = controller.signal.aborted && !CodeError.hasCode(thrown, 'BUDGET_EXHAUSTED') ? cancelledRunError(controller.signal, thrown) : toCodeError(thrown);
       outcome = { ok: false, error };

@@ -26,6 +26,7 @@ const VALID: Record<string, unknown> = {
   confirmationPolicy: { enabled: true, defaultTimeoutMs: 30_000, timeoutAction: 'auto_approve', yoloLanes: ['query', 'write'] },
   workspaceBackend: new MemoryWorkspaceBackend(),
   sessionStore: new MemorySessionStore(),
+  projectInstructions: false,
   sessionId: 'schedule:nightly',
   autoSave: true,
   artifactStoreLimits: { maxArtifacts: 64, maxBytes: 8 * 1024 * 1024 },

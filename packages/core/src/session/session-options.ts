@@ -89,6 +89,11 @@ export interface SessionOptions {
   readonly systemPrompt?: string;
   /** Appended to the system prompt (project conventions, house rules). */
   readonly instructions?: string;
+  /**
+   * Add the workspace's `AGENTS.md` (or `CLAUDE.md`) and those of its parent directories up to
+   * the repository root to the system prompt (default true; local workspaces; not with `systemPrompt`).
+   */
+  readonly projectInstructions?: boolean;
   /** Hard limits on tool calls, tokens and wall time for the session. */
   readonly budget?: { readonly maxToolCalls?: number; readonly maxTokens?: number; readonly maxWallTimeMs?: number; readonly softThresholds?: readonly number[] };
   /** Response token cap per model call. */
@@ -264,6 +269,7 @@ const FIELDS: Record<string, Check> = {
   instructions: (v, f) => {
     if (typeof v !== 'string') fail(f, 'a string', v);
   },
+  projectInstructions: bool,
   budget: object({
     maxToolCalls: int(1),
     maxTokens: int(1),
