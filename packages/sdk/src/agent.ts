@@ -9,11 +9,12 @@ import type { AnyTool, ChildSessionRequest, SecurityProvider, SessionOptions, Se
 import { resolveModel } from '@a3s-lab/code-config';
 import { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
 import { createProgramTool } from '@a3s-lab/code-ptc';
-import { createBuiltinTools, createGenerateObjectTool, createParallelTaskTool, createTaskTool, createUpdatePlanTool, selectToolsForWorkspace } from '@a3s-lab/code-tools';
+import { createBuiltinTools, createGenerateObjectTool, createParallelTaskTool, createSearchSkillsTool, createSkillTool, createTaskTool, createUpdatePlanTool, selectToolsForWorkspace } from '@a3s-lab/code-tools';
 import { createLlmClient } from './create-llm-client.js';
 import type { LlmClientFactory } from './create-llm-client.js';
 import { modelContextWindow } from './model-context-window.js';
 import { findProjectInstructions, projectInstructionsSection } from './project-instructions.js';
+import { directorySkills, loadSkillDirs } from './load-skills.js';
 import { secretEnvironmentValues } from './secret-environment.js';
 import { Session } from './session.js';
 import { AgentDirHandle, systemClock } from './agent-dir-server.js';
@@ -49,7 +50,7 @@ export interface AgentCreateOptions {
  */
 let sharedTools: readonly AnyTool[] | undefined;
 function defaultTools(): readonly AnyTool[] {
-  sharedTools ??= [...createBuiltinTools(), createProgramTool(), createGenerateObjectTool(), createUpdatePlanTool(), createTaskTool(), createParallelTaskTool()];
+  sharedTools ??= [...createBuiltinTools(), createProgramTool(), createGenerateObjectTool(), createUpdatePlanTool(), createTaskTool(), createParallelTaskTool(), createSkillTool(), createSearchSkillsTool()];
   return sharedTools;
 }
 
@@ -102,9 +103,11 @@ export class Agent {
     try {
       for (const schedule of directory.schedules.filter((s) => s.enabled)) {
         const sessionId = `schedule:${schedule.name}`;
-        const base: SessionOptions = { sessionId, sessionStore: agent.sessionStore, autoSave: true, instructions: directory.instructions, ...(options.sessionOptions ?? {}) };
+        const extra = options.sessionOptions ?? {};
+        const skills = { inlineSkills: [...(extra.inlineSkills ?? []), ...directorySkills(directory)] };
+        const base: SessionOptions = { sessionId, sessionStore: agent.sessionStore, autoSave: true, instructions: directory.instructions, ...extra, ...skills };
         const saved = await agent.sessionStore.load(sessionId);
-        const session = saved === null ? await agent.sessionAsync(workspace, base) : await agent.resumeSessionAsync(sessionId, { sessionStore: agent.sessionStore, ...(options.sessionOptions ?? {}) });
+        const session = saved === null ? await agent.sessionAsync(workspace, base) : await agent.resumeSessionAsync(sessionId, { sessionStore: agent.sessionStore, ...extra, ...skills });
         await equipFromDirectory(session, directory);
         sessions.set(schedule.name, session);
       }
@@ -153,7 +156,11 @@ export class Agent {
       throw new CodeError('SESSION_CONFIGURATION_ERROR', `unknown agent '${agent}'; built-in agents: ${builtinSubagents().map((a) => a.name).join(', ')}${dirs.length === 0 ? '' : `; agent directories: ${dirs.join(', ')}`}`, { details: { field: 'agent', agent } });
     }
     const loaded = loadAgentDirectory(directory);
-    const session = this.#forDirectory(loaded, undefined).#open(workspace, { ...options, instructions: options.instructions === undefined ? loaded.instructions : `${loaded.instructions}\n\n${options.instructions}` }, undefined);
+    const session = this.#forDirectory(loaded, undefined).#open(
+      workspace,
+      { ...options, instructions: options.instructions === undefined ? loaded.instructions : `${loaded.instructions}\n\n${options.instructions}`, inlineSkills: [...(options.inlineSkills ?? []), ...directorySkills(loaded)] },
+      undefined,
+    );
     equipFromDirectorySync(session, loaded);
     return session;
   }
@@ -241,6 +248,7 @@ export class Agent {
       inheritedPolicies: request.inheritedPolicies,
       confirmation: request.confirmation,
       budget: request.budget,
+      ...(request.activeSkillTools === undefined ? {} : { activeSkillTools: request.activeSkillTools }),
     });
   }
 
@@ -364,6 +372,7 @@ export class Agent {
       ownsWorkspace,
       model,
       ...(project === '' ? {} : { projectInstructions: project }),
+      skills: loadSkillDirs([...this.config.skillDirs, ...(resolved.skillDirs ?? [])]),
       sessionFactory: (request) => this.#childSession(request, security),
       checkModel: (m, worker) => this.#checkModel(m, worker),
       store: resolved.sessionStore ?? this.sessionStore,

@@ -97,7 +97,8 @@ describe('agent directories', () => {
     expect(handle.sessions().get('nightly')?.id).toBe('schedule:nightly');
     // agent.acl was merged over the agent's configuration.
     expect(handle.sessions().get('nightly')?.core.options.maxToolRounds).toBe(7);
-    expect(handle.sessions().get('nightly')?.toolNames()).toContain('count_todos');
+    expect(handle.sessions().get('nightly')?.toolNames()).toEqual(expect.arrayContaining(['count_todos', 'Skill', 'search_skills']));
+    expect(handle.sessions().get('nightly')?.core.skills().map((s) => s.name)).toEqual(['tidy']);
     // Hour by hour, letting each fire finish (a fire still running when the next is due is skipped).
     for (const [at, count] of [['2026-12-02T00:30:00Z', 1], ['2026-12-02T01:30:00Z', 2], ['2026-12-02T02:30:00Z', 4]] as const) {
       await clock.advanceTo(at);

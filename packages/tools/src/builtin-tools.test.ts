@@ -170,6 +170,8 @@ describe('built-in tools', () => {
         "createParallelTaskTool",
         "createPatchTool",
         "createReadTool",
+        "createSearchSkillsTool",
+        "createSkillTool",
         "createTaskTool",
         "createUnifiedDiff",
         "createUpdatePlanTool",

@@ -40,3 +40,5 @@ export { compileObjectSchema } from './object-schema.js';
 export type { ObjectSchema } from './object-schema.js';
 export { createUpdatePlanTool } from './update-plan-tool.js';
 export type { UpdatePlanArgs } from './update-plan-tool.js';
+export { createSearchSkillsTool, createSkillTool } from './skill-tool.js';
+export type { SearchSkillsArgs, SkillArgs } from './skill-tool.js';

@@ -28,6 +28,10 @@ import type { SubagentDefinition } from '../subagents/subagent-definition.js';
 import { SubagentManager } from '../subagents/subagent-manager.js';
 import type { SubagentFanOutOptions, SubagentTaskRequest, SubagentTaskResult } from '../subagents/subagent-service.js';
 import { VerificationLedger } from '../verification/verification-ledger.js';
+import { inlineSkills } from '../skills/inline-skills.js';
+import { SkillLibrary } from '../skills/skill-library.js';
+import type { SkillDefinition } from '../skills/skill-library.js';
+import type { SkillService } from '../skills/skill-service.js';
 import type { VerificationReportV1 } from '../verification/verification-report.js';
 import type { VerificationSummary } from '../verification/verification-summary.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
@@ -88,6 +92,10 @@ export interface AgentSessionInit {
   readonly budget?: BudgetGuard | null;
   /** The workspace's project instructions section (`AGENTS.md`...), appended to the built-in prompt. */
   readonly projectInstructions?: string;
+  /** Skills (from `skillDirs`, agent directories, `inlineSkills`): `Skill` / `search_skills`, personas in the prompt. */
+  readonly skills?: readonly SkillDefinition[];
+  /** A child running a skill: the kernel's active-skill stage allows only these tools. */
+  readonly activeSkillTools?: readonly string[];
 }
 
 /** Tools whose calls the session's subagent manager serves. */
@@ -135,6 +143,7 @@ export class AgentSession {
   readonly #labels = new Map<string, string>();
   readonly #subagents: SubagentManager | null;
   readonly #plan: PlanBoard;
+  readonly #skills: SkillLibrary;
   readonly #commands = new SlashCommandRegistry();
   readonly #compactor: ContextCompactor | null;
   readonly #llm: LlmClient;
@@ -196,7 +205,17 @@ export class AgentSession {
       stream: (request, options) => this.#generate(hookedLlmClient(init.llm, this.#hooks, scope, options.purpose), request, options.signal),
     };
     this.#plan = new PlanBoard(emit);
-    const services = { ...init.services, generation, plan: this.#plan, ...(this.#subagents === null ? {} : { subagents: this.#subagents }) };
+    this.#skills = new SkillLibrary([...(init.skills ?? []), ...inlineSkills(init.options.inlineSkills ?? [])]);
+    if (this.#skills.list().every((s) => s.kind !== 'instruction') || this.#subagents === null) {
+      this.#registry.unregister('Skill');
+      this.#registry.unregister('search_skills');
+    }
+    const skills: SkillService = {
+      search: (query, limit) => this.#skills.search(query, limit),
+      get: (name) => this.#skills.get(name),
+      run: (name, prompt, options) => this.#runSkill(name, prompt, options),
+    };
+    const services = { ...init.services, generation, plan: this.#plan, skills, ...(this.#subagents === null ? {} : { subagents: this.#subagents }) };
     this.#kernel = new InvocationKernel({
       registry: this.#registry,
       workspace: this.workspace,
@@ -204,6 +223,7 @@ export class AgentSession {
       emit,
       ...(init.options.permissionPolicy === undefined ? {} : { permissionPolicy: init.options.permissionPolicy }),
       ...(init.inheritedPolicies === undefined ? {} : { inheritedPolicies: init.inheritedPolicies }),
+      ...(init.activeSkillTools === undefined ? {} : { activeSkillTools: ((allowed) => () => allowed)([...init.activeSkillTools]) }),
       confirmation: this.#confirmation,
       hooks: this.#hooks,
       ...(this.#budget === null ? {} : { budget: this.#budget }),
@@ -365,8 +385,35 @@ export class AgentSession {
       this.#delegationPrompt ??= delegationSection(this.#subagents.agents(), this.options);
       system = `${system}\n\n${this.#delegationPrompt}`;
     }
+    const persona = this.#skills.personaSection();
+    if (persona !== '') system = `${system}\n\n${persona}`;
+    if (this.#registry.has('Skill')) system = `${system}\n\n# Skills\nInstruction skills exist for this project: find them with search_skills and run one with Skill.`;
     const plan = this.#plan.promptSection();
     return plan === '' ? system : `${system}\n\n${plan}`;
+  }
+
+  /** Skills of this session (instruction and persona). */
+  skills(): SkillDefinition[] {
+    return this.#skills.list();
+  }
+
+  /** Runs an instruction skill as a child run whose kernel allows only the skill's tools. */
+  #runSkill(name: string, prompt: string, options: { readonly signal: AbortSignal; readonly parentToolId?: string }): Promise<SubagentTaskResult> {
+    const skill = this.#skills.get(name);
+    if (skill === undefined || skill.kind !== 'instruction') {
+      throw new CodeError('SESSION_ERROR', `unknown skill '${name}'${this.#skills.size === 0 ? '' : `; skills: ${this.#skills.list().filter((s) => s.kind === 'instruction').map((s) => s.name).join(', ')}`}`, { details: { field: 'name', skill: name } });
+    }
+    const definition: SubagentDefinition = {
+      name: `skill:${skill.name}`,
+      description: skill.description,
+      kind: 'custom',
+      prompt: `You are running the skill '${skill.name}': ${skill.description}\n\n${skill.body}`,
+      tools: skill.allowedTools,
+      maxSteps: 16,
+      confirmationInheritance: 'inherit_parent',
+      builtin: false,
+    };
+    return this.#requireSubagents().runAs(definition, { agent: definition.name, description: `skill ${skill.name}`, prompt }, options, skill.allowedTools);
   }
 
   /** The session's plan (from the planning phase and `update_plan`), in order. */

@@ -27,6 +27,8 @@ const VALID: Record<string, unknown> = {
   workspaceBackend: new MemoryWorkspaceBackend(),
   sessionStore: new MemorySessionStore(),
   projectInstructions: false,
+  skillDirs: ['/skills'],
+  inlineSkills: [{ name: 'tidy', description: 'Tidy files', content: 'Keep it tidy.', kind: 'instruction', allowedTools: ['read'], tags: ['style'] }],
   sessionId: 'schedule:nightly',
   autoSave: true,
   artifactStoreLimits: { maxArtifacts: 64, maxBytes: 8 * 1024 * 1024 },

@@ -4,6 +4,7 @@ import { validatePermissionPolicy } from '../permission/permission-policy.js';
 import type { RetentionLimits } from './run-store.js';
 import { isSessionStore } from './session-store.js';
 import type { SessionStore } from './session-store.js';
+import type { InlineSkill } from '../skills/inline-skills.js';
 
 /** Kinds of worker agents (subagents). */
 export type WorkerKind = 'read_only' | 'planner' | 'implementer' | 'verifier' | 'reviewer' | 'custom';
@@ -94,6 +95,10 @@ export interface SessionOptions {
    * the repository root to the system prompt (default true; local workspaces; not with `systemPrompt`).
    */
   readonly projectInstructions?: boolean;
+  /** Directories of Markdown skills (frontmatter `name`, `description`, `allowed-tools`, `tags`). */
+  readonly skillDirs?: readonly string[];
+  /** Skills given inline: `instruction` skills run with `Skill`, `persona` skills join the system prompt. */
+  readonly inlineSkills?: readonly InlineSkill[];
   /** Hard limits on tool calls, tokens and wall time for the session. */
   readonly budget?: { readonly maxToolCalls?: number; readonly maxTokens?: number; readonly maxWallTimeMs?: number; readonly softThresholds?: readonly number[] };
   /** Response token cap per model call. */
@@ -153,6 +158,9 @@ const int =
   (v, f) => {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) fail(f, `an integer in ${min}..${max}`, v);
   };
+const stringListAllowEmpty: Check = (v, f) => {
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) fail(f, 'an array of strings', v);
+};
 const fraction: Check = (v, f) => {
   if (typeof v !== 'number' || !(v > 0 && v <= 1)) fail(f, 'a number in (0, 1]', v);
 };
@@ -270,6 +278,17 @@ const FIELDS: Record<string, Check> = {
     if (typeof v !== 'string') fail(f, 'a string', v);
   },
   projectInstructions: bool,
+  skillDirs: stringList,
+  inlineSkills: (v, f) => {
+    if (!Array.isArray(v)) fail(f, 'an array of skills', v);
+    (v as unknown[]).forEach((item, i) => {
+      const field = `${f}[${i}]`;
+      object({ name: str, description: str, content: str, kind: oneOf('instruction', 'persona'), allowedTools: stringListAllowEmpty, tags: stringListAllowEmpty })(item, field);
+      const skill = item as Record<string, unknown>;
+      for (const key of ['name', 'description', 'content']) str(skill[key], `${field}.${key}`);
+      if (!/^[a-zA-Z0-9_-]{1,64}$/.test(skill['name'] as string)) fail(`${field}.name`, 'a name of 1-64 letters, digits, _ or -', skill['name']);
+    });
+  },
   budget: object({
     maxToolCalls: int(1),
     maxTokens: int(1),

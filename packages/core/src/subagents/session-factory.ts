@@ -32,6 +32,8 @@ export interface ChildSessionRequest {
   readonly maxSteps: number;
   /** The child's system prompt instructions. */
   readonly instructions: string;
+  /** Set when the child runs a skill: the kernel's active-skill stage allows only these tools. */
+  readonly activeSkillTools?: readonly string[];
 }
 
 /** What the subagent manager needs of a child session (an `AgentSession` is one). */

@@ -109,6 +109,16 @@ export class SubagentManager implements SubagentService {
     return result as SubagentTaskResult;
   }
 
+  /**
+   * Runs one task as `agent` (a definition that need not be registered, e.g. a skill), with the
+   * kernel's active-skill restriction set to `activeSkillTools` when given.
+   */
+  async runAs(agent: SubagentDefinition, task: SubagentTaskRequest, options: SubagentRunOptions, activeSkillTools?: readonly string[]): Promise<SubagentTaskResult> {
+    this.#chargeRunQuota(1);
+    const signal = AbortSignal.any([options.signal, this.#deps.closeSignal]);
+    return this.#withSlot(() => this.#runOne(task, agent, signal, options.parentToolId, activeSkillTools));
+  }
+
   async runAll(tasks: readonly SubagentTaskRequest[], options: SubagentRunOptions & SubagentFanOutOptions): Promise<SubagentTaskResult[]> {
     // Everything is checked before any child starts: a bad task list runs nothing.
     const agents = tasks.map((t, i) => {
@@ -164,7 +174,7 @@ export class SubagentManager implements SubagentService {
     }
   }
 
-  async #runOne(task: SubagentTaskRequest, agent: SubagentDefinition, signal: AbortSignal, parentToolId: string | undefined): Promise<SubagentTaskResult> {
+  async #runOne(task: SubagentTaskRequest, agent: SubagentDefinition, signal: AbortSignal, parentToolId: string | undefined, activeSkillTools?: readonly string[]): Promise<SubagentTaskResult> {
     const d = this.#deps;
     this.#counter += 1;
     const taskId = `task_${this.#counter.toString(36)}_${Math.floor(Math.random() * 0xffffff).toString(36)}`;
@@ -176,7 +186,7 @@ export class SubagentManager implements SubagentService {
     let outcome: { status: 'completed'; text: string } | { status: 'failed' | 'cancelled'; error: CodeError };
     try {
       if (signal.aborted) throw cancelled(signal);
-      child = this.#createChild(taskId, agent, task);
+      child = this.#createChild(taskId, agent, task, activeSkillTools);
       const running = child;
       const unsubscribe = running.subscribe((event) => this.#onChildEvent(event, base));
       const onAbort = (): void => void running.cancel();
@@ -232,7 +242,7 @@ export class SubagentManager implements SubagentService {
     return result;
   }
 
-  #createChild(taskId: string, agent: SubagentDefinition, task: SubagentTaskRequest): ChildSession {
+  #createChild(taskId: string, agent: SubagentDefinition, task: SubagentTaskRequest, activeSkillTools: readonly string[] | undefined): ChildSession {
     const d = this.#deps;
     const confirmation =
       agent.confirmationInheritance === 'inherit_parent'
@@ -254,6 +264,7 @@ export class SubagentManager implements SubagentService {
       budget: d.budget,
       maxSteps,
       instructions: agent.prompt,
+      ...(activeSkillTools === undefined ? {} : { activeSkillTools }),
     });
   }
 

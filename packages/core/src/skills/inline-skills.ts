@@ -1,0 +1,19 @@
+import type { SkillDefinition } from './skill-library.js';
+
+/** An inline skill of the `inlineSkills` session option. */
+export interface InlineSkill {
+  readonly name: string;
+  readonly description: string;
+  /** The skill's instructions (or the persona's text). */
+  readonly content: string;
+  /** Default `instruction`. */
+  readonly kind?: 'instruction' | 'persona';
+  /** Tools its run may call; default none. */
+  readonly allowedTools?: readonly string[];
+  readonly tags?: readonly string[];
+}
+
+/** Skills of the `inlineSkills` option. */
+export function inlineSkills(skills: readonly InlineSkill[]): SkillDefinition[] {
+  return skills.map((s) => ({ name: s.name, description: s.description, kind: s.kind ?? 'instruction', allowedTools: [...(s.allowedTools ?? [])], tags: [...(s.tags ?? [])], body: s.content, source: 'inline' }));
+}
