@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAgentDirectory, loadAgentDocument, mergeAclDocuments, toAgentConfig } from '@a3s-lab/code-config';
 import type { AgentDirectory, LoadedAclDocument } from '@a3s-lab/code-config';
@@ -353,6 +353,7 @@ export class Agent {
       if (/^[a-z][a-z0-9+.-]*:\/\//i.test(workspace)) {
         throw new CodeError('SESSION_CONFIGURATION_ERROR', `workspace '${workspace}' is not a local directory: pass a workspaceBackend for it`, { details: { field: 'workspaceBackend' } });
       }
+      requireDirectory(workspace);
       backend = new LocalWorkspaceBackend(workspace);
     }
     for (const worker of resolved.workerAgents ?? []) if (worker.model !== undefined) this.#checkModel(worker.model, worker.name);
@@ -382,6 +383,11 @@ export class Agent {
     const session = new Session(core, (closed) => this.#sessions.delete(closed));
     this.#sessions.add(session);
     return session;
+  }
+
+  /** True once {@link close} was called. */
+  isClosed(): boolean {
+    return this.#closed;
   }
 
   /** Number of sessions of this agent that are not closed yet. */
@@ -427,4 +433,17 @@ function requireSnapshot(store: SessionStore, sessionId: string, snapshot: Sessi
 function toolsFor(agent: SubagentDefinition, available: readonly AnyTool[]): AnyTool[] {
   const set = agent.tools;
   return set === 'all' ? [...available] : available.filter((t) => set.includes(t.name));
+}
+
+/** A local workspace must be an existing, readable directory: SESSION_INITIALIZATION_ERROR at once otherwise. */
+function requireDirectory(workspace: string): void {
+  let problem: string | null = null;
+  try {
+    if (!statSync(workspace).isDirectory()) problem = 'is not a directory';
+    else accessSync(workspace, constants.R_OK | constants.X_OK);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    problem = problem ?? (code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : 'is not readable');
+  }
+  if (problem !== null) throw new CodeError('SESSION_INITIALIZATION_ERROR', `workspace '${workspace}' ${problem}`, { details: { field: 'workspace', workspace } });
 }

@@ -1,5 +1,6 @@
 import type {
   ActiveTool,
+  Attachment,
   AgentEvent,
   AgentSession,
   Artifact,
@@ -35,6 +36,7 @@ import { toProgramArgs } from '@a3s-lab/code-ptc';
 import type { ProgramOptions } from '@a3s-lab/code-ptc';
 import { throwIfFailed, toSdkToolResult } from './tool-result-view.js';
 import { createDynamicWorkflowTool } from './dynamic-workflow-tool.js';
+import { execOutputText } from '@a3s-lab/code-tools';
 import type { ToolResult } from './tool-result-view.js';
 
 /** Options of `readFile`. */
@@ -92,6 +94,11 @@ export class Session {
     return this.#core.id;
   }
 
+  /** Session id (the original package's name for {@link id}). */
+  get sessionId(): string {
+    return this.#core.id;
+  }
+
   /** Display form of the workspace root. */
   get workspace(): string {
     return this.#core.workspace.root;
@@ -104,14 +111,28 @@ export class Session {
 
   // ---- conversation -------------------------------------------------------------------------
 
-  /** Runs a prompt to completion: `{ text, toolCallsCount, promptTokens, completionTokens, totalTokens, ... }`. */
-  send(request: string | SendRequest): Promise<SendResult> {
-    return this.#core.send(request);
+  /**
+   * Runs a prompt to completion: `{ text, toolCallsCount, promptTokens, completionTokens,
+   * totalTokens, ... }`. `send(prompt, attachments)` is the positional form of
+   * `send({ prompt, attachments })`.
+   */
+  send(request: string | SendRequest, attachments?: readonly Attachment[]): Promise<SendResult> {
+    return this.#core.send(withAttachments(request, attachments));
   }
 
   /** Streams a prompt's v1 events; `await stream.next()` -> `{ value, done }`. */
-  stream(request: string | SendRequest): Promise<EventStream<SendResult>> {
-    return this.#core.stream(request);
+  stream(request: string | SendRequest, attachments?: readonly Attachment[]): Promise<EventStream<SendResult>> {
+    return this.#core.stream(withAttachments(request, attachments));
+  }
+
+  /** Compatibility alias of `send(prompt, attachments)`. */
+  sendWithAttachments(prompt: string, attachments: readonly Attachment[]): Promise<SendResult> {
+    return this.send(prompt, attachments);
+  }
+
+  /** Compatibility alias of `stream(prompt, attachments)`. */
+  streamWithAttachments(prompt: string, attachments: readonly Attachment[]): Promise<EventStream<SendResult>> {
+    return this.stream(prompt, attachments);
   }
 
   /** Compatibility alias of {@link send} with the object form. */
@@ -182,13 +203,23 @@ export class Session {
     return this.tool('ls', { ...(path === undefined ? {} : { path }), ...options });
   }
 
-  /** Paths matching a glob pattern. */
+  /**
+   * Every path matching a glob pattern (pages through the tool's cursor internally; with
+   * `limit` or `cursor` given, only that page).
+   */
   async glob(pattern: string, options: GlobOptions = {}): Promise<string[]> {
-    const result = await this.#core.tool('glob', { pattern, ...options });
-    throwIfFailed(result);
-    const paths = result.metadata?.['paths'];
-    if (Array.isArray(paths)) return paths.filter((p): p is string => typeof p === 'string');
-    return result.output.split('\n').filter((line) => line.length > 0 && !line.startsWith('('));
+    const single = options.limit !== undefined || options.cursor !== undefined;
+    const paths: string[] = [];
+    let cursor = options.cursor;
+    for (;;) {
+      const result = await this.#core.tool('glob', { pattern, ...options, ...(single ? {} : { limit: MAX_GLOB_PAGE }), ...(cursor === undefined ? {} : { cursor }) });
+      throwIfFailed(result);
+      const count = typeof result.metadata?.['count'] === 'number' ? result.metadata['count'] : 0;
+      paths.push(...result.output.split('\n').slice(0, count));
+      const next = result.metadata?.['next_cursor'];
+      if (single || typeof next !== 'string') return paths;
+      cursor = next;
+    }
   }
 
   /** Regex search; returns the tool's text output (`path:line:text` lines in content mode). */
@@ -211,7 +242,7 @@ export class Session {
   async bash(command: string, options: { readonly timeout?: number } = {}): Promise<string> {
     const result = await this.#core.tool('bash', { command, ...options });
     if (result.exitCode !== 0 && result.errorKind !== undefined) throwIfFailed(result);
-    return result.output;
+    return execOutputText(result.output);
   }
 
   /** git: `git({ command: 'status' })`, `git('log', { limit: 5 })`. */
@@ -466,9 +497,14 @@ export class Session {
     this.#onClosed?.(this);
   }
 
-  /** Compatibility: starts cancellation without waiting. Prefer {@link cancelAsync}. */
-  cancel(): void {
-    void this.#core.cancel();
+  /**
+   * Compatibility: starts cancelling the running operation without waiting; `true` when one was
+   * running (like `cancelRun`). Prefer {@link cancelAsync}.
+   */
+  cancel(): boolean {
+    const running = this.#core.currentRun();
+    if (running === null) return false;
+    return this.#core.cancelRun(running.id);
   }
 
   /** Compatibility: starts closing without waiting. Prefer {@link closeAsync}. */
@@ -479,4 +515,18 @@ export class Session {
   get closed(): boolean {
     return this.#core.closed;
   }
+
+  /** True once the session is closed (the original package's form of {@link closed}). */
+  isClosed(): boolean {
+    return this.#core.closed;
+  }
+}
+
+/** Page size `glob` asks for when collecting every match (small enough to stay under the inline output bound). */
+const MAX_GLOB_PAGE = 250;
+
+function withAttachments(request: string | SendRequest, attachments: readonly Attachment[] | undefined): string | SendRequest {
+  if (attachments === undefined) return request;
+  if (typeof request === 'string') return { prompt: request, attachments };
+  throw new CodeError('SESSION_CONFIGURATION_ERROR', 'pass attachments inside the request object, not as a second argument, when the request is an object', { details: { field: 'attachments' } });
 }

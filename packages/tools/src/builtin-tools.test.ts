@@ -176,6 +176,7 @@ describe('built-in tools', () => {
         "createUnifiedDiff",
         "createUpdatePlanTool",
         "createWriteTool",
+        "execOutputText",
         "isReadOnlyGit",
         "renderExec",
         "renderTaskResult",

@@ -42,3 +42,4 @@ export { createUpdatePlanTool } from './update-plan-tool.js';
 export type { UpdatePlanArgs } from './update-plan-tool.js';
 export { createSearchSkillsTool, createSkillTool } from './skill-tool.js';
 export type { SearchSkillsArgs, SkillArgs } from './skill-tool.js';
+export { execOutputText } from './exec-output-text.js';

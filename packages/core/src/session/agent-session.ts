@@ -185,7 +185,7 @@ export class AgentSession {
             workspace: this.workspace,
             model: init.model,
             toolNames: () => this.#registry.names(),
-            policy: init.options.permissionPolicy,
+            policy: effectivePolicy(init.options.permissionPolicy),
             inheritedPolicies: init.inheritedPolicies ?? [],
             confirmation: this.#confirmation,
             budget: this.#budget,
@@ -221,7 +221,7 @@ export class AgentSession {
       workspace: this.workspace,
       sessionId: this.id,
       emit,
-      ...(init.options.permissionPolicy === undefined ? {} : { permissionPolicy: init.options.permissionPolicy }),
+      ...(effectivePolicy(init.options.permissionPolicy) === undefined ? {} : { permissionPolicy: effectivePolicy(init.options.permissionPolicy) }),
       ...(init.inheritedPolicies === undefined ? {} : { inheritedPolicies: init.inheritedPolicies }),
       ...(init.activeSkillTools === undefined ? {} : { activeSkillTools: ((allowed) => () => allowed)([...init.activeSkillTools]) }),
       confirmation: this.#confirmation,
@@ -856,6 +856,13 @@ export class AgentSession {
     })();
     return this.#closing;
   }
+}
+
+/** The policy the kernel applies: none when `enabled: false`, the rules without the flag otherwise. */
+function effectivePolicy(policy: ResolvedSessionOptions['permissionPolicy']): PermissionPolicy | undefined {
+  if (policy === undefined || policy.enabled === false) return undefined;
+  const { enabled: _enabled, ...rules } = policy;
+  return rules;
 }
 
 function serializableOptions(options: ResolvedSessionOptions): Record<string, unknown> {

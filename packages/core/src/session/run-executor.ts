@@ -122,6 +122,8 @@ export class RunExecutor {
     const controller = new AbortController();
     const onClose = (): void => controller.abort(new Error('session closed'));
     d.closeSignal.addEventListener('abort', onClose, { once: true });
+    const limitMs = d.options.maxExecutionTimeMs;
+    const deadline = limitMs === undefined ? undefined : setTimeout(() => controller.abort(new Error(`maxExecutionTimeMs (${limitMs} ms) exceeded`)), limitMs);
     let settle!: () => void;
     this.#active = { run, controller, stream, done: new Promise<void>((r) => (settle = r)) };
     const sink = { record: (event: AgentEvent) => run.append(event), push: (event: AgentEvent) => stream?.push(event) };
@@ -165,6 +167,8 @@ export class RunExecutor {
               duplicateToolCallThreshold: d.options.duplicateToolCallThreshold,
               llmApiTimeoutMs: d.options.llmApiTimeoutMs,
               maxOutputTokens: d.options.maxOutputTokens,
+              maxParseRetries: d.options.maxParseRetries ?? 2,
+              maxContinuationTurns: d.options.continuationEnabled === false ? 0 : (d.options.maxContinuationTurns ?? 3),
             },
             toolCalls: this.#toolCalls,
             onUsage: (usage) => {
@@ -190,6 +194,7 @@ export class RunExecutor {
       if (d.hooks.has('on_error')) await d.hooks.run('on_error', { code: error.code, message: error.message, run_id: run.id }).catch(() => undefined);
     } finally {
       d.closeSignal.removeEventListener('abort', onClose);
+      clearTimeout(deadline);
     }
     // Cleanup BEFORE the terminal event: a consumer that saw it can send again immediately.
     const record = outcome.ok

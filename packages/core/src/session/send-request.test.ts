@@ -6,7 +6,7 @@ const fieldOf = (request: unknown): unknown => {
   try {
     normalizeSendRequest(request);
   } catch (error) {
-    if (CodeError.hasCode(error, 'SESSION_ERROR')) return error.details['field'];
+    if (CodeError.hasCode(error, 'SESSION_ERROR') || CodeError.hasCode(error, 'SESSION_CONFIGURATION_ERROR')) return error.details['field'];
     throw error;
   }
   return 'accepted';
@@ -16,7 +16,16 @@ describe('normalizeSendRequest', () => {
   it('accepts a prompt string or the object form', () => {
     expect(normalizeSendRequest('hi')).toEqual({ prompt: 'hi' });
     const request = { prompt: 'p', history: [], attachments: [{ data: 'aGk=', mediaType: 'image/png' }] };
-    expect(normalizeSendRequest(request)).toBe(request);
+    expect(normalizeSendRequest(request)).toEqual(request);
+  });
+
+  it('accepts {role, content: string} history entries and refuses a malformed history before anything runs', () => {
+    expect(normalizeSendRequest({ prompt: 'p', history: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'text', text: 'yo' }] }] }).history).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'yo' }] },
+    ]);
+    expect(() => normalizeSendRequest({ prompt: 'p', history: [{ role: 'user', content: 5 }] })).toThrow(expect.objectContaining({ code: 'SESSION_CONFIGURATION_ERROR', details: expect.objectContaining({ field: 'history[0].content' }) }));
+    expect(() => normalizeSendRequest({ prompt: 'p', history: [{ role: 'robot', content: 'x' }] })).toThrow(expect.objectContaining({ code: 'SESSION_CONFIGURATION_ERROR', details: expect.objectContaining({ field: 'history[0].role' }) }));
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { CodeError } from '../errors/code-error.js';
 import type { LlmContentPart, LlmMessage } from '../llm/llm-client.js';
 import type { VerificationSummary } from '../verification/verification-summary.js';
+import { validateMessages } from './conversation.js';
 import { toBase64 } from './turn-loop.js';
 
 /** An attachment sent with a prompt (images). */
@@ -47,7 +48,7 @@ export function normalizeSendRequest(request: unknown): SendRequest {
   }
   const r = request as Record<string, unknown>;
   if (typeof r['prompt'] !== 'string') throw new CodeError('SESSION_ERROR', "request.prompt must be a string", { details: { field: 'prompt' } });
-  if (r['history'] !== undefined && !Array.isArray(r['history'])) throw new CodeError('SESSION_ERROR', 'request.history must be an array of messages', { details: { field: 'history' } });
+  if (r['history'] !== undefined && !Array.isArray(r['history'])) throw new CodeError('SESSION_CONFIGURATION_ERROR', 'request.history must be an array of messages', { details: { field: 'history' } });
   if (r['attachments'] !== undefined) {
     if (!Array.isArray(r['attachments'])) throw new CodeError('SESSION_ERROR', 'request.attachments must be an array', { details: { field: 'attachments' } });
     r['attachments'].forEach((a: unknown, i: number) => {
@@ -60,7 +61,14 @@ export function normalizeSendRequest(request: unknown): SendRequest {
       }
     });
   }
-  return request as SendRequest;
+  if (r['history'] === undefined) return request as SendRequest;
+  // `{role, content: 'text'}` is the common shorthand; checked whole before anything runs.
+  const history = (r['history'] as unknown[]).map((m) => {
+    if (typeof m !== 'object' || m === null) return m;
+    const message = m as Record<string, unknown>;
+    return typeof message['content'] === 'string' ? { ...message, content: [{ type: 'text', text: message['content'] }] } : message;
+  });
+  return { ...(request as SendRequest), history: validateMessages(history, 'history') };
 }
 
 /** The user message of a request. */

@@ -66,6 +66,8 @@ export interface SessionOptions {
     readonly ask?: readonly string[];
     readonly deny?: readonly string[];
     readonly defaultDecision?: 'allow' | 'ask' | 'deny';
+    /** false = no policy at all: every call is allowed (default true). */
+    readonly enabled?: boolean;
   };
   /** Human confirmation behaviour. */
   readonly confirmationPolicy?: {
@@ -103,6 +105,14 @@ export interface SessionOptions {
   readonly budget?: { readonly maxToolCalls?: number; readonly maxTokens?: number; readonly maxWallTimeMs?: number; readonly softThresholds?: readonly number[] };
   /** Response token cap per model call. */
   readonly maxOutputTokens?: number;
+  /** Malformed tool-call turns answered for the model to retry before the run stops (default 2). */
+  readonly maxParseRetries?: number;
+  /** Continue a reply cut at the output-token limit (default true). */
+  readonly continuationEnabled?: boolean;
+  /** How many times one reply is continued (default 3). */
+  readonly maxContinuationTurns?: number;
+  /** Wall-clock bound of one run, ms; the run is cancelled past it (default none). */
+  readonly maxExecutionTimeMs?: number;
 }
 
 /** Options with defaults applied. */
@@ -244,10 +254,11 @@ const FIELDS: Record<string, Check> = {
   autoParallel: bool,
   workerAgents: workerList,
   permissionPolicy: (v, f) => {
-    object({ allow: stringList, ask: stringList, deny: stringList, defaultDecision: oneOf('allow', 'ask', 'deny') })(v, f);
+    object({ allow: stringList, ask: stringList, deny: stringList, defaultDecision: oneOf('allow', 'ask', 'deny'), enabled: bool })(v, f);
     // Rule syntax (`bash(git *)`) is checked here too, so a bad rule fails at session creation
     // naming `permissionPolicy.deny[0]`, not later inside the kernel.
-    validatePermissionPolicy(v);
+    const { enabled: _enabled, ...rules } = v as Record<string, unknown>;
+    validatePermissionPolicy(rules);
   },
   confirmationPolicy: object({
     enabled: bool,
@@ -298,6 +309,10 @@ const FIELDS: Record<string, Check> = {
     },
   }),
   maxOutputTokens: int(1, 1_000_000),
+  maxParseRetries: int(0, 100),
+  continuationEnabled: bool,
+  maxContinuationTurns: int(0, 100),
+  maxExecutionTimeMs: int(1, 86_400_000),
 };
 
 /** Names of every accepted session option. */

@@ -22,7 +22,16 @@ export interface TurnLoopLimits {
   readonly llmApiTimeoutMs: number | undefined;
   /** Response token cap sent to the model. */
   readonly maxOutputTokens: number | undefined;
+  /**
+   * Consecutive model turns whose tool calls had malformed JSON arguments that are answered with
+   * an error for the model to retry; one more stops the run (LLM_ERROR). Default 2.
+   */
+  readonly maxParseRetries?: number;
+  /** Times a reply cut at the output-token limit is continued (`continuationEnabled`); 0 = never. Default 3. */
+  readonly maxContinuationTurns?: number;
 }
+
+const CONTINUE_PROMPT = 'Your reply was cut at the output limit. Continue exactly where it stopped, without repeating anything.';
 
 /** What the loop needs from its session. */
 export interface TurnLoopContext {
@@ -72,6 +81,9 @@ export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMess
   let lastSignature = '';
   let repeatCount = 0;
   let finalText = '';
+  let malformedRounds = 0;
+  let continuations = 0;
+  let continuedText = '';
 
   for (let turn = 1; ; turn += 1) {
     throwIfAborted(signal);
@@ -85,12 +97,31 @@ export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMess
     total.cacheWriteTokens += response.usage.cacheWriteTokens ?? 0;
     context.onUsage(response.usage);
     conversation.append({ role: 'assistant', content: response.content });
-    finalText = response.text;
+    finalText = continuedText + response.text;
 
     if (response.calls.length === 0) {
       emit(createAgentEvent('turn_end', { turn, usage: usagePayload(response.usage), stop_reason: response.stopReason, tool_calls: 0 }));
+      if (response.stopReason === 'max_tokens' && continuations < (limits.maxContinuationTurns ?? 3)) {
+        // Cut at the output limit: ask for the rest; the run's text is the concatenation.
+        continuations += 1;
+        continuedText = finalText;
+        conversation.append({ role: 'user', content: [{ type: 'text', text: CONTINUE_PROMPT }] });
+        continue;
+      }
       return { text: finalText, turns: turn, toolCallsCount, usage: total };
     }
+    continuedText = '';
+    continuations = 0;
+    if (response.calls.some((c) => c.invalidInput !== undefined)) {
+      malformedRounds += 1;
+      if (malformedRounds > (limits.maxParseRetries ?? 2)) {
+        conversation.append({ role: 'user', content: response.calls.map((c) => refusedResult(c.id, 'not executed: too many malformed tool calls')) });
+        emit(createAgentEvent('turn_end', { turn, usage: usagePayload(response.usage), stop_reason: response.stopReason, tool_calls: 0 }));
+        throw new CodeError('LLM_ERROR', `the model sent malformed tool-call arguments ${malformedRounds} turns in a row (maxParseRetries ${limits.maxParseRetries ?? 2})`, {
+          details: { limit: 'maxParseRetries', maxParseRetries: limits.maxParseRetries ?? 2 },
+        });
+      }
+    } else malformedRounds = 0;
     if (turn > limits.maxToolRounds) {
       // The assistant message asked for tools we will not run: answer them so history stays valid.
       conversation.append({ role: 'user', content: response.calls.map((c) => refusedResult(c.id, `not executed: maxToolRounds (${limits.maxToolRounds}) reached`)) });

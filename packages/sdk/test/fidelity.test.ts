@@ -1,0 +1,104 @@
+// Drop-in behaviour for code written against the documented API: direct helpers' result
+// shapes, request forms, lifecycle names, and the options the original package accepts.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { malformedToolCallResponse, textResponse } from '@a3s-lab/code-testing';
+import { PROTOCOLS, startHarness } from './harness.js';
+import type { Harness } from './harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.cleanup();
+  h = undefined;
+});
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+
+describe('direct helpers return what tools.md documents', () => {
+  it('bash returns the output (stdout then stderr), glob every match as string[]', async () => {
+    h = await startHarness('anthropic', []);
+    mkdirSync(join(h.dir, 'many'));
+    for (let i = 0; i < 600; i += 1) writeFileSync(join(h.dir, 'many', `f${String(i).padStart(3, '0')}.txt`), 'x');
+    const session = await h.agent.sessionAsync(h.dir);
+    expect(await session.bash('echo hello')).toBe('hello\n');
+    expect(await session.bash('echo out; echo err >&2; exit 3')).toBe('out\nerr\n');
+    const all = await session.glob('many/*.txt', { sort: 'path' });
+    expect(all).toHaveLength(600);
+    expect(new Set(all).size).toBe(600);
+    expect(all.every((p) => /^many\/f\d{3}\.txt$/.test(p))).toBe(true);
+    expect(await session.glob('many/*.txt', { limit: 5, sort: 'path' })).toEqual(['many/f000.txt', 'many/f001.txt', 'many/f002.txt', 'many/f003.txt', 'many/f004.txt']);
+  });
+
+  it('sessionId, cancel() as a boolean, isClosed(), agent.isClosed(); a missing workspace fails at once', async () => {
+    h = await startHarness('anthropic', [textResponse('slow', { latencyMs: 2000 })]);
+    const session = await h.agent.sessionAsync(h.dir);
+    expect(session.sessionId).toBe(session.id);
+    expect(session.cancel()).toBe(false);
+    const sending = session.send('go');
+    sending.catch(() => undefined);
+    while ((await session.currentRun()) === null) await new Promise((r) => setTimeout(r, 5));
+    expect(session.cancel()).toBe(true);
+    await expect(sending).rejects.toMatchObject({ details: { cancelled: true } });
+    expect(session.isClosed()).toBe(false);
+    await session.closeAsync();
+    expect(session.isClosed()).toBe(true);
+    await expect(h.agent.sessionAsync(join(h.dir, 'nope'))).rejects.toMatchObject({ code: 'SESSION_INITIALIZATION_ERROR', message: expect.stringContaining('does not exist') });
+    writeFileSync(join(h.dir, 'file.txt'), 'x');
+    await expect(h.agent.sessionAsync(join(h.dir, 'file.txt'))).rejects.toMatchObject({ code: 'SESSION_INITIALIZATION_ERROR', message: expect.stringContaining('not a directory') });
+    expect(h.agent.isClosed()).toBe(false);
+    await h.agent.close();
+    expect(h.agent.isClosed()).toBe(true);
+  });
+});
+
+describe.each(PROTOCOLS)('requests over %s', (protocol) => {
+  it('send(prompt, attachments) and {prompt, attachments} carry the image to the model; history accepts {role, content: string}', async () => {
+    h = await startHarness(protocol, [textResponse('a red square'), textResponse('again'), textResponse('with history')]);
+    const session = await h.agent.sessionAsync(h.dir);
+    expect((await session.send('What is this?', [{ data: PNG, mediaType: 'image/png' }])).text).toBe('a red square');
+    expect(JSON.stringify(h.server.requests[0]?.body)).toContain(PNG.toString('base64'));
+    await session.send({ prompt: 'And this?', attachments: [{ data: PNG.toString('base64'), mediaType: 'image/png' }] });
+    expect(JSON.stringify(h.server.requests[1]?.body)).toContain(PNG.toString('base64'));
+    const result = await session.send({ prompt: 'Go on', history: [{ role: 'user', content: 'earlier question' }, { role: 'assistant', content: 'earlier answer' }] as never });
+    expect(result.text).toBe('with history');
+    expect(JSON.stringify(h.server.requests[2]?.body)).toContain('earlier answer');
+    const calls = h.server.requests.length;
+    await expect(session.send({ prompt: 'x', history: [{ role: 'user', content: 42 }] as never })).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION_ERROR' });
+    expect(h.server.requests.length).toBe(calls);
+  });
+});
+
+describe('options of the original package act', () => {
+  it('continuationEnabled continues a reply cut at the output limit (maxContinuationTurns); false returns the cut reply', async () => {
+    h = await startHarness('anthropic', [textResponse('part one', { stopReason: 'max_tokens' }), textResponse(' part two'), textResponse('only this', { stopReason: 'max_tokens' })]);
+    const session = await h.agent.sessionAsync(h.dir);
+    const continued = await session.send('long answer please');
+    expect(continued.text).toBe('part one part two');
+    expect(continued.turns).toBe(2);
+    const off = await h.agent.sessionAsync(h.dir, { continuationEnabled: false });
+    expect((await off.send('again')).text).toBe('only this');
+  });
+
+  it('maxParseRetries bounds consecutive malformed tool calls', async () => {
+    h = await startHarness('openai', [malformedToolCallResponse('read', '{"file_path": '), malformedToolCallResponse('read', '{"file_path": '), textResponse('never')]);
+    const session = await h.agent.sessionAsync(h.dir, { maxParseRetries: 1 });
+    await expect(session.send('read something')).rejects.toMatchObject({ code: 'LLM_ERROR', message: expect.stringContaining('maxParseRetries 1') });
+    expect(h.server.requests).toHaveLength(2);
+    // The conversation stays valid for the next request.
+    h.server.setScenario([textResponse('recovered')]);
+    expect((await session.send('try again')).text).toBe('recovered');
+  });
+
+  it('maxExecutionTimeMs bounds one run; permissionPolicy.enabled: false turns the policy off', async () => {
+    h = await startHarness('anthropic', [textResponse('too slow', { latencyMs: 3000 })]);
+    const bounded = await h.agent.sessionAsync(h.dir, { maxExecutionTimeMs: 200 });
+    await expect(bounded.send('hurry')).rejects.toMatchObject({ message: expect.stringContaining('maxExecutionTimeMs (200 ms) exceeded') });
+    const off = await h.agent.sessionAsync(h.dir, { permissionPolicy: { enabled: false, deny: ['bash*'] } });
+    expect(await off.bash('echo allowed')).toBe('allowed\n');
+    const on = await h.agent.sessionAsync(h.dir, { permissionPolicy: { deny: ['bash*'] } });
+    h.server.setScenario([{ toolCalls: [{ name: 'bash', input: { command: 'echo hi' } }] }, textResponse('denied')]);
+    await on.send('run it');
+    expect(JSON.stringify(h.server.requests.at(-1)?.body)).toContain('Permission denied');
+  });
+});
