@@ -214,6 +214,28 @@ export class Agent {
     );
   }
 
+  /**
+   * The config to build `model`'s client from. A model its provider does not declare is usable
+   * when the session says how large its window is (`maxContextTokens`, as the spec's Resilience
+   * section describes): the config is extended with it. Without that it is a
+   * SESSION_CONFIGURATION_ERROR that says both ways out.
+   */
+  #configFor(model: string, windowGiven: boolean): AgentConfig {
+    try {
+      resolveModel(this.config, model);
+      return this.config;
+    } catch (error) {
+      const undeclared = resolveModel(this.config, model, { allowUndeclared: true });
+      if (!windowGiven) {
+        throw new CodeError('SESSION_CONFIGURATION_ERROR', `model '${model}' is not declared in the configuration: declare it under providers "${undeclared.provider}", or set maxContextTokens to use it anyway`, {
+          details: { field: 'model', model },
+          cause: error,
+        });
+      }
+      return { ...this.config, providers: this.config.providers.map((p) => (p.name === undeclared.provider ? { ...p, models: [...p.models, { id: undeclared.model }] } : p)) };
+    }
+  }
+
   #checkModel(model: string, worker: string): void {
     try {
       resolveModel(this.config, model);
@@ -357,7 +379,7 @@ export class Agent {
       backend = new LocalWorkspaceBackend(workspace);
     }
     for (const worker of resolved.workerAgents ?? []) if (worker.model !== undefined) this.#checkModel(worker.model, worker.name);
-    const llm = this.#factory(this.config, model, this.#env);
+    const llm = this.#factory(this.#configFor(model, options.maxContextTokens !== undefined), model, this.#env);
     const available = selectToolsForWorkspace(defaultTools(), backend.capabilities);
     const tools = actingAs === undefined ? available : toolsFor(actingAs, available);
     const security = new DefaultSecurityProvider({ secretValues: secretEnvironmentValues(this.#env) });
@@ -372,6 +394,7 @@ export class Agent {
       security,
       ownsWorkspace,
       model,
+      ...(declaredToolCall(this.config, model) === false ? { modelToolCalls: false } : {}),
       ...(project === '' ? {} : { projectInstructions: project }),
       skills: loadSkillDirs([...this.config.skillDirs, ...(resolved.skillDirs ?? [])]),
       sessionFactory: (request) => this.#childSession(request, security),
@@ -446,4 +469,13 @@ function requireDirectory(workspace: string): void {
     problem = problem ?? (code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : 'is not readable');
   }
   if (problem !== null) throw new CodeError('SESSION_INITIALIZATION_ERROR', `workspace '${workspace}' ${problem}`, { details: { field: 'workspace', workspace } });
+}
+
+/** The config's `tool_call` of `model` (undefined when not declared). */
+function declaredToolCall(config: AgentConfig, model: string): boolean | undefined {
+  try {
+    return resolveModel(config, model).modelConfig.toolCall;
+  } catch {
+    return undefined;
+  }
 }

@@ -42,9 +42,24 @@ export const createLlmClient: LlmClientFactory = (config, model, env = process.e
     return createOpenAIClient({
       model: resolved.modelConfig.id,
       ...(apiKey === undefined ? {} : { apiKey }),
-      ...(provider.baseUrl === undefined ? {} : { baseURL: provider.baseUrl }),
+      ...(provider.baseUrl === undefined ? {} : { baseURL: openAiBaseUrl(provider.baseUrl) }),
       ...(output === undefined ? {} : { maxTokens: output }),
     });
   }
   throw new CodeError('CONFIG_ERROR', `provider '${provider.name}' has an unsupported kind`, { details: { provider: provider.name } });
 };
+
+/**
+ * The OpenAI-compatible base URL as the client needs it: a `base_url` without a path
+ * (`http://host:8000`, the original package's convention) gets `/v1`; any other path is used as
+ * written (`http://host:8000/v1`, `https://gateway/openai/v1`).
+ */
+export function openAiBaseUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    if (url.pathname === '' || url.pathname === '/') return `${url.origin}/v1`;
+  } catch {
+    // Not a URL: the client reports it.
+  }
+  return baseUrl;
+}

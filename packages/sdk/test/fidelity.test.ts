@@ -102,3 +102,21 @@ describe('options of the original package act', () => {
     expect(JSON.stringify(h.server.requests.at(-1)?.body)).toContain('Permission denied');
   });
 });
+
+describe('config conventions', () => {
+  it('base_url without /v1 reaches an OpenAI-compatible server; tool_call = false sends no tools; an undeclared model works with maxContextTokens', async () => {
+    h = await startHarness('openai', [textResponse('via bare host'), textResponse('no tools'), textResponse('undeclared ok')]);
+    const { Agent } = await import('../src/index.js');
+    const origin = new URL(h.server.openaiBaseUrl).origin;
+    const agent = await Agent.create(`default_model = "local/m"\nproviders "local" {\n  kind = "openai"\n  api_key = "k"\n  base_url = "${origin}"\n  models "m" {}\n  models "plain" { tool_call = false }\n}\n`);
+    expect((await (await agent.sessionAsync(h.dir)).send('hi')).text).toBe('via bare host');
+    expect(h.server.requests.at(-1)?.path).toBe('/v1/chat/completions');
+    expect((await (await agent.sessionAsync(h.dir, { model: 'local/plain' })).send('hi')).text).toBe('no tools');
+    expect((h.server.requests.at(-1)?.body as Record<string, unknown>)['tools']).toBeUndefined();
+    await expect(agent.sessionAsync(h.dir, { model: 'local/other' })).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION_ERROR', message: expect.stringContaining('maxContextTokens') });
+    const undeclared = await agent.sessionAsync(h.dir, { model: 'local/other', maxContextTokens: 32_000 });
+    expect((await undeclared.send('hi')).text).toBe('undeclared ok');
+    expect((h.server.requests.at(-1)?.body as Record<string, unknown>)['model']).toBe('other');
+    await agent.close();
+  });
+});

@@ -96,6 +96,8 @@ export interface AgentSessionInit {
   readonly skills?: readonly SkillDefinition[];
   /** A child running a skill: the kernel's active-skill stage allows only these tools. */
   readonly activeSkillTools?: readonly string[];
+  /** false when the model cannot call tools (ACL `tool_call = false`): requests offer none. Direct calls still work. */
+  readonly modelToolCalls?: boolean;
 }
 
 /** Tools whose calls the session's subagent manager serves. */
@@ -289,7 +291,7 @@ export class AgentSession {
                 ),
             },
           }),
-      tools: () => this.#registry.definitions(),
+      tools: init.modelToolCalls === false ? () => [] : () => this.#registry.definitions(),
       closeSignal: this.#closeScope.signal,
       concurrentTools: init.options.autoParallel ? new Set(['task']) : new Set(),
     });
