@@ -37,6 +37,7 @@ import type { ProgramOptions } from '@a3s-lab/code-ptc';
 import { throwIfFailed, toSdkToolResult } from './tool-result-view.js';
 import { createDynamicWorkflowTool } from './dynamic-workflow-tool.js';
 import { execOutputText } from '@a3s-lab/code-tools';
+import type { FromJsonSchema } from './json-schema-type.js';
 import type { ToolResult } from './tool-result-view.js';
 
 /** Options of `readFile`. */
@@ -64,6 +65,14 @@ export interface GlobOptions {
   readonly limit?: number;
   readonly cursor?: string;
   readonly sort?: 'backend' | 'path';
+}
+
+/** Options of `generateObject`. */
+export interface GenerateObjectOptions {
+  readonly schemaName?: string;
+  readonly mode?: 'tool' | 'prompt' | 'auto' | 'strict' | 'json';
+  readonly maxRepairAttempts?: number;
+  readonly instructions?: string;
 }
 
 /** Options of the `git` helper's object form. */
@@ -363,13 +372,12 @@ export class Session {
    * Generates a JSON object matching `schema` with the session's model (the `generate_object`
    * tool, called directly): validated, repaired up to `maxRepairAttempts` times, returned parsed.
    * Rejects with TOOL_ERROR carrying the last validation errors when no valid object came.
-   * Give the object's type as the type parameter: `generateObject<Invoice>(schema, prompt)`.
+   * The result is typed from a schema declared `as const` (see {@link FromJsonSchema}), or give
+   * the type yourself: `generateObject<Invoice>(schema, prompt)`.
    */
-  async generateObject<T = unknown>(
-    schema: Record<string, unknown>,
-    prompt: string,
-    options: { readonly schemaName?: string; readonly mode?: 'tool' | 'prompt' | 'auto' | 'strict' | 'json'; readonly maxRepairAttempts?: number; readonly instructions?: string } = {},
-  ): Promise<T> {
+  generateObject<const S extends object>(schema: S, prompt: string, options?: GenerateObjectOptions): Promise<FromJsonSchema<S>>;
+  generateObject<T>(schema: object, prompt: string, options?: GenerateObjectOptions): Promise<T>;
+  async generateObject(schema: object, prompt: string, options: GenerateObjectOptions = {}): Promise<unknown> {
     const result = await this.#core.tool('generate_object', {
       schema,
       prompt,
@@ -379,7 +387,7 @@ export class Session {
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     });
     throwIfFailed(result);
-    return (JSON.parse(result.output) as { object: T }).object;
+    return (JSON.parse(result.output) as { object: unknown }).object;
   }
 
   /** The session's plan (planning phase and `update_plan`), in order; `task_updated` streams it. */

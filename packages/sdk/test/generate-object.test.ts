@@ -132,3 +132,22 @@ describe('generate_object in a run', () => {
     expect(h.server.requests).toHaveLength(0);
   });
 });
+
+describe('generateObject types', () => {
+  it('infers the result type from the schema (checked by tsc when the tests type-check)', async () => {
+    h = await startHarness('anthropic', [toolCallResponse('result', { name: 'Ada', tags: ['x'], level: 3 })]);
+    const session = await h.agent.sessionAsync(h.dir);
+    const person = await session.generateObject(
+      { type: 'object', required: ['name', 'tags'], additionalProperties: false, properties: { name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, level: { type: 'integer' }, kind: { enum: ['a', 'b'] } } },
+      'a person',
+    );
+    // Compile-time checks: required keys are plain, optional ones optional, enums literal.
+    const name: string = person.name;
+    const tags: string[] = person.tags;
+    const level: number | undefined = person.level;
+    const kind: 'a' | 'b' | undefined = person.kind;
+    // @ts-expect-error a property the schema does not declare (additionalProperties: false)
+    void person.missing;
+    expect({ name, tags, level, kind }).toEqual({ name: 'Ada', tags: ['x'], level: 3, kind: undefined });
+  });
+});
