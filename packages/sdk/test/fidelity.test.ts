@@ -103,6 +103,17 @@ describe('options of the original package act', () => {
   });
 });
 
+describe('toolTimeoutMs', () => {
+  it('bounds bash too: the smaller of its own timeout and toolTimeoutMs applies', async () => {
+    h = await startHarness('anthropic', []);
+    const session = await h.agent.sessionAsync(h.dir, { toolTimeoutMs: 500 });
+    const result = await session.tool('bash', { command: 'sleep 5' });
+    expect(result.errorKind).toMatchObject({ type: 'timeout', duration_ms: 500 });
+    const quick = await h.agent.sessionAsync(h.dir, { toolTimeoutMs: 60_000 });
+    expect((await quick.tool('bash', { command: 'sleep 5', timeout: 300 })).errorKind).toMatchObject({ type: 'timeout' });
+  });
+});
+
 describe('config conventions', () => {
   it('base_url without /v1 reaches an OpenAI-compatible server; tool_call = false sends no tools; an undeclared model works with maxContextTokens', async () => {
     h = await startHarness('openai', [textResponse('via bare host'), textResponse('no tools'), textResponse('undeclared ok')]);

@@ -375,9 +375,10 @@ export class InvocationKernel {
     return { output: abortedOutput(call, this.#timeoutFor(call), this.#deps.abortGraceMs, false), outcome: call.abortKind === 'timeout' ? 'timed_out' : 'cancelled' };
   }
 
+  /** The call's deadline: the session's `toolTimeoutMs`, or the tool's own when that is smaller (bash `timeout`). */
   #timeoutFor(call: InvocationCall): number {
     const asked = call.tool?.timeoutMs?.(call.args);
-    if (typeof asked === 'number' && asked > 0) return Math.min(asked, MAX_TIMER_MS);
+    if (typeof asked === 'number' && asked > 0) return Math.min(asked, this.#deps.toolTimeoutMs, MAX_TIMER_MS);
     return this.#deps.toolTimeoutMs;
   }
 
