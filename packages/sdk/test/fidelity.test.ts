@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { malformedToolCallResponse, textResponse } from '@a3s-lab/code-testing';
+import { errorResponse, malformedToolCallResponse, textResponse } from '@a3s-lab/code-testing';
 import { PROTOCOLS, startHarness } from './harness.js';
 import type { Harness } from './harness.js';
 
@@ -100,6 +100,15 @@ describe('options of the original package act', () => {
     h.server.setScenario([{ toolCalls: [{ name: 'bash', input: { command: 'echo hi' } }] }, textResponse('denied')]);
     await on.send('run it');
     expect(JSON.stringify(h.server.requests.at(-1)?.body)).toContain('Permission denied');
+  });
+});
+
+describe.each(PROTOCOLS)('context overflow over %s', (protocol) => {
+  it('a provider "prompt is too long" is CONTEXT_ERROR when auto-compaction is off', async () => {
+    const message = protocol === 'anthropic' ? 'prompt is too long: 250000 tokens > 200000 maximum' : "This model's maximum context length is 128000 tokens. However, your messages resulted in 250000 tokens.";
+    h = await startHarness(protocol, [errorResponse(400, { message, ...(protocol === 'openai' ? { code: 'context_length_exceeded' } : {}) })]);
+    const session = await h.agent.sessionAsync(h.dir);
+    await expect(session.send('huge')).rejects.toMatchObject({ code: 'CONTEXT_ERROR', message: expect.stringContaining('context window') });
   });
 });
 

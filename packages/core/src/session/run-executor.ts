@@ -11,6 +11,7 @@ import type { ToolDefinition } from '../tools/tool.js';
 import type { VerificationLedger } from '../verification/verification-ledger.js';
 import { verificationSummaryText } from '../verification/verification-summary.js';
 import type { AdmissionLease } from './admission-gate.js';
+import { isContextOverflowError } from './context-compactor.js';
 import type { ContextCompactor, TurnLoopCompaction } from './context-compactor.js';
 import type { Conversation, ConversationCheckpoint } from './conversation.js';
 import type { EventStream } from './event-stream.js';
@@ -188,7 +189,7 @@ export class RunExecutor {
         outcome = { ok: true, text: loop.text };
       }
     } catch (thrown) {
-      const error = controller.signal.aborted && !CodeError.hasCode(thrown, 'BUDGET_EXHAUSTED') ? cancelledRunError(controller.signal, thrown) : toCodeError(thrown);
+      const error = controller.signal.aborted && !CodeError.hasCode(thrown, 'BUDGET_EXHAUSTED') ? cancelledRunError(controller.signal, thrown) : surfacedError(thrown);
       outcome = { ok: false, error };
       this.#restoreConversation(checkpoint, request.history !== undefined, userMessage, compaction, error.message);
       if (d.hooks.has('on_error')) await d.hooks.run('on_error', { code: error.code, message: error.message, run_id: run.id }).catch(() => undefined);
@@ -298,6 +299,19 @@ function resultOf(record: RunRecord, text: string, summary: ReturnType<Verificat
     verificationSummary: summary,
     verificationSummaryText: verificationSummaryText(summary),
   };
+}
+
+/**
+ * The error a run reports: a provider's "the request is larger than the context window" is
+ * CONTEXT_ERROR (the model is fine; the conversation is too long), anything else as classified.
+ */
+function surfacedError(thrown: unknown): CodeError {
+  const error = toCodeError(thrown);
+  if (!isContextOverflowError(error)) return error;
+  return new CodeError('CONTEXT_ERROR', `${error.message} (the conversation exceeds the model's context window: enable autoCompact, raise maxContextTokens or start a new session)`, {
+    details: { ...error.details },
+    cause: error,
+  });
 }
 
 function budgetExhausted(kind: string, limit: number, used: number): CodeError {
