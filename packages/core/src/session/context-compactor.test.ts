@@ -266,7 +266,7 @@ describe('AgentSession with autoCompact', () => {
     };
     const llm = new FakeLlm([overflow, summaryStep(), overflow]);
     const { session } = makeSession(llm, [], { autoCompact: true, maxContextTokens: 3000, autoCompactThreshold: 1, systemPrompt: 'sys' });
-    await expect(session.send({ prompt: 'continue', history: conversation(6) })).rejects.toMatchObject({ code: 'LLM_ERROR' });
+    await expect(session.send({ prompt: 'continue', history: conversation(6) })).rejects.toMatchObject({ code: 'CONTEXT_ERROR' });
     expect(llm.remaining).toBe(0);
   });
 
