@@ -227,7 +227,7 @@ export class Agent {
     } catch (error) {
       const undeclared = resolveModel(this.config, model, { allowUndeclared: true });
       if (!windowGiven) {
-        throw new CodeError('SESSION_CONFIGURATION_ERROR', `model '${model}' is not declared in the configuration: declare it under providers "${undeclared.provider}", or set maxContextTokens to use it anyway`, {
+        throw new CodeError('SESSION_CONFIGURATION_ERROR', `unknown model '${undeclared.model}' for provider '${undeclared.provider}': declare it under providers "${undeclared.provider}", or set maxContextTokens to use it undeclared`, {
           details: { field: 'model', model },
           cause: error,
         });
