@@ -1,0 +1,166 @@
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { z } from 'zod';
+import { followRunEvents } from './follow-run-events.js';
+import { ServerError } from './server-error.js';
+import type { SessionHost } from './session-host.js';
+
+/** Interval of SSE keep-alive comments (so idle proxies do not cut a stream waiting on a confirmation). */
+export const SSE_KEEPALIVE_MS = 15_000;
+
+const createSessionBody = z.strictObject({ workspace: z.string().min(1).max(4096) });
+const sendBody = z.strictObject({ prompt: z.string().min(1).max(200_000) });
+const confirmBody = z.strictObject({ approved: z.boolean(), reason: z.string().max(2000).optional() });
+
+async function readJson<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
+  let value: unknown;
+  try {
+    value = await c.req.json();
+  } catch {
+    throw new ServerError('BAD_REQUEST', 'the body must be a JSON object');
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ServerError('BAD_REQUEST', `invalid body: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`, { issues: parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })) });
+  }
+  return parsed.data;
+}
+
+function cursor(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d{1,15}$/.test(value)) throw new ServerError('BAD_REQUEST', `${name} must be a non-negative integer; got '${value}'`, { field: name });
+  return Number(value);
+}
+
+function knownQuery(c: Context, allowed: readonly string[]): void {
+  for (const key of Object.keys(c.req.queries())) {
+    if (!allowed.includes(key)) throw new ServerError('BAD_REQUEST', `unknown query parameter '${key}'`, { field: key });
+  }
+}
+
+/**
+ * The JSON + SSE API under `/api` (every route behind the request guard). Sessions are reached
+ * through `host`, which resumes them from the store under their lease; see README.md for the
+ * route table.
+ */
+export function createApiRoutes(host: SessionHost): Hono {
+  const api = new Hono();
+
+  api.get('/sessions', async (c) => {
+    knownQuery(c, []);
+    return c.json({ sessions: (await host.store.list()).map((entry) => ({ id: entry.sessionId, updatedAtMs: entry.updatedAtMs })) });
+  });
+
+  api.post('/sessions', async (c) => {
+    const body = await readJson(c, createSessionBody);
+    return c.json(await host.create(body.workspace), 201);
+  });
+
+  api.get('/sessions/:id', async (c) =>
+    c.json(
+      await host.use(c.req.param('id'), async (session) => ({
+        id: session.id,
+        workspace: session.workspace,
+        labels: session.labels(),
+        runs: await session.runs(),
+        pendingConfirmations: await session.pendingConfirmations(),
+      })),
+    ),
+  );
+
+  api.delete('/sessions/:id', async (c) => {
+    knownQuery(c, ['delete']);
+    const remove = c.req.query('delete');
+    if (remove !== undefined && remove !== 'true' && remove !== 'false') throw new ServerError('BAD_REQUEST', "delete must be 'true' or 'false'", { field: 'delete' });
+    const found = await host.close(c.req.param('id'), { remove: remove === 'true' });
+    if (!found) throw new ServerError('NOT_FOUND', `no session '${c.req.param('id')}'`);
+    return c.json({ closed: true, deleted: remove === 'true' });
+  });
+
+  api.get('/sessions/:id/tools', async (c) => c.json({ tools: await host.use(c.req.param('id'), async (session) => session.toolDefinitions()) }));
+
+  api.get('/sessions/:id/runs', async (c) => c.json({ runs: await host.use(c.req.param('id'), (session) => session.runs()) }));
+
+  api.post('/sessions/:id/runs', async (c) => {
+    const body = await readJson(c, sendBody);
+    return c.json(await host.startRun(c.req.param('id'), body.prompt), 202);
+  });
+
+  api.get('/sessions/:id/runs/:runId', async (c) => {
+    const runId = c.req.param('runId');
+    const run = await host.use(c.req.param('id'), async (session) => (await session.runs()).find((r) => r.id === runId));
+    if (run === undefined) throw new ServerError('NOT_FOUND', `no run '${runId}'`, { runId });
+    return c.json(run);
+  });
+
+  api.get('/sessions/:id/runs/:runId/events', async (c) => {
+    knownQuery(c, ['after', 'limit']);
+    const after = cursor(c.req.query('after'), 'after');
+    const limit = cursor(c.req.query('limit'), 'limit');
+    if (limit === 0) throw new ServerError('BAD_REQUEST', 'limit must be at least 1', { field: 'limit' });
+    const runId = c.req.param('runId');
+    const page = await host.use(c.req.param('id'), (session) => session.runEventPage(runId, after, limit));
+    if (page === null) throw new ServerError('NOT_FOUND', `no run '${runId}'`, { runId });
+    return c.json(page);
+  });
+
+  api.get('/sessions/:id/runs/:runId/stream', async (c) => {
+    knownQuery(c, ['after']);
+    const runId = c.req.param('runId');
+    // Last-Event-ID (sent by a reconnecting client) wins over ?after=; both are exclusive cursors.
+    const after = cursor(c.req.header('last-event-id'), 'Last-Event-ID') ?? cursor(c.req.query('after'), 'after') ?? 0;
+    const handle = await host.open(c.req.param('id'));
+    if ((await handle.session.runEventPage(runId, after, 1)) === null) {
+      handle.release();
+      throw new ServerError('NOT_FOUND', `no run '${runId}'`, { runId });
+    }
+    c.header('Cache-Control', 'no-store');
+    c.header('X-Accel-Buffering', 'no');
+    return streamSSE(c, async (stream) => {
+      const abort = new AbortController();
+      stream.onAbort(() => abort.abort());
+      const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => abort.abort()), SSE_KEEPALIVE_MS);
+      try {
+        for await (const item of followRunEvents(handle.session, runId, after, abort.signal)) {
+          if (item.kind === 'gap') await stream.writeSSE({ event: 'gap', data: JSON.stringify({ firstAvailableSequence: item.firstAvailableSequence }) });
+          else await stream.writeSSE({ id: String(item.sequence), event: item.event.type, data: JSON.stringify(item.event) });
+        }
+        if (!abort.signal.aborted) {
+          const run = (await handle.session.runs()).find((r) => r.id === runId);
+          await stream.writeSSE({ event: 'end', data: JSON.stringify({ runId, status: run?.status ?? 'unknown' }) });
+        }
+      } finally {
+        clearInterval(keepAlive);
+        handle.release();
+      }
+    });
+  });
+
+  api.post('/sessions/:id/runs/:runId/cancel', async (c) => {
+    const runId = c.req.param('runId');
+    return c.json({ cancelled: await host.use(c.req.param('id'), (session) => session.cancelRun(runId)) });
+  });
+
+  api.get('/sessions/:id/confirmations', async (c) => c.json({ confirmations: await host.use(c.req.param('id'), (session) => session.pendingConfirmations()) }));
+
+  api.post('/sessions/:id/confirmations/:toolId', async (c) => {
+    const body = await readJson(c, confirmBody);
+    const toolId = c.req.param('toolId');
+    const answered = await host.use(c.req.param('id'), (session) => session.confirmToolUse(toolId, body.approved, body.reason));
+    if (!answered) throw new ServerError('NOT_FOUND', `no pending confirmation '${toolId}' (answered, expired or unknown)`, { toolId });
+    return c.json({ answered: true, approved: body.approved });
+  });
+
+  api.get('/sessions/:id/artifacts', async (c) => {
+    knownQuery(c, ['uri']);
+    const uri = c.req.query('uri');
+    if (uri === undefined || uri.length === 0) throw new ServerError('BAD_REQUEST', 'uri is required', { field: 'uri' });
+    const artifact = await host.use(c.req.param('id'), async (session) => session.getArtifact(uri));
+    if (artifact === null) throw new ServerError('NOT_FOUND', `no artifact '${uri}'`, { uri });
+    return c.json(artifact);
+  });
+
+  return api;
+}

@@ -1,0 +1,50 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { createApiRoutes } from './api-routes.js';
+import { createRequestGuard } from './request-guard.js';
+import type { RequestGuardOptions } from './request-guard.js';
+import { ServerError, toErrorResponse } from './server-error.js';
+import type { SessionHost } from './session-host.js';
+import { createUiRoutes } from './ui-routes.js';
+
+/** What {@link createServerApp} wires together. */
+export interface ServerAppOptions extends RequestGuardOptions {
+  readonly host: SessionHost;
+  /** Largest request body in bytes. */
+  readonly maxBodyBytes: number;
+  /** Serve the browser UI at `/`. */
+  readonly ui: boolean;
+}
+
+/**
+ * The Hono application: request guard (Host, Origin, bearer token), body cap, the `/api` routes
+ * and the UI; every failure answers `{ error: { code, message, details? } }` with its status.
+ */
+export function createServerApp(options: ServerAppOptions): Hono {
+  const app = new Hono();
+  app.onError((error, c) => {
+    const { status, body } = toErrorResponse(error);
+    if (body.error.code === 'UNAUTHORIZED') c.header('WWW-Authenticate', 'Bearer');
+    if (body.error.code === 'SESSION_LEASED') c.header('Retry-After', '1');
+    c.header('Cache-Control', 'no-store');
+    return c.json(body, status as 400);
+  });
+  app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
+  app.use('*', createRequestGuard(options));
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: options.maxBodyBytes,
+      onError: () => {
+        throw new ServerError('BODY_TOO_LARGE', `request body larger than ${options.maxBodyBytes} bytes`, { maxBodyBytes: options.maxBodyBytes });
+      },
+    }),
+  );
+  app.use('/api/*', async (c, next) => {
+    await next();
+    c.header('Cache-Control', 'no-store');
+  });
+  app.route('/api', createApiRoutes(options.host));
+  if (options.ui) app.route('/', createUiRoutes());
+  return app;
+}

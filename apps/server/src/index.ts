@@ -1,0 +1,29 @@
+// Public surface of @a3s-lab/server. Exports are listed by name.
+export { startServer, allowedHostValues } from './start-server.js';
+export type { RunningServer } from './start-server.js';
+export {
+  DEFAULT_CONFIRMATION_POLICY,
+  DEFAULT_HOST,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_PERMISSION_POLICY,
+  resolveServerOptions,
+} from './server-options.js';
+export type { ResolvedServerOptions, ServerOptions } from './server-options.js';
+export { createServerApp } from './create-server-app.js';
+export type { ServerAppOptions } from './create-server-app.js';
+export { SessionHost } from './session-host.js';
+export type { SessionHandle, SessionHostOptions } from './session-host.js';
+export { DEFAULT_LEASE_TTL_MS, FileSessionLeases } from './session-lease.js';
+export type { FileSessionLeasesOptions, LeaseAttempt, LeaseRecord, SessionLeases } from './session-lease.js';
+export { followRunEvents, FOLLOW_PAGE_SIZE } from './follow-run-events.js';
+export type { FollowedRunItem } from './follow-run-events.js';
+export { MIN_TOKEN_LENGTH, SERVER_TOKEN_ENV, resolveServerToken } from './server-token.js';
+export type { ServerToken } from './server-token.js';
+export { SERVER_ERROR_CODES, ServerError, toErrorResponse } from './server-error.js';
+export type { ErrorBody, ServerErrorCode } from './server-error.js';
+export { resolveWorkspace } from './workspace-roots.js';
+export { bearerMatches, createRequestGuard } from './request-guard.js';
+export type { RequestGuardOptions } from './request-guard.js';
+export { SSE_KEEPALIVE_MS, createApiRoutes } from './api-routes.js';
+export { readSseEvents } from './read-sse-events.js';
+export type { SseMessage } from './read-sse-events.js';

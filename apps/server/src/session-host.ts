@@ -1,0 +1,293 @@
+import { randomUUID } from 'node:crypto';
+import type { Agent, RunRecord, Session, SessionOptions, SessionStore } from '@a3s-lab/code';
+import { ServerError } from './server-error.js';
+import type { SessionLeases } from './session-lease.js';
+import { resolveWorkspace } from './workspace-roots.js';
+
+/** What {@link SessionHost} needs. */
+export interface SessionHostOptions {
+  readonly agent: Agent;
+  /** Where sessions live between requests (shared by every server process). */
+  readonly store: SessionStore;
+  /** The locking rule: one process runs a session at a time (see {@link SessionLeases}). */
+  readonly leases: SessionLeases;
+  /** How often a live session's lease is renewed. */
+  readonly renewIntervalMs: number;
+  /** Absolute directories a session's workspace must lie inside. */
+  readonly workspaceRoots: readonly string[];
+  /** Permission policy of every session (the server's, never a client's). */
+  readonly permissionPolicy: NonNullable<SessionOptions['permissionPolicy']>;
+  /** Confirmation policy of every session. */
+  readonly confirmationPolicy: NonNullable<SessionOptions['confirmationPolicy']>;
+  /** Keep an idle session live this long before saving it and releasing its lease. */
+  readonly idleReleaseMs: number;
+}
+
+interface LiveSession {
+  readonly session: Session;
+  /** Requests, runs and event streams currently using the session. */
+  holds: number;
+  renewTimer: NodeJS.Timeout;
+  idleTimer: NodeJS.Timeout | null;
+  /** Set while the session is being saved, closed and released. */
+  closing: Promise<void> | null;
+}
+
+/** A live session held by one user of it; `release()` once (later calls do nothing). */
+export interface SessionHandle {
+  readonly session: Session;
+  release(): void;
+}
+
+const SESSION_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+
+/**
+ * Owns the live sessions of this server process. A session is live only while something uses
+ * it (a request, a run, an event stream) plus `idleReleaseMs`: it is resumed from the store
+ * after taking its lease, and saved, closed and released when idle, so the store is the only
+ * state shared between processes. A request for a session whose lease another process holds
+ * fails with SESSION_LEASED.
+ */
+export class SessionHost {
+  readonly #options: SessionHostOptions;
+  readonly #live = new Map<string, LiveSession>();
+  readonly #opening = new Map<string, Promise<LiveSession>>();
+  #closed = false;
+
+  constructor(options: SessionHostOptions) {
+    this.#options = options;
+  }
+
+  /** The store sessions live in. */
+  get store(): SessionStore {
+    return this.#options.store;
+  }
+
+  /** Ids of the sessions live in this process. */
+  liveSessionIds(): string[] {
+    return [...this.#live.keys()];
+  }
+
+  /** Creates a session on `workspace` (checked against the roots), saves it and returns its id. */
+  async create(workspace: string): Promise<{ id: string; workspace: string }> {
+    this.#assertOpen();
+    const root = await resolveWorkspace(workspace, this.#options.workspaceRoots);
+    const id = `s_${randomUUID()}`;
+    await this.#acquire(id);
+    try {
+      const session = await this.#options.agent.sessionAsync(root, { ...this.#sessionOptions(), sessionId: id });
+      await session.save();
+      this.#adopt(id, session);
+    } catch (error) {
+      await this.#options.leases.release(id);
+      throw error;
+    }
+    await this.use(id, async () => undefined);
+    return { id, workspace: root };
+  }
+
+  /**
+   * Runs `fn` with the live session `id` (resumed from the store under its lease when needed)
+   * and releases it after, unless something else still holds it.
+   */
+  async use<T>(id: string, fn: (session: Session) => Promise<T>): Promise<T> {
+    const handle = await this.open(id);
+    try {
+      return await fn(handle.session);
+    } finally {
+      handle.release();
+    }
+  }
+
+  /**
+   * Holds session `id` live (resumed under its lease when needed) until `release()` is called,
+   * for work that outlives one call, such as an event stream.
+   */
+  async open(id: string): Promise<SessionHandle> {
+    const live = await this.#hold(id);
+    let released = false;
+    return {
+      session: live.session,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#unhold(id, live);
+      },
+    };
+  }
+
+  /**
+   * Starts a run of `prompt` on session `id` and returns its record at once; the run goes on in
+   * the background (the session stays live and leased until it ends). Its events are read with
+   * `runEventPage` / the SSE route; confirmations are answered through `use()`.
+   */
+  async startRun(id: string, prompt: string): Promise<RunRecord> {
+    const live = await this.#hold(id);
+    try {
+      const stream = await live.session.stream(prompt);
+      const run = await live.session.currentRun();
+      if (run === null) throw new ServerError('NOT_FOUND', 'the run ended before it could be reported');
+      live.holds += 1;
+      void (async () => {
+        try {
+          // The run's events are recorded in its run store; draining the stream drives the run.
+          for await (const _event of stream) void _event;
+        } catch {
+          // The run's failure is in its record (status failed, error); nothing else to do here.
+        } finally {
+          this.#unhold(id, live);
+        }
+      })();
+      return run;
+    } finally {
+      this.#unhold(id, live);
+    }
+  }
+
+  /** Saves, closes and releases session `id` if it is live here; with `remove`, deletes it from the store too. */
+  async close(id: string, options: { readonly remove?: boolean } = {}): Promise<boolean> {
+    const live = this.#live.get(id);
+    if (live !== undefined) {
+      await live.session.cancelAsync();
+      await this.#release(id, live);
+    }
+    if (options.remove === true) {
+      const attempt = await this.#options.leases.acquire(id);
+      if (!attempt.acquired) throw leased(id, attempt.holder.expiresAtMs);
+      try {
+        return await this.#options.store.delete(id);
+      } finally {
+        await this.#options.leases.release(id);
+      }
+    }
+    return live !== undefined || (await this.#options.store.load(id)) !== null;
+  }
+
+  /** Stops accepting work, cancels runs, saves and releases every live session. */
+  async closeAll(): Promise<void> {
+    this.#closed = true;
+    await Promise.allSettled([...this.#opening.values()]);
+    await Promise.allSettled(
+      [...this.#live.entries()].map(async ([id, live]) => {
+        await live.session.cancelAsync();
+        await this.#release(id, live);
+      }),
+    );
+  }
+
+  async #hold(id: string): Promise<LiveSession> {
+    this.#assertOpen();
+    if (!SESSION_ID.test(id)) throw new ServerError('NOT_FOUND', `no session '${id}'`, { sessionId: id });
+    for (;;) {
+      const live = this.#live.get(id);
+      if (live !== undefined && live.closing === null) {
+        live.holds += 1;
+        if (live.idleTimer !== null) clearTimeout(live.idleTimer);
+        live.idleTimer = null;
+        return live;
+      }
+      if (live?.closing) {
+        await live.closing;
+        continue;
+      }
+      const opening = this.#opening.get(id) ?? this.#open(id);
+      await opening;
+    }
+  }
+
+  #open(id: string): Promise<LiveSession> {
+    const opening = (async () => {
+      await this.#acquire(id);
+      try {
+        if ((await this.#options.store.load(id)) === null) throw new ServerError('NOT_FOUND', `no session '${id}'`, { sessionId: id });
+        const session = await this.#options.agent.resumeSessionAsync(id, this.#sessionOptions());
+        try {
+          // The saved workspace must still be inside the roots this server is configured with.
+          await resolveWorkspace(session.workspace, this.#options.workspaceRoots);
+        } catch (error) {
+          await session.closeAsync();
+          throw error;
+        }
+        return this.#adopt(id, session);
+      } catch (error) {
+        await this.#options.leases.release(id);
+        throw error;
+      }
+    })();
+    this.#opening.set(id, opening);
+    void opening.then(
+      () => this.#opening.delete(id),
+      () => this.#opening.delete(id),
+    );
+    return opening;
+  }
+
+  #adopt(id: string, session: Session): LiveSession {
+    const renewTimer = setInterval(() => {
+      void this.#options.leases.renew(id).then(
+        async (held) => {
+          // Lost the lease (this process stalled past its lifetime): stop running here.
+          if (!held) await session.cancelAsync();
+        },
+        () => undefined,
+      );
+    }, this.#options.renewIntervalMs);
+    renewTimer.unref();
+    const live: LiveSession = { session, holds: 0, renewTimer, idleTimer: null, closing: null };
+    this.#live.set(id, live);
+    return live;
+  }
+
+  #unhold(id: string, live: LiveSession): void {
+    live.holds -= 1;
+    if (live.holds > 0 || live.closing !== null) return;
+    if (this.#options.idleReleaseMs <= 0) {
+      void this.#release(id, live);
+      return;
+    }
+    live.idleTimer = setTimeout(() => void this.#release(id, live), this.#options.idleReleaseMs);
+    live.idleTimer.unref();
+  }
+
+  #release(id: string, live: LiveSession): Promise<void> {
+    if (live.closing !== null) return live.closing;
+    if (live.idleTimer !== null) clearTimeout(live.idleTimer);
+    clearInterval(live.renewTimer);
+    live.closing = (async () => {
+      try {
+        // closeAsync waits for autoSave's pending writes: the store has the final state before
+        // the lease is given back, so the next holder resumes exactly this state.
+        await live.session.closeAsync();
+      } finally {
+        this.#live.delete(id);
+        await this.#options.leases.release(id).catch(() => undefined);
+      }
+    })();
+    return live.closing;
+  }
+
+  async #acquire(id: string): Promise<void> {
+    const attempt = await this.#options.leases.acquire(id);
+    if (!attempt.acquired) throw leased(id, attempt.holder.expiresAtMs);
+  }
+
+  #sessionOptions(): SessionOptions {
+    return {
+      sessionStore: this.#options.store,
+      autoSave: true,
+      permissionPolicy: this.#options.permissionPolicy,
+      confirmationPolicy: this.#options.confirmationPolicy,
+    };
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new ServerError('SERVER_CLOSING', 'the server is shutting down');
+  }
+}
+
+function leased(id: string, expiresAtMs: number): ServerError {
+  return new ServerError('SESSION_LEASED', `session '${id}' is running in another server process; retry shortly`, {
+    sessionId: id,
+    retryAfterMs: Math.max(0, expiresAtMs - Date.now()),
+  });
+}
