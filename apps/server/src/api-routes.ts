@@ -48,6 +48,8 @@ function knownQuery(c: Context, allowed: readonly string[]): void {
 export function createApiRoutes(host: SessionHost): Hono {
   const api = new Hono();
 
+  api.get('/config', (c) => c.json({ workspaceRoots: host.workspaceRoots }));
+
   api.get('/sessions', async (c) => {
     knownQuery(c, []);
     return c.json({ sessions: (await host.store.list()).map((entry) => ({ id: entry.sessionId, updatedAtMs: entry.updatedAtMs })) });

@@ -63,6 +63,11 @@ export class SessionHost {
     return this.#options.store;
   }
 
+  /** The directories session workspaces must lie inside. */
+  get workspaceRoots(): readonly string[] {
+    return this.#options.workspaceRoots;
+  }
+
   /** Ids of the sessions live in this process. */
   liveSessionIds(): string[] {
     return [...this.#live.keys()];
