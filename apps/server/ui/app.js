@@ -173,7 +173,7 @@ function render(seq, event) {
       const output = el('pre', { class: 'output' });
       const summary = el('summary', { text: `${p.tool_name} ${argsSummary(p.args)} …` });
       const card = mark(el('details', { class: 'tool', 'data-tool-id': p.tool_id, 'data-tool-name': p.tool_name }, [summary, el('pre', { class: 'args', text: JSON.stringify(p.args, null, 2) }), output]));
-      state.tools.set(p.tool_id, { card, summary, output, streamed: '' });
+      state.tools.set(p.tool_id, { card, summary, output, streamed: '', args: p.args });
       log.append(card);
       break;
     }
@@ -191,7 +191,7 @@ function render(seq, event) {
       const ok = p.exit_code === 0;
       tool.card.classList.toggle('failed', !ok);
       tool.card.dataset.exitCode = String(p.exit_code);
-      tool.summary.textContent = `${ok ? '✓' : '✗'} ${p.tool_name} ${argsSummary(tool.card.querySelector('.args') ? JSON.parse(tool.card.querySelector('.args').textContent) : {})} (exit ${p.exit_code}, ${Math.round(p.duration_ms ?? 0)} ms)`;
+      tool.summary.textContent = `${ok ? '✓' : '✗'} ${p.tool_name} ${argsSummary(tool.args)} (exit ${p.exit_code}, ${Math.round(p.duration_ms ?? 0)} ms)`;
       const diff = typeof p.metadata?.diff === 'string' ? p.metadata.diff : ['edit', 'patch'].includes(p.tool_name) ? p.output : null;
       tool.output.replaceWith(diff !== null ? diffBlock(diff) : el('pre', { class: 'output', text: bounded(p.output ?? '') }));
       for (const uri of p.artifacts ?? []) tool.card.append(el('p', { class: 'meta', text: `full output kept as ${uri}` }));
@@ -213,6 +213,8 @@ function render(seq, event) {
       log.append(mark(el('p', { class: 'meta', text: `error ${p.code}: ${p.message}` })));
       break;
     case 'turn_end':
+    case 'tool_input_delta':
+    case 'tool_execution_start':
       break;
     default:
       log.append(mark(el('p', { class: 'meta', text: event.type })));
