@@ -264,8 +264,10 @@ export class SessionHost {
         // the lease is given back, so the next holder resumes exactly this state.
         await live.session.closeAsync();
       } finally {
-        this.#live.delete(id);
         await this.#options.leases.release(id).catch(() => undefined);
+        // Only now: a request arriving meanwhile waits for this release instead of re-acquiring
+        // the lease (re-entrant for this process) just before it is deleted.
+        this.#live.delete(id);
       }
     })();
     return live.closing;
