@@ -45,7 +45,9 @@ if (job === 'test') {
 } else if (job === 'demo') {
   const build = pnpmRun(['exec', 'turbo', 'run', 'build', '--filter=a3s-code...', '--output-logs=errors-only']);
   if (build !== 0) process.exit(build);
-  process.exit(run(process.execPath, [join(root, 'apps', 'cli', 'dist', 'bin.js'), 'demo', ...extra]));
+  // `npm run demo -- --web`: the same demo in the browser UI (`a3s-code serve --demo`).
+  const args = extra.includes('--web') ? ['serve', '--demo', ...extra.filter((a) => a !== '--web')] : ['demo', ...extra];
+  process.exit(run(process.execPath, [join(root, 'apps', 'cli', 'dist', 'bin.js'), ...args]));
 } else {
   console.error(`usage: bootstrap.mjs test|demo`);
   process.exit(2);

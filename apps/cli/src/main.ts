@@ -8,6 +8,7 @@ import { USAGE, parseCliArgs } from './parse-args.js';
 import type { CliCommand } from './parse-args.js';
 import { reportError } from './report-error.js';
 import { runCommand } from './run-command.js';
+import { SERVE_USAGE, parseServeArgs, serveCommand } from './serve-command.js';
 
 /** The CLI's version, from its package.json (beside `src/` and `dist/`). */
 export function cliVersion(): string {
@@ -39,5 +40,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       return runCommand(command.options, io, style);
     case 'demo':
       return demoCommand(command.options, io, style);
+    case 'serve': {
+      let options;
+      try {
+        options = parseServeArgs(command.args);
+      } catch (error) {
+        return reportError(io, false, style, error);
+      }
+      if (options === 'help') {
+        io.stdout.write(SERVE_USAGE);
+        return EXIT_CODES.success;
+      }
+      return serveCommand(options, io, style);
+    }
   }
 }

@@ -34,12 +34,15 @@ export type CliCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
   | { readonly kind: 'run'; readonly options: RunCommandOptions }
-  | { readonly kind: 'demo'; readonly options: DemoCommandOptions };
+  | { readonly kind: 'demo'; readonly options: DemoCommandOptions }
+  /** `serve`: its arguments are parsed by serve-command.ts. */
+  | { readonly kind: 'serve'; readonly args: readonly string[] };
 
 /** The `--help` text. */
 export const USAGE = `Usage:
   a3s-code run "<prompt>" [options]   run one prompt in a workspace
   a3s-code demo [--json]              fix a bug in a bundled sample repo (no API key needed)
+  a3s-code serve [options]            HTTP + SSE server with a browser UI (serve --help)
   a3s-code --help | --version
 
 Options of run:
@@ -66,6 +69,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (command === '--version' || command === '-V') return { kind: 'version' };
   if (command === 'run') return parseRun(rest);
   if (command === 'demo') return { kind: 'demo', options: parseDemo(rest) };
+  if (command === 'serve') return { kind: 'serve', args: rest };
   throw usageError(`unknown command '${command}'`, { argument: command });
 }
 

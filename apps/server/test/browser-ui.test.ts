@@ -43,7 +43,7 @@ describe.skipIf(!hasChromium)('browser UI (chromium)', () => {
   });
 
   /** Sequence numbers of the rendered events, in page order. */
-  const renderedSeqs = (): Promise<number[]> => page.$$eval('#log [data-seq]', (nodes) => nodes.map((n) => Number((n as HTMLElement).dataset['seq'])));
+  const renderedSeqs = (): Promise<number[]> => page.evaluate<number[]>('[...document.querySelectorAll("#log [data-seq]")].map((n) => Number(n.dataset.seq))');
 
   it('sends a prompt, streams tool cards with a coloured diff, approves one call and denies another from the keyboard', async () => {
     h.model.setScenario([
@@ -122,7 +122,7 @@ describe.skipIf(!hasChromium)('browser UI (chromium)', () => {
 
   it('is readable on a narrow screen (no horizontal scrolling)', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     expect(overflow).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(shots, 'narrow.png'), fullPage: true });
   });
