@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { followRunEvents } from './follow-run-events.js';
+import { formatSseMessage } from './format-sse-message.js';
 import { ServerError } from './server-error.js';
 import type { SessionHost } from './session-host.js';
 
@@ -125,9 +126,11 @@ export function createApiRoutes(host: SessionHost): Hono {
       stream.onAbort(() => abort.abort());
       const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => abort.abort()), SSE_KEEPALIVE_MS);
       try {
-        for await (const item of followRunEvents(handle.session, runId, after, abort.signal)) {
-          if (item.kind === 'gap') await stream.writeSSE({ event: 'gap', data: JSON.stringify({ firstAvailableSequence: item.firstAvailableSequence }) });
-          else await stream.writeSSE({ id: String(item.sequence), event: item.event.type, data: JSON.stringify(item.event) });
+        for await (const batch of followRunEvents(handle.session, runId, after, abort.signal)) {
+          // One write per page: per-event writes cost a stream round trip each under fan-out.
+          let text = batch.gap === null ? '' : formatSseMessage({ event: 'gap', data: JSON.stringify(batch.gap) });
+          for (const { sequence, event } of batch.events) text += formatSseMessage({ id: String(sequence), event: event.type, data: JSON.stringify(event) });
+          await stream.write(text);
         }
         if (!abort.signal.aborted) {
           const run = (await handle.session.runs()).find((r) => r.id === runId);

@@ -4,19 +4,22 @@ import { ServerError } from './server-error.js';
 /** Events per `runEventPage` call while following a run. */
 export const FOLLOW_PAGE_SIZE = 256;
 
-/** One item of {@link followRunEvents}: a recorded event, or a notice that events were evicted. */
-export type FollowedRunItem =
-  | { readonly kind: 'event'; readonly sequence: number; readonly event: AgentEvent }
-  | { readonly kind: 'gap'; readonly firstAvailableSequence: number };
+/** One page read while following a run: recorded events in sequence order, and a notice when some were evicted. */
+export interface FollowedRunBatch {
+  /** Set when the cursor predated the retained window: events up to this sequence are gone. */
+  readonly gap: { readonly firstAvailableSequence: number } | null;
+  readonly events: readonly { readonly sequence: number; readonly event: AgentEvent }[];
+}
 
 /**
  * Yields the events of run `runId` recorded after sequence `after` (exclusive, the cursor of
- * `runEventPage`), in sequence order, each exactly once, then waits for new ones until the run
- * has ended and every event was yielded. The run store is the one source: the session's event
- * subscription only wakes the reader, so an event is never delivered twice or skipped however
- * the live fan-out and the paging interleave. Ends early, quietly, when `signal` aborts.
+ * `runEventPage`), in sequence order and in batches, each event exactly once, then waits for new
+ * ones until the run has ended and every event was yielded. The run store is the one source:
+ * the session's event subscription only wakes the reader, so an event is never delivered twice
+ * or skipped however the live fan-out and the paging interleave. Ends early, quietly, when
+ * `signal` aborts.
  */
-export async function* followRunEvents(session: Session, runId: string, after: number, signal: AbortSignal): AsyncGenerator<FollowedRunItem> {
+export async function* followRunEvents(session: Session, runId: string, after: number, signal: AbortSignal): AsyncGenerator<FollowedRunBatch> {
   let cursor = after;
   let wake: (() => void) | null = null;
   let dirty = false;
@@ -26,22 +29,30 @@ export async function* followRunEvents(session: Session, runId: string, after: n
   };
   const unsubscribe = session.onEvent(poke);
   signal.addEventListener('abort', poke, { once: true });
+  const read = async (): Promise<FollowedRunBatch & { hasMore: boolean }> => {
+    const page = await session.runEventPage(runId, cursor, FOLLOW_PAGE_SIZE);
+    if (page === null) throw new ServerError('NOT_FOUND', `no run '${runId}' in this session`, { runId });
+    const events = page.events.map((event) => ({ sequence: Number(event.metadata?.['sequence']), event }));
+    const last = events.at(-1);
+    if (last !== undefined) cursor = last.sequence;
+    return { gap: page.retentionGap ? { firstAvailableSequence: page.firstAvailableSequence } : null, events, hasMore: page.hasMore };
+  };
   try {
     for (;;) {
       if (signal.aborted) return;
       dirty = false;
-      // Read the status BEFORE the page: a run that ended before this read has every event recorded.
-      const ended = (await session.runs()).find((run) => run.id === runId)?.status !== 'running';
-      const page = await session.runEventPage(runId, cursor, FOLLOW_PAGE_SIZE);
-      if (page === null) throw new ServerError('NOT_FOUND', `no run '${runId}' in this session`, { runId });
-      if (page.retentionGap) yield { kind: 'gap', firstAvailableSequence: page.firstAvailableSequence };
-      for (const event of page.events) {
-        const sequence = Number(event.metadata?.['sequence']);
-        yield { kind: 'event', sequence, event };
-        cursor = sequence;
+      const batch = await read();
+      if (batch.events.length > 0 || batch.gap !== null) yield { gap: batch.gap, events: batch.events };
+      if (batch.hasMore || batch.events.length > 0) continue;
+      // Nothing new: has the run ended? The status is read BEFORE one last page, so an event
+      // recorded just before the run ended cannot slip between the two reads.
+      if ((await session.runs()).find((run) => run.id === runId)?.status !== 'running') {
+        for (;;) {
+          const rest = await read();
+          if (rest.events.length > 0 || rest.gap !== null) yield { gap: rest.gap, events: rest.events };
+          if (!rest.hasMore) return;
+        }
       }
-      if (page.hasMore) continue;
-      if (ended) return;
       if (!dirty) {
         await new Promise<void>((resolve) => {
           wake = resolve;
