@@ -149,23 +149,28 @@ export class SessionHost {
     }
   }
 
-  /** Saves, closes and releases session `id` if it is live here; with `remove`, deletes it from the store too. */
+  /**
+   * Closes session `id`: cancels its run, saves it and releases its lease if it is live here;
+   * with `remove`, deletes it from the store too. False when the store has no such session;
+   * SESSION_LEASED when another process is running it.
+   */
   async close(id: string, options: { readonly remove?: boolean } = {}): Promise<boolean> {
+    this.#assertOpen();
+    if (!SESSION_ID.test(id)) return false;
     const live = this.#live.get(id);
     if (live !== undefined) {
       await live.session.cancelAsync();
       await this.#release(id, live);
     }
-    if (options.remove === true) {
-      const attempt = await this.#options.leases.acquire(id);
-      if (!attempt.acquired) throw leased(id, attempt.holder.expiresAtMs);
-      try {
-        return await this.#options.store.delete(id);
-      } finally {
-        await this.#options.leases.release(id);
-      }
+    // Under the lease, so a process running the session is not pulled from under it.
+    await this.#acquire(id);
+    try {
+      if ((await this.#options.store.load(id)) === null) return false;
+      if (options.remove === true) await this.#options.store.delete(id);
+      return true;
+    } finally {
+      await this.#options.leases.release(id);
     }
-    return live !== undefined || (await this.#options.store.load(id)) !== null;
   }
 
   /** Stops accepting work, cancels runs, saves and releases every live session. */
@@ -265,8 +270,8 @@ export class SessionHost {
         await live.session.closeAsync();
       } finally {
         await this.#options.leases.release(id).catch(() => undefined);
-        // Only now: a request arriving meanwhile waits for this release instead of re-acquiring
-        // the lease (re-entrant for this process) just before it is deleted.
+        // Only now: a request arriving meanwhile waits for this release instead of finding the
+        // lease still held (by this very process) and failing with SESSION_LEASED.
         this.#live.delete(id);
       }
     })();

@@ -30,7 +30,7 @@ export type LeaseAttempt = { readonly acquired: true } | { readonly acquired: fa
 export interface SessionLeases {
   /** Id of this process as it appears in {@link LeaseRecord.owner}. */
   readonly owner: string;
-  /** Takes the lease of `sessionId` (re-entrant for this owner; an expired lease is taken over). */
+  /** Takes the lease of `sessionId` if it is free or expired (not re-entrant: a held lease is refused even to its holder). */
   acquire(sessionId: string): Promise<LeaseAttempt>;
   /** Extends a lease this owner holds; false when it was lost (expired and taken over). */
   renew(sessionId: string): Promise<boolean>;
@@ -80,7 +80,8 @@ export class FileSessionLeases implements SessionLeases {
     if (await this.#create(path)) return { acquired: true };
     const current = await this.#read(path);
     if (current === null) return (await this.#create(path)) ? { acquired: true } : this.#heldBy(path);
-    if (current.owner === this.owner) return { acquired: true };
+    // Not re-entrant, even for this owner: two users of one process must not share a lease that
+    // the first to finish would delete under the other.
     if (current.expiresAtMs > this.#now()) return { acquired: false, holder: current };
     return this.#takeOver(sessionId, current);
   }
