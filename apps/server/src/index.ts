@@ -1,4 +1,4 @@
-// Public surface of @a3s-lab/server. Exports are listed by name.
+// Public surface of @a3s-lab/server. Exports are listed by name; index.test.ts pins them.
 export { startServer, allowedHostValues } from './start-server.js';
 export type { RunningServer } from './start-server.js';
 export {
@@ -11,20 +11,17 @@ export {
 export type { ResolvedServerOptions, ServerOptions } from './server-options.js';
 export { createServerApp } from './create-server-app.js';
 export type { ServerAppOptions } from './create-server-app.js';
+export type { RequestGuardOptions } from './request-guard.js';
 export { SessionHost } from './session-host.js';
 export type { SessionHandle, SessionHostOptions } from './session-host.js';
 export { DEFAULT_LEASE_TTL_MS, FileSessionLeases } from './session-lease.js';
 export type { FileSessionLeasesOptions, LeaseAttempt, LeaseRecord, SessionLeases } from './session-lease.js';
-export { followRunEvents, FOLLOW_PAGE_SIZE } from './follow-run-events.js';
+export { followRunEvents } from './follow-run-events.js';
 export type { FollowedRunBatch } from './follow-run-events.js';
 export { formatSseMessage } from './format-sse-message.js';
-export { MIN_TOKEN_LENGTH, SERVER_TOKEN_ENV, resolveServerToken } from './server-token.js';
-export type { ServerToken } from './server-token.js';
-export { SERVER_ERROR_CODES, ServerError, toErrorResponse } from './server-error.js';
-export type { ErrorBody, ServerErrorCode } from './server-error.js';
-export { resolveWorkspace } from './workspace-roots.js';
-export { bearerMatches, createRequestGuard } from './request-guard.js';
-export type { RequestGuardOptions } from './request-guard.js';
-export { SSE_KEEPALIVE_MS, createApiRoutes } from './api-routes.js';
 export { readSseEvents } from './read-sse-events.js';
 export type { SseMessage } from './read-sse-events.js';
+export { MIN_TOKEN_LENGTH, SERVER_TOKEN_ENV, resolveServerToken } from './server-token.js';
+export type { ServerToken } from './server-token.js';
+export { SERVER_ERROR_CODES, ServerError } from './server-error.js';
+export type { ErrorBody, ServerErrorCode } from './server-error.js';
