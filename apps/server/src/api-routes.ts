@@ -46,7 +46,7 @@ function knownQuery(c: Context, allowed: readonly string[]): void {
  * through `host`, which resumes them from the store under their lease; see README.md for the
  * route table.
  */
-export function createApiRoutes(host: SessionHost): Hono {
+export function createApiRoutes(host: SessionHost, options: { readonly maxStreamMs: number }): Hono {
   const api = new Hono();
 
   api.get('/config', (c) => c.json({ workspaceRoots: host.workspaceRoots }));
@@ -125,6 +125,8 @@ export function createApiRoutes(host: SessionHost): Hono {
       const abort = new AbortController();
       stream.onAbort(() => abort.abort());
       const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => abort.abort()), SSE_KEEPALIVE_MS);
+      // Ends the stream without `end`: the client reconnects from its last id.
+      const lifetime = options.maxStreamMs > 0 ? setTimeout(() => abort.abort(), options.maxStreamMs) : null;
       try {
         for await (const batch of followRunEvents(handle.session, runId, after, abort.signal)) {
           // One write per page: per-event writes cost a stream round trip each under fan-out.
@@ -138,6 +140,7 @@ export function createApiRoutes(host: SessionHost): Hono {
         }
       } finally {
         clearInterval(keepAlive);
+        if (lifetime !== null) clearTimeout(lifetime);
         handle.release();
       }
     });

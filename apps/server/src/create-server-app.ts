@@ -14,6 +14,8 @@ export interface ServerAppOptions extends RequestGuardOptions {
   readonly maxBodyBytes: number;
   /** Serve the browser UI at `/`. */
   readonly ui: boolean;
+  /** End event streams after this many ms (0: never); clients reconnect with Last-Event-ID. */
+  readonly maxStreamMs: number;
 }
 
 /**
@@ -44,7 +46,7 @@ export function createServerApp(options: ServerAppOptions): Hono {
     await next();
     c.header('Cache-Control', 'no-store');
   });
-  app.route('/api', createApiRoutes(options.host));
+  app.route('/api', createApiRoutes(options.host, { maxStreamMs: options.maxStreamMs }));
   if (options.ui) app.route('/', createUiRoutes());
   return app;
 }

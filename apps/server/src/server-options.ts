@@ -61,6 +61,12 @@ export interface ServerOptions {
   readonly idleReleaseMs?: number;
   /** Serve the browser UI at `/`. Default true. */
   readonly ui?: boolean;
+  /**
+   * End an event stream after this long (without its `end` event); the client reconnects with
+   * `Last-Event-ID`. Bounds connection lifetime behind proxies and spreads streams over
+   * processes. Default 0: no limit.
+   */
+  readonly maxStreamMs?: number;
 }
 
 /** {@link ServerOptions} with every default applied. */
@@ -82,6 +88,7 @@ export interface ResolvedServerOptions {
   readonly confirmationPolicy: NonNullable<SessionOptions['confirmationPolicy']>;
   readonly idleReleaseMs: number;
   readonly ui: boolean;
+  readonly maxStreamMs: number;
 }
 
 const nonNegativeInteger = (value: number, name: string, max = Number.MAX_SAFE_INTEGER): number => {
@@ -119,5 +126,6 @@ export function resolveServerOptions(options: ServerOptions): ResolvedServerOpti
     confirmationPolicy: { ...DEFAULT_CONFIRMATION_POLICY, ...confirmation },
     idleReleaseMs: nonNegativeInteger(options.idleReleaseMs ?? 0, 'idleReleaseMs'),
     ui: options.ui ?? true,
+    maxStreamMs: nonNegativeInteger(options.maxStreamMs ?? 0, 'maxStreamMs'),
   };
 }

@@ -67,6 +67,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     allowedOrigins: resolved.allowedOrigins,
     maxBodyBytes: resolved.maxBodyBytes,
     ui: resolved.ui,
+    maxStreamMs: resolved.maxStreamMs,
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: resolved.port, hostname: resolved.host }, () => resolve(s));

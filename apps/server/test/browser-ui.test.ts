@@ -32,7 +32,7 @@ describe.skipIf(skip)('browser UI (chromium)', () => {
 
   beforeAll(async () => {
     if (!hasChromium) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package for these tests`);
-    h = await startServerHarness({ confirmationPolicy: { defaultTimeoutMs: 60_000, timeoutAction: 'reject' } });
+    h = await startServerHarness({ confirmationPolicy: { defaultTimeoutMs: 60_000, timeoutAction: 'reject' }, maxStreamMs: 400 });
     profile = mkdtempSync(join(tmpdir(), 'a3s-chromium-'));
     mkdirSync(shots, { recursive: true });
     context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1100, height: 800 } });
@@ -108,9 +108,28 @@ describe.skipIf(skip)('browser UI (chromium)', () => {
     await page.screenshot({ path: join(shots, 'reload-resumed.png'), fullPage: true });
   });
 
+  it('a dropped connection reconnects with Last-Event-ID and resumes without duplicates or gaps', async () => {
+    // This server ends every event stream after maxStreamMs without its `end` event, as a proxy
+    // cutting connections would: the UI must reconnect from its last sequence each time.
+    h.model.setScenario([toolCallResponse('bash', { command: 'echo again' }), textResponse('Again.')]);
+    await page.fill('#prompt-input', 'Echo again');
+    await page.click('#send-button');
+    await page.locator('.approval .approve').waitFor();
+    await expect.poll(async () => Number(await page.locator('#log').getAttribute('data-reconnects'))).toBeGreaterThanOrEqual(2);
+    const before = await renderedSeqs();
+    await page.locator('.approval .approve').click();
+    await page.locator('#log[data-run-status="completed"]').waitFor({ state: 'attached' });
+    const all = await renderedSeqs();
+    expect(all.slice(0, before.length)).toEqual(before);
+    expect(new Set(all).size).toBe(all.length);
+    expect(all).toEqual([...all].sort((a, b) => a - b));
+    expect(await page.locator('#log').getAttribute('data-duplicates')).toBe('0');
+    expect(await page.locator('details.tool[data-tool-name="bash"] .output').textContent()).toContain('again');
+  });
+
   it('opens a finished run from the run list and replays it from the event log', async () => {
     const runs = page.locator('#runs button');
-    await expect.poll(() => runs.count()).toBe(2);
+    await expect.poll(() => runs.count()).toBe(3);
     // Newest first: the first run is the last button.
     await runs.last().focus();
     await page.keyboard.press('Enter');

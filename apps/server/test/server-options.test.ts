@@ -12,7 +12,7 @@ const agent = {} as Agent;
 describe('resolveServerOptions', () => {
   it('defaults: loopback, 1 MiB bodies, read-only tools allowed, everything else asks', () => {
     const resolved = resolveServerOptions({ agent, workspaceRoots: ['/srv'] });
-    expect(resolved).toMatchObject({ host: '127.0.0.1', port: 0, maxBodyBytes: 1024 * 1024, idleReleaseMs: 0, ui: true });
+    expect(resolved).toMatchObject({ host: '127.0.0.1', port: 0, maxBodyBytes: 1024 * 1024, idleReleaseMs: 0, ui: true, maxStreamMs: 0 });
     expect(resolved.permissionPolicy).toEqual({ allow: ['read', 'ls', 'glob', 'grep'], defaultDecision: 'ask' });
     expect(resolved.confirmationPolicy).toMatchObject({ enabled: true, timeoutAction: 'reject' });
   });
@@ -25,6 +25,7 @@ describe('resolveServerOptions', () => {
     expect(() => resolveServerOptions({ agent, workspaceRoots: ['/srv'], confirmationPolicy: { yoloLanes: ['query'] } })).toThrow(/yoloLanes/);
     expect(() => resolveServerOptions({ agent, workspaceRoots: ['/srv'], maxBodyBytes: 0 })).toThrow(/positive/);
     expect(() => resolveServerOptions({ agent, workspaceRoots: ['/srv'], port: 70_000 })).toThrow(/port/);
+    expect(() => resolveServerOptions({ agent, workspaceRoots: ['/srv'], maxStreamMs: -1 })).toThrow(/maxStreamMs/);
     expect(() => resolveServerOptions({ agent, workspaceRoots: ['/srv'], leaseTtlMs: 5, leases: { owner: 'x', acquire: async () => ({ acquired: true }), renew: async () => true, release: async () => undefined } })).toThrow(/leaseTtlMs/);
   });
 });

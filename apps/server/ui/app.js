@@ -105,6 +105,7 @@ async function follow(sessionId, runId, controller) {
     }
     if (controller.signal.aborted) return;
     setStatus('reconnecting');
+    $('log').dataset.reconnects = String(Number($('log').dataset.reconnects ?? '0') + 1);
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(delay * 2, 5000);
   }
@@ -281,6 +282,7 @@ function openRun(runId) {
   const log = $('log');
   log.replaceChildren();
   log.dataset.duplicates = '0';
+  log.dataset.reconnects = '0';
   log.dataset.runId = runId;
   delete log.dataset.runStatus;
   delete log.dataset.lastSeq;
