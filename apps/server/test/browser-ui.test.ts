@@ -129,11 +129,14 @@ describe.skipIf(skip)('browser UI (chromium)', () => {
 
   it('opens a finished run from the run list and replays it from the event log', async () => {
     const runs = page.locator('#runs button');
-    await expect.poll(() => runs.count()).toBe(3);
+    // The list settles once every run shows as completed (the refresh after the last run ended).
+    await expect.poll(() => page.locator('#runs button[data-status="completed"]').count()).toBe(3);
     // Newest first: the first run is the last button.
-    await runs.last().focus();
+    const first = runs.last();
+    const runId = await first.getAttribute('data-run-id');
+    await first.focus();
     await page.keyboard.press('Enter');
-    await page.locator('#log[data-run-status="completed"]').waitFor({ state: 'attached' });
+    await page.locator(`#log[data-run-id="${runId ?? ''}"][data-run-status="completed"]`).waitFor({ state: 'attached' });
     expect(await page.locator('#log').textContent()).toContain('Fixed add(); I did not delete src.');
     expect(await page.locator('details.tool[data-tool-name="edit"]').count()).toBe(1);
     const seqs = await renderedSeqs();
