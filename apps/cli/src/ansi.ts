@@ -37,6 +37,8 @@ export function colorWanted(isTty: boolean, env: Readonly<Record<string, string 
   const force = env['FORCE_COLOR'];
   if (force !== undefined && force !== '' && force !== '0') return true;
   if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
+  // A dumb terminal (Emacs shell, some CI logs) shows escape sequences as garbage.
+  if (env['TERM'] === 'dumb') return false;
   return isTty;
 }
 

@@ -68,7 +68,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { kind: 'help' };
   if (command === '--version' || command === '-V') return { kind: 'version' };
   if (command === 'run') return parseRun(rest);
-  if (command === 'demo') return { kind: 'demo', options: parseDemo(rest) };
+  if (command === 'demo') return rest.includes('--help') || rest.includes('-h') ? { kind: 'help' } : { kind: 'demo', options: parseDemo(rest) };
   if (command === 'serve') return { kind: 'serve', args: rest };
   throw usageError(`unknown command '${command}'`, { argument: command });
 }

@@ -1,0 +1,50 @@
+// Terminal conventions of issue 20: `demo --help` works like `run --help`, and TERM=dumb turns
+// colour, the spinner and cursor movement off even on a TTY.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { textResponse, toolCallResponse } from '@a3s-lab/code-testing';
+import { colorWanted } from '../src/ansi.js';
+import { main } from '../src/main.js';
+import { cleanEnv, runMain, scriptedRunFixture, writeWorkspaceConfig } from './cli-harness.js';
+
+describe('terminal conventions', () => {
+  const fixture = scriptedRunFixture();
+
+  it('demo --help (and -h) prints the usage and exits 0, like run --help', async () => {
+    const home = fixture.tempDir('a3s-cli-home-');
+    for (const flag of ['--help', '-h']) {
+      const demo = await runMain(['demo', flag], { env: cleanEnv(home), cwd: home });
+      const run = await runMain(['run', flag], { env: cleanEnv(home), cwd: home });
+      expect(demo.code).toBe(0);
+      expect(demo.stdout).toBe(run.stdout);
+      expect(demo.stdout).toContain('a3s-code demo');
+    }
+  });
+
+  it('colour is off for TERM=dumb unless FORCE_COLOR asks for it', () => {
+    expect(colorWanted(true, { TERM: 'xterm-256color' })).toBe(true);
+    expect(colorWanted(true, { TERM: 'dumb' })).toBe(false);
+    expect(colorWanted(true, { TERM: 'dumb', FORCE_COLOR: '1' })).toBe(true);
+  });
+
+  it('TERM=dumb on a TTY: no escape sequences, no spinner, no redrawn lines', async () => {
+    const ws = fixture.tempDir('a3s-cli-dumb-', { 'README.md': '# dumb\n' });
+    const home = fixture.tempDir('a3s-cli-home-');
+    writeWorkspaceConfig(ws, await fixture.start([toolCallResponse('read', { file_path: 'README.md' }, { latencyMs: 300 }), textResponse(['Read ', 'it.'], { latencyMs: 300 })]));
+    const output = (tty: boolean): { stream: PassThrough & { isTTY?: boolean; columns?: number }; text: () => string } => {
+      const stream = Object.assign(new PassThrough(), tty ? { isTTY: true, columns: 80 } : {});
+      let text = '';
+      stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      return { stream, text: () => text };
+    };
+    const stdout = output(true);
+    const stderr = output(true);
+    const code = await main(['run', 'read the readme', '--workspace', ws, '--yes'], { stdin: new PassThrough(), stdout: stdout.stream, stderr: stderr.stream, env: cleanEnv(home, { TERM: 'dumb' }), cwd: ws });
+    expect(code).toBe(0);
+    const all = stdout.text() + stderr.text();
+    expect(all).toContain('Read it.');
+    expect(all).toContain('README.md');
+    expect(all).not.toContain('\u001b');
+    expect(all).not.toContain('\r');
+  });
+});
