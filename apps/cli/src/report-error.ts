@@ -29,7 +29,7 @@ export function reportError(io: CliIo, json: boolean, style: Style, error: unkno
   io.stderr.write(`${style.red('a3s-code: error')} [${reported.code}] ${sanitizeTerminalText(reported.message)}\n${hint === undefined ? '' : `${hint}\n`}`);
   if (json) {
     const payload = { code: reported.code, message: reported.message, details: reported.details };
-    io.stdout.write(`${JSON.stringify({ version: 1, type: 'error', payload })}\n`);
+    io.stdout.write(`${JSON.stringify({ version: 1, type: 'error', payload, metadata: { timestamp_ms: Date.now() } })}\n`);
   }
   return exitCodeForError(reported.code, reported.details['cancelled'] === true);
 }

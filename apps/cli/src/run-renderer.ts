@@ -32,9 +32,11 @@ export function addUsage(totals: UsageTotals, usage: unknown): void {
   totals.cacheWriteTokens += count(u['cache_write_tokens']);
 }
 
-/** The v1 envelope of an event, without the convenience projections (what `--json` prints). */
-export function toEnvelope(event: AgentEvent): { version: 1; type: string; payload: Readonly<Record<string, unknown>>; metadata?: unknown } {
-  return event.metadata === undefined
-    ? { version: 1, type: event.type, payload: event.payload }
-    : { version: 1, type: event.type, payload: event.payload, metadata: event.metadata };
+/**
+ * The v1 envelope of an event, without the convenience projections (what `--json` prints).
+ * Every line carries `metadata`: an event emitted outside a run's record has none of its own,
+ * so it gets `{ timestamp_ms }` of when it was printed.
+ */
+export function toEnvelope(event: AgentEvent): { version: 1; type: string; payload: Readonly<Record<string, unknown>>; metadata: unknown } {
+  return { version: 1, type: event.type, payload: event.payload, metadata: event.metadata ?? { timestamp_ms: Date.now() } };
 }

@@ -1,5 +1,6 @@
-// Terminal conventions of issue 20: `demo --help` works like `run --help`, and TERM=dumb turns
-// colour, the spinner and cursor movement off even on a TTY.
+// Terminal conventions of issue 20: `demo --help` works like `run --help`; TERM=dumb turns
+// colour, the spinner and cursor movement off even on a TTY; every `--json` line carries
+// `metadata`, the `error` line of a failure before the run included.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { textResponse, toolCallResponse } from '@a3s-lab/code-testing';
@@ -46,5 +47,23 @@ describe('terminal conventions', () => {
     expect(all).toContain('README.md');
     expect(all).not.toContain('\u001b');
     expect(all).not.toContain('\r');
+  });
+
+  it('--json: every line carries metadata, the error line of a usage error too', async () => {
+    const home = fixture.tempDir('a3s-cli-home-');
+    const usage = await runMain(['run', '--json'], { env: cleanEnv(home), cwd: home });
+    expect(usage.code).toBe(2);
+    const [errorLine, ...rest] = usage.stdout.trim().split('\n');
+    expect(rest).toEqual([]);
+    const error = JSON.parse(errorLine ?? '{}') as { type: string; payload: { code: string }; metadata: { timestamp_ms: number } };
+    expect(error).toMatchObject({ version: 1, type: 'error', payload: { code: 'CONFIG_ERROR' } });
+    expect(typeof error.metadata.timestamp_ms).toBe('number');
+
+    const ws = fixture.tempDir('a3s-cli-json-', { 'README.md': '# json\n' });
+    writeWorkspaceConfig(ws, await fixture.start([toolCallResponse('read', { file_path: 'README.md' }), textResponse('Done.')]));
+    const run = await runMain(['run', 'read it', '--workspace', ws, '--json'], { env: cleanEnv(home), cwd: ws });
+    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { metadata?: unknown });
+    expect(lines.length).toBeGreaterThan(5);
+    expect(lines.every((line) => typeof line.metadata === 'object' && line.metadata !== null)).toBe(true);
   });
 });
