@@ -18,6 +18,8 @@ export interface HostRunOptions {
   readonly style: Style;
   /** `--json` output. */
   readonly json: boolean;
+  /** `--compact` (with `json`): no per-token delta lines. */
+  readonly compact?: boolean;
   /** `--yes`: approve every ask. */
   readonly yes: boolean;
   /** `provider/model`, for the cost line. */
@@ -33,7 +35,7 @@ export function confirmationModeFor(yes: boolean, io: CliIo): ConfirmationMode {
 /** Runs one prompt with the renderer and confirmation handling the flags ask for. */
 export async function hostRun(options: HostRunOptions): Promise<RunOutcome> {
   const { io, style } = options;
-  const renderer: RunRenderer = options.json ? new JsonRenderer(io.stdout, io.stderr) : new TerminalRenderer({ out: io.stdout, style, model: options.model, live: io.stdout.isTTY === true && io.env['TERM'] !== 'dumb' });
+  const renderer: RunRenderer = options.json ? new JsonRenderer(io.stdout, io.stderr, { compact: options.compact === true }) : new TerminalRenderer({ out: io.stdout, style, model: options.model, live: io.stdout.isTTY === true && io.env['TERM'] !== 'dumb' });
   const mode = confirmationModeFor(options.yes, io);
   const reader = mode === 'interactive' ? new LineReader(io.stdin) : undefined;
   const confirmations = new ConfirmationHandler({

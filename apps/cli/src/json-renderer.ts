@@ -3,6 +3,9 @@ import type { CliOutput } from './cli-io.js';
 import type { RunRenderer } from './run-renderer.js';
 import { toEnvelope } from './run-renderer.js';
 
+/** Per-token event types that `--compact` leaves out. */
+export const DELTA_EVENT_TYPES: ReadonlySet<string> = new Set(['text_delta', 'reasoning_delta', 'tool_input_delta', 'tool_output_delta']);
+
 /**
  * `--json`: exactly one v1 envelope (`{version, type, payload, metadata}`) per line on stdout
  * and nothing else there; notices go to stderr.
@@ -10,13 +13,17 @@ import { toEnvelope } from './run-renderer.js';
 export class JsonRenderer implements RunRenderer {
   readonly #stdout: CliOutput;
   readonly #stderr: CliOutput;
+  readonly #compact: boolean;
 
-  constructor(stdout: CliOutput, stderr: CliOutput) {
+  /** `compact` (`--compact`) leaves out the {@link DELTA_EVENT_TYPES} lines. */
+  constructor(stdout: CliOutput, stderr: CliOutput, options: { readonly compact?: boolean } = {}) {
     this.#stdout = stdout;
     this.#stderr = stderr;
+    this.#compact = options.compact === true;
   }
 
   event(event: AgentEvent): void {
+    if (this.#compact && DELTA_EVENT_TYPES.has(event.type)) return;
     this.#stdout.write(`${envelopeLine(toEnvelope(event))}\n`);
   }
 

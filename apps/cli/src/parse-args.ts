@@ -21,6 +21,10 @@ export interface RunCommandOptions {
   readonly permissionMode?: PermissionMode;
   /** `--max-tool-rounds N`; default the session default (50). */
   readonly maxToolRounds?: number;
+  /** `-o FILE` / `--output FILE`: also write the final answer there. */
+  readonly output?: string;
+  /** `--compact` (with `--json` only): leave out the per-token delta lines. Default false. */
+  readonly compact?: boolean;
 }
 
 /** Options of `a3s-code demo`. */
@@ -54,6 +58,10 @@ Options of run:
   --yes, -y                  approve every confirmation without asking
   --max-tool-rounds N        stop after N model turns that request tools (default 50)
   --json                     print one v1 event envelope per line on stdout, nothing else
+  --compact                  with --json: leave out the per-token delta lines (text, reasoning,
+                             tool input/output deltas)
+  -o, --output FILE          also write the final answer to FILE
+  A prompt of "-" is read from stdin.
 
 Exit codes: 0 success, 1 last tool call failed / run failed, 2 usage or config error,
 3 model error, 130 cancelled.
@@ -93,6 +101,8 @@ function parseRun(args: readonly string[]): CliCommand {
     yes: { type: 'boolean', short: 'y' },
     'permission-mode': { type: 'string' },
     'max-tool-rounds': { type: 'string' },
+    output: { type: 'string', short: 'o' },
+    compact: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values['help'] === true) return { kind: 'help' };
@@ -114,6 +124,8 @@ function parseRun(args: readonly string[]): CliCommand {
       throw usageError(`--max-tool-rounds must be a positive integer; got '${rounds}'`, { argument: '--max-tool-rounds' });
     }
   }
+  const output = text('output');
+  if (values['compact'] === true && values['json'] !== true) throw usageError('--compact only applies to --json output', { argument: '--compact' });
   const mode = text('permission-mode');
   const workspace = text('workspace');
   const config = text('config');
@@ -126,6 +138,8 @@ function parseRun(args: readonly string[]): CliCommand {
     ...(model === undefined ? {} : { model }),
     ...(mode === undefined ? {} : { permissionMode: parsePermissionMode(mode) }),
     ...(maxToolRounds === undefined ? {} : { maxToolRounds }),
+    ...(output === undefined ? {} : { output }),
+    ...(values['compact'] === true ? { compact: true } : {}),
   };
   return { kind: 'run', options };
 }

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Agent, CodeError } from '@a3s-lab/code';
 import type { SessionOptions } from '@a3s-lab/code';
@@ -87,7 +87,9 @@ export async function runCommand(options: RunCommandOptions, io: CliIo, style: S
       const from = source.kind === 'file' ? source.path : `environment (${source.description})`;
       io.stdout.write(style.dim(`a3s-code · ${model} · ${workspace} · permissions: ${mode}${options.yes ? ' + --yes' : ''} · config: ${from}\n`));
     }
-    const outcome = await hostRun({ session, prompt: options.prompt, io, style, json: options.json, yes: options.yes, model });
+    const prompt = options.prompt === '-' ? await readPrompt(io) : options.prompt;
+    const outcome = await hostRun({ session, prompt, io, style, json: options.json, yes: options.yes, model, compact: options.compact === true });
+    if (options.output !== undefined && outcome.error === undefined && !outcome.cancelled) writeFileSync(resolve(io.cwd, options.output), outcome.text);
     if (outcome.error !== undefined && !options.json && !outcome.cancelled && outcome.exitCode === EXIT_CODES.model) {
       // The message may quote the provider's answer: no control characters reach the terminal.
       io.stderr.write(`${style.red('a3s-code:')} the model failed [${outcome.error.code}]: ${sanitizeTerminalText(outcome.error.message)}\n`);
@@ -98,4 +100,13 @@ export async function runCommand(options: RunCommandOptions, io: CliIo, style: S
   } finally {
     await agent?.close();
   }
+}
+
+/** `run -`: the prompt is all of stdin; an empty one is a usage error. */
+async function readPrompt(io: CliIo): Promise<string> {
+  let text = '';
+  for await (const chunk of io.stdin) text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  const prompt = text.trim();
+  if (prompt.length === 0) throw new CodeError('CONFIG_ERROR', 'run - reads the prompt from stdin, and stdin was empty (see a3s-code --help)', { details: { usage: true, argument: 'prompt' } });
+  return prompt;
 }

@@ -1,6 +1,8 @@
 // Terminal conventions of issue 20: `demo --help` works like `run --help`; TERM=dumb turns
 // colour, the spinner and cursor movement off even on a TTY; every `--json` line carries
 // `metadata`, the `error` line of a failure before the run included.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { textResponse, toolCallResponse } from '@a3s-lab/code-testing';
@@ -65,5 +67,35 @@ describe('terminal conventions', () => {
     const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { metadata?: unknown });
     expect(lines.length).toBeGreaterThan(5);
     expect(lines.every((line) => typeof line.metadata === 'object' && line.metadata !== null)).toBe(true);
+  });
+
+  it('run - reads the prompt from stdin; --compact drops the delta lines; -o writes the final answer', async () => {
+    const home = fixture.tempDir('a3s-cli-home-');
+    const ws = fixture.tempDir('a3s-cli-stdin-', { 'README.md': '# stdin\n' });
+    const model = await fixture.start([toolCallResponse('read', { file_path: 'README.md' }), textResponse(['The ', 'answer.'])]);
+    writeWorkspaceConfig(ws, model);
+    const stdin = new PassThrough();
+    stdin.end('what does the readme say?\n');
+    const out = new PassThrough();
+    let stdout = '';
+    out.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const code = await main(['run', '-', '--workspace', ws, '--json', '--compact', '-o', 'answer.txt'], { stdin, stdout: out, stderr: new PassThrough(), env: cleanEnv(home), cwd: ws });
+    expect(code).toBe(0);
+    expect(JSON.stringify(model.requests[0]?.body)).toContain('what does the readme say?');
+    const types = stdout.trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type);
+    expect(types).toEqual(expect.arrayContaining(['agent_start', 'tool_start', 'tool_end', 'turn_end', 'agent_end']));
+    expect(types.filter((t) => t.endsWith('_delta'))).toEqual([]);
+    expect(readFileSync(join(ws, 'answer.txt'), 'utf8')).toBe('The answer.');
+
+    const empty = new PassThrough();
+    empty.end('');
+    const err = new PassThrough();
+    let stderr = '';
+    err.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    expect(await main(['run', '-', '--workspace', ws], { stdin: empty, stdout: new PassThrough(), stderr: err, env: cleanEnv(home), cwd: ws })).toBe(2);
+    expect(stderr).toContain('stdin was empty');
+    const compactAlone = await runMain(['run', 'x', '--compact'], { env: cleanEnv(home), cwd: ws });
+    expect(compactAlone.code).toBe(2);
+    expect(compactAlone.stderr).toContain('--compact only applies to --json');
   });
 });
