@@ -90,7 +90,9 @@ export async function runCommand(options: RunCommandOptions, io: CliIo, style: S
     const prompt = options.prompt === '-' ? await readPrompt(io) : options.prompt;
     const outcome = await hostRun({ session, prompt, io, style, json: options.json, yes: options.yes, model, compact: options.compact === true });
     if (options.output !== undefined && outcome.error === undefined && !outcome.cancelled) writeFileSync(resolve(io.cwd, options.output), outcome.text);
-    if (outcome.error !== undefined && !options.json && !outcome.cancelled && outcome.exitCode === EXIT_CODES.model) {
+    // On a terminal the renderer's error line already said it: a 401 is printed once. When
+    // stdout goes elsewhere, stderr still gets the reason.
+    if (outcome.error !== undefined && !options.json && !outcome.cancelled && outcome.exitCode === EXIT_CODES.model && io.stdout.isTTY !== true) {
       // The message may quote the provider's answer: no control characters reach the terminal.
       io.stderr.write(`${style.red('a3s-code:')} the model failed [${outcome.error.code}]: ${sanitizeTerminalText(outcome.error.message)}\n`);
     }

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { textResponse, toolCallResponse } from '@a3s-lab/code-testing';
+import { errorResponse, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
 import { colorWanted } from '../src/ansi.js';
 import { main } from '../src/main.js';
 import { cleanEnv, runMain, scriptedRunFixture, writeWorkspaceConfig } from './cli-harness.js';
@@ -97,5 +97,26 @@ describe('terminal conventions', () => {
     const compactAlone = await runMain(['run', 'x', '--compact'], { env: cleanEnv(home), cwd: ws });
     expect(compactAlone.code).toBe(2);
     expect(compactAlone.stderr).toContain('--compact only applies to --json');
+  });
+
+  it('a 401 is printed once on a terminal; with stdout redirected, stderr still says why', async () => {
+    const home = fixture.tempDir('a3s-cli-home-');
+    const ws = fixture.tempDir('a3s-cli-401-', { 'README.md': '# 401\n' });
+    writeWorkspaceConfig(ws, await fixture.start(() => errorResponse(401, { message: 'invalid x-api-key' })));
+    const capture = (tty: boolean): { stream: PassThrough; text: () => string } => {
+      const stream = Object.assign(new PassThrough(), tty ? { isTTY: true, columns: 100 } : {});
+      let text = '';
+      stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      return { stream, text: () => text };
+    };
+    for (const tty of [true, false]) {
+      const stdout = capture(tty);
+      const stderr = capture(tty);
+      const code = await main(['run', 'hi', '--workspace', ws], { stdin: new PassThrough(), stdout: stdout.stream, stderr: stderr.stream, env: cleanEnv(home, { TERM: 'dumb' }), cwd: ws });
+      expect(code).toBe(3);
+      const both = stdout.text() + stderr.text();
+      expect(both.split('invalid x-api-key').length - 1).toBe(tty ? 1 : 2);
+      if (!tty) expect(stderr.text()).toContain('invalid x-api-key');
+    }
   });
 });
