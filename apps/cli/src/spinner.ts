@@ -1,6 +1,7 @@
 import type { Style } from './ansi.js';
 import { CURSOR, stripAnsi } from './ansi.js';
 import { formatDuration } from './tool-summary.js';
+import { displayWidth, truncateToWidth } from './display-width.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 /** Redraw period of the spinner, ms. */
@@ -57,7 +58,7 @@ export class Spinner {
     let line = `${this.#style.cyan(frame)} ${this.#label}  ${this.#style.dim(formatDuration(Date.now() - this.#startedAt))}`;
     const width = Math.max(10, this.#columns() - 1);
     const plain = stripAnsi(line);
-    if (plain.length > width) line = `${plain.slice(0, width - 1)}…`;
+    if (displayWidth(plain) > width) line = truncateToWidth(plain, width);
     this.#write(`${CURSOR.clearLine}${line}`);
   }
 }

@@ -7,6 +7,7 @@ import type { RunRenderer, UsageTotals } from './run-renderer.js';
 import { addUsage } from './run-renderer.js';
 import { Spinner } from './spinner.js';
 import { formatDiff, formatDuration, formatToolLine, keyArgument, oneLine, outputPreview } from './tool-summary.js';
+import { displayWidth } from './display-width.js';
 
 /** Options of {@link TerminalRenderer}. */
 export interface TerminalRendererOptions {
@@ -182,7 +183,7 @@ export class TerminalRenderer implements RunRenderer {
     this.#spinner.stop();
     if (text.length === 0) return;
     const columns = this.#columns();
-    const rows = text.split('\n').reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / columns)), 0);
+    const rows = text.split('\n').reduce((sum, line) => sum + Math.max(1, Math.ceil(displayWidth(line) / columns)), 0);
     this.#out.write(`\r${CURSOR.up(rows - 1)}${CURSOR.clearDown}`);
     this.#atLineStart = true;
   }

@@ -1,5 +1,6 @@
 import type { Style } from './ansi.js';
 import { sanitizeTerminalText } from './ansi.js';
+import { truncateToWidth } from './display-width.js';
 
 /** Longest key argument shown on a tool line. */
 export const MAX_KEY_ARGUMENT_CHARS = 80;
@@ -9,11 +10,11 @@ const asString = (value: unknown): string | undefined => (typeof value === 'stri
 
 /**
  * Collapses whitespace (a multi-line command becomes one line), drops control characters and
- * escape sequences, and cuts long text with `…`.
+ * escape sequences, and cuts text wider than `max` display columns with `…`.
  */
 export function oneLine(text: string, max = MAX_KEY_ARGUMENT_CHARS): string {
   const flat = sanitizeTerminalText(text).replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  return truncateToWidth(flat, max);
 }
 
 /**

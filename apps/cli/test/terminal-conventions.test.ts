@@ -7,6 +7,8 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { errorResponse, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
 import { colorWanted } from '../src/ansi.js';
+import { displayWidth } from '../src/display-width.js';
+import { oneLine } from '../src/tool-summary.js';
 import { main } from '../src/main.js';
 import { cleanEnv, runMain, scriptedRunFixture, writeWorkspaceConfig } from './cli-harness.js';
 
@@ -118,5 +120,12 @@ describe('terminal conventions', () => {
       expect(both.split('invalid x-api-key').length - 1).toBe(tty ? 1 : 2);
       if (!tty) expect(stderr.text()).toContain('invalid x-api-key');
     }
+  });
+
+  it('tool arguments are cut at display columns, not string length', () => {
+    const cut = oneLine('echo 日本語のテキスト 🙂 '.repeat(10), 30);
+    expect(displayWidth(cut)).toBeLessThanOrEqual(30);
+    expect(displayWidth(cut)).toBeGreaterThanOrEqual(28);
+    expect(cut.endsWith('…')).toBe(true);
   });
 });
