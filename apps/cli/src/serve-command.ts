@@ -112,7 +112,8 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo, styl
     if (options.demo) {
       const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-web-demo-')));
       cpSync(demoRepoPath(), join(workspace, 'demo-repo'), { recursive: true });
-      roots = [workspace];
+      // The repo itself is the only root (the UI offers it); the state directory sits beside it.
+      roots = [join(workspace, 'demo-repo')];
       stateDir ??= join(workspace, '.a3s-server');
       model = await startScriptedModelServer({ scenario: createDemoScenario({ latencyMs: 300, chunkDelayMs: 30 }) });
       const [provider, id] = SCRIPTED_DEMO_MODEL.split('/') as [string, string];

@@ -20,7 +20,8 @@ describe('a3s-code serve', () => {
       const config = await fetch(`${url}/api/config`, { headers: { authorization: `Bearer ${token}` } });
       const roots = ((await config.json()) as { workspaceRoots: string[] }).workspaceRoots;
       expect(roots).toHaveLength(1);
-      const created = await fetch(`${url}/api/sessions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ workspace: `${roots[0]}/demo-repo` }) });
+      expect(roots[0]).toMatch(/demo-repo$/);
+      const created = await fetch(`${url}/api/sessions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ workspace: roots[0] }) });
       expect(created.status).toBe(201);
       interrupt?.();
       expect(await exit).toBe(0);
