@@ -252,10 +252,10 @@ export class SessionHost {
     live.holds -= 1;
     if (live.holds > 0 || live.closing !== null) return;
     if (this.#options.idleReleaseMs <= 0) {
-      void this.#release(id, live);
+      void this.#release(id, live).catch(ignoreReleaseFailure);
       return;
     }
-    live.idleTimer = setTimeout(() => void this.#release(id, live), this.#options.idleReleaseMs);
+    live.idleTimer = setTimeout(() => void this.#release(id, live).catch(ignoreReleaseFailure), this.#options.idleReleaseMs);
     live.idleTimer.unref();
   }
 
@@ -303,3 +303,7 @@ function leased(id: string, expiresAtMs: number): ServerError {
     retryAfterMs: Math.max(0, expiresAtMs - Date.now()),
   });
 }
+
+// A failed close (its save failed) already emitted persistence_failed and the lease was given
+// back in the finally: nothing is left to undo, and a background release must not crash the server.
+function ignoreReleaseFailure(): void {}
