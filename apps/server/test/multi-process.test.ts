@@ -1,7 +1,8 @@
 // Two server processes over one state directory (FileSessionStore + file leases), as two
 // replicas behind one URL: a session created on the first is continued on the second. While
 // one process runs the session (holds its lease) the other answers 409 SESSION_LEASED with
-// Retry-After; once the run ended and the session was saved and released, either serves it.
+// Retry-After; once the run ended and the session was saved and released, either serves it. A
+// process killed while holding a lease blocks the session only until the lease expires.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -9,19 +10,21 @@ import { createInterface } from 'node:readline';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { textResponse, toolCallResponse } from '@a3s-lab/code-testing';
+import { hangResponse, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
 import type { RunRecord } from '@a3s-lab/code';
 import { aclFor, collectSse, startServerHarness, TEST_TOKEN } from './server-harness.js';
 import type { ServerHarness } from './server-harness.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
+// The second process's leases expire 1.5 s after its last renewal (renewed every 500 ms).
+const CHILD_LEASE_TTL_MS = 1500;
 let a: ServerHarness;
 let child: ChildProcess;
 let bUrl = '';
 
 beforeAll(async () => {
   a = await startServerHarness();
-  child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', join(here, 'fixtures', 'serve-child.ts'), aclFor(a.model), join(a.dir, 'root'), a.stateDir, TEST_TOKEN], {
+  child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', join(here, 'fixtures', 'serve-child.ts'), aclFor(a.model), join(a.dir, 'root'), a.stateDir, TEST_TOKEN, String(CHILD_LEASE_TTL_MS)], {
     cwd: resolve(here, '..'),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -33,7 +36,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  if (child.exitCode === null) {
+  if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((done) => child.once('exit', done));
     child.kill('SIGTERM');
     await exited;
@@ -90,5 +93,22 @@ describe('two server processes, one session store', () => {
     expect(((await refused.json()) as { error: { code: string; details: { sessionId: string } } }).error).toMatchObject({ code: 'SESSION_LEASED', details: { sessionId: id } });
     await a.json(`/api/sessions/${id}/runs/${run.id}/cancel`, { method: 'POST' });
     await expect.poll(async () => (await onB(`/api/sessions/${id}/runs`)).status).toBe(200);
+  });
+
+  it('a process killed mid-run leaves a lease that expires; then the other process resumes the last saved state', async () => {
+    a.model.setScenario([hangResponse()]);
+    const created = await onB('/api/sessions', { method: 'POST', body: JSON.stringify({ workspace: a.repo }) });
+    const { id } = (await created.json()) as { id: string };
+    expect((await onB(`/api/sessions/${id}/runs`, { method: 'POST', body: JSON.stringify({ prompt: 'hang forever' }) })).status).toBe(202);
+    // B runs it: A refuses.
+    expect((await a.api(`/api/sessions/${id}/runs`)).status).toBe(409);
+    child.kill('SIGKILL');
+    await new Promise((done) => child.once('exit', done));
+    // Nobody renews the lease any more: once it expired, A takes it over and resumes the session.
+    await expect.poll(async () => (await a.api(`/api/sessions/${id}/runs`)).status, { timeout: 15_000 }).toBe(200);
+    a.model.setScenario([textResponse('Recovered.')]);
+    const run = await a.json<RunRecord>(`/api/sessions/${id}/runs`, { method: 'POST', body: JSON.stringify({ prompt: 'after the crash' }) });
+    const events = await collectSse(await a.api(`/api/sessions/${id}/runs/${run.id}/stream`));
+    expect(JSON.parse(events.at(-1)?.data ?? '{}')).toMatchObject({ status: 'completed' });
   });
 });
