@@ -19,5 +19,10 @@ describe('displayWidth / truncateToWidth', () => {
     expect(displayWidth(truncateToWidth('日本語のテキスト', 7))).toBeLessThanOrEqual(7);
     expect(truncateToWidth('🙂🙂🙂', 4)).toBe('🙂…');
     expect(truncateToWidth('short', 10)).toBe('short');
+    // A narrow character after a wide one that no longer fits is not pulled forward.
+    expect(truncateToWidth('ab日c日本語', 4)).toBe('ab…');
+    expect(truncateToWidth('日本', 4)).toBe('日本');
+    // A huge text is cut without reading all of it.
+    expect(truncateToWidth('日'.repeat(1_000_000), 10)).toBe(`${'日'.repeat(4)}…`);
   });
 });

@@ -43,23 +43,33 @@ function graphemeWidth(grapheme: string): number {
   return isWide(first) ? 2 : 1;
 }
 
+// Printable ASCII is one column per character: no segmentation needed (the common case).
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Columns `text` takes on a terminal (no escape sequences expected: strip them first). */
 export function displayWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
   for (const { segment } of segmenter.segment(text)) width += graphemeWidth(segment);
   return width;
 }
 
-/** `text` cut to at most `columns` display columns, ending with `…` when cut; never splits a grapheme. */
+/**
+ * `text` cut to at most `columns` display columns, ending with `…` when cut; never splits a
+ * grapheme. Stops reading at the cut, so a huge text costs no more than its first `columns`.
+ */
 export function truncateToWidth(text: string, columns: number): string {
-  if (displayWidth(text) <= columns) return text;
-  let out = '';
+  if (PRINTABLE_ASCII.test(text)) return text.length <= columns ? text : `${text.slice(0, Math.max(0, columns - 1))}…`;
+  let kept = '';
+  let full = false;
   let width = 0;
   for (const { segment } of segmenter.segment(text)) {
     const w = graphemeWidth(segment);
-    if (width + w > columns - 1) break;
-    out += segment;
+    // The prefix that still fits beside the `…`, in case the text turns out to be too wide.
+    if (!full && width + w <= columns - 1) kept += segment;
+    else full = true;
     width += w;
+    if (width > columns) return `${kept}…`;
   }
-  return `${out}…`;
+  return text;
 }

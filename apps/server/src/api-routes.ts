@@ -115,9 +115,11 @@ export function createApiRoutes(host: SessionHost, options: { readonly maxStream
     // Last-Event-ID (sent by a reconnecting client) wins over ?after=; both are exclusive cursors.
     const after = cursor(c.req.header('last-event-id'), 'Last-Event-ID') ?? cursor(c.req.query('after'), 'after') ?? 0;
     const handle = await host.open(c.req.param('id'));
-    if ((await handle.session.runEventPage(runId, after, 1)) === null) {
+    try {
+      if ((await handle.session.runEventPage(runId, after, 1)) === null) throw new ServerError('NOT_FOUND', `no run '${runId}'`, { runId });
+    } catch (error) {
       handle.release();
-      throw new ServerError('NOT_FOUND', `no run '${runId}'`, { runId });
+      throw error;
     }
     c.header('Cache-Control', 'no-store');
     c.header('X-Accel-Buffering', 'no');

@@ -79,15 +79,20 @@ export class SessionHost {
     const root = await resolveWorkspace(workspace, this.#options.workspaceRoots);
     const id = `s_${randomUUID()}`;
     await this.#acquire(id);
+    let session: Session | undefined;
     try {
-      const session = await this.#options.agent.sessionAsync(root, { ...this.#sessionOptions(), sessionId: id });
+      session = await this.#options.agent.sessionAsync(root, { ...this.#sessionOptions(), sessionId: id });
+      // Saved at once: the session exists in the store before anyone learns its id.
       await session.save();
-      this.#adopt(id, session);
     } catch (error) {
+      await session?.closeAsync().catch(() => undefined);
       await this.#options.leases.release(id);
       throw error;
     }
-    await this.use(id, async () => undefined);
+    const live = this.#adopt(id, session);
+    // Held by nobody: released now (or after idleReleaseMs) like any other idle session.
+    live.holds += 1;
+    this.#unhold(id, live);
     return { id, workspace: root };
   }
 

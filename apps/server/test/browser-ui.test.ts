@@ -151,4 +151,23 @@ describe.skipIf(skip)('browser UI (chromium)', () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(shots, 'narrow.png'), fullPage: true });
   });
+
+  it('without a token the UI asks for one; a wrong token is refused and asked for again', async () => {
+    const fresh = await context.newPage();
+    try {
+      await fresh.goto(`${h.server.url}/`);
+      await fresh.locator('#token-input').waitFor();
+      expect(await fresh.locator('#app').isHidden()).toBe(true);
+      await fresh.fill('#token-input', 'wrong-token-wrong-token-wrong');
+      await fresh.press('#token-input', 'Enter');
+      await fresh.locator('#status', { hasText: 'token needed' }).waitFor();
+      expect(await fresh.locator('#auth').isVisible()).toBe(true);
+      await fresh.fill('#token-input', TEST_TOKEN);
+      await fresh.press('#token-input', 'Enter');
+      await fresh.locator('#status', { hasText: 'ready' }).waitFor();
+      expect(await fresh.locator('#session-select option').count()).toBeGreaterThan(0);
+    } finally {
+      await fresh.close();
+    }
+  });
 });

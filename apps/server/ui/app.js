@@ -97,6 +97,10 @@ async function follow(sessionId, runId, controller) {
     } catch (error) {
       if (controller.signal.aborted) return;
       // A refusal that retrying cannot fix ends the follow; everything else reconnects.
+      if (error.code === 'UNAUTHORIZED') {
+        askForToken();
+        return;
+      }
       if (error.status !== undefined && error.status < 500 && error.status !== 409) {
         setStatus(`error: ${error.code}`);
         logMeta(`${error.code}: ${error.message}`);
@@ -377,12 +381,22 @@ $('cancel-button').addEventListener('click', async () => {
   if (state.runId) await postJson(`/api/sessions/${encodeURIComponent(state.sessionId)}/runs/${encodeURIComponent(state.runId)}/cancel`).catch(() => undefined);
 });
 
+/** The token was refused (or is missing): forget it and ask for it. */
+function askForToken() {
+  store.removeItem('a3s.token');
+  state.token = '';
+  $('app').hidden = true;
+  $('auth').hidden = false;
+  setStatus('token needed');
+  $('token-input').focus();
+}
+
 $('auth-form').addEventListener('submit', (event) => {
   event.preventDefault();
   state.token = $('token-input').value.trim();
   store.setItem('a3s.token', state.token);
   $('auth').hidden = true;
-  void start().catch((error) => setStatus(`error: ${error.code ?? error.message}`));
+  void start().catch(failed);
 });
 
 // The token arrives in the URL fragment (never sent to the server); keep it for this tab only.
@@ -392,5 +406,6 @@ if (fragment.get('token')) {
   history.replaceState(null, '', window.location.pathname);
 }
 state.token = store.getItem('a3s.token') ?? '';
-if (state.token) void start().catch((error) => setStatus(`error: ${error.code ?? error.message}`));
-else $('auth').hidden = false;
+const failed = (error) => (error.code === 'UNAUTHORIZED' ? askForToken() : setStatus(`error: ${error.code ?? error.message}`));
+if (state.token) void start().catch(failed);
+else askForToken();
