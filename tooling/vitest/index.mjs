@@ -19,6 +19,10 @@ export function createVitestConfig(options) {
       testTimeout: options.testTimeout ?? 20_000,
       hookTimeout: 30_000,
       pool: 'forks',
+      // Third-party packages that also publish a `source` condition (eventsource-parser, used by
+      // the MCP SDK) resolve to TypeScript sources under the condition above: let vite
+      // transform them instead of handing .ts files to Node.
+      server: { deps: { inline: [/eventsource-parser/, /@modelcontextprotocol[\\/]sdk/] } },
     },
   });
 }

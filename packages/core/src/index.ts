@@ -30,6 +30,7 @@ export type { ToolAttachment, ToolOutput, ToolResult } from './tools/tool-result
 export { toToolDefinition } from './tools/tool.js';
 export type { PermissionTarget, Tool, ToolContext, ToolDefinition, ToolServices } from './tools/tool.js';
 export { ToolRegistry } from './tools/tool-registry.js';
+export type { ToolSource, ToolSourceBinding, ToolSurface } from './tools/tool-source.js';
 export type { AnyTool } from './tools/tool-registry.js';
 
 export type { InvocationOrigin } from './kernel/invocation-origin.js';
@@ -73,6 +74,7 @@ export type {
 } from './hooks/hook-registry.js';
 export { BudgetGuard } from './budget/budget-guard.js';
 export type { BudgetGuardOptions, BudgetKind, BudgetLimits, BudgetUsage } from './budget/budget-guard.js';
+export { SECRET_ENV_NAME_FRAGMENTS, buildChildEnvironment, isSecretEnvName } from './security/child-environment.js';
 export { DefaultSecurityProvider, MIN_SECRET_VALUE_LENGTH, NO_REDACTION, REDACTION_MARKER } from './security/security-provider.js';
 export type { DefaultSecurityProviderOptions, SecurityProvider } from './security/security-provider.js';
 export { ArtifactStore, DEFAULT_MAX_ARTIFACTS, DEFAULT_MAX_ARTIFACT_BYTES } from './artifacts/artifact-store.js';

@@ -1,12 +1,30 @@
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { AnyTool } from '../../tools/tool-registry.js';
 import type { StageStop } from '../invocation-call.js';
 
 // One shared instance: compiling is the expensive part and results are cached per tool below.
 // strict:false because tool schemas are model-facing JSON that may carry annotations ajv does
 // not know; allErrors so the model sees every failing path at once.
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+const AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
+const draft07 = new Ajv(AJV_OPTIONS);
+// Lazily built: most sessions only ever see draft-07 (or dialect-less) schemas.
+let draft2020: Ajv2020 | undefined;
+
+/** `$schema` URIs of JSON Schema 2020-12 (with and without the trailing `#`, http or https). */
+const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+
+/**
+ * The validator instance for a schema's dialect: JSON Schema 2020-12 when its `$schema` says so
+ * (MCP servers publish those), draft-07 otherwise — including schemas without `$schema`, so the
+ * built-in tools keep their meaning.
+ */
+function ajvFor(schema: object): Ajv | Ajv2020 {
+  const dialect = (schema as { $schema?: unknown }).$schema;
+  if (typeof dialect === 'string' && DRAFT_2020_12.test(dialect)) return (draft2020 ??= new Ajv2020(AJV_OPTIONS));
+  return draft07;
+}
 
 type Compiled = ValidateFunction | { readonly schemaError: string };
 const cache = new WeakMap<AnyTool, Compiled>();
@@ -18,6 +36,7 @@ function compile(tool: AnyTool): Compiled {
   let compiled = cache.get(tool);
   if (compiled === undefined) {
     try {
+      const ajv = ajvFor(tool.parameters as object);
       const validate = ajv.compile(tool.parameters as object);
       // The validator keeps working after its schema leaves ajv's registry; removing it means
       // dynamic tools do not accumulate and two tools may reuse the same `$id`.

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { recordingTool } from '../../../test/kernel-kit.js';
+import { validateArguments } from './validate-arguments.js';
+
+const DRAFT_2020 = 'https://json-schema.org/draft/2020-12/schema';
+const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
+
+describe('validateArguments schema dialects', () => {
+  it('validates a JSON Schema 2020-12 tool schema (prefixItems, $defs) instead of refusing it', () => {
+    const tool = recordingTool('pair', undefined, {
+      parameters: {
+        $schema: DRAFT_2020,
+        type: 'object',
+        properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { $ref: '#/$defs/count' }], items: false } },
+        required: ['pair'],
+        $defs: { count: { type: 'integer', minimum: 0 } },
+      },
+    });
+    expect(validateArguments(tool, { pair: ['a', 1] })).toBeUndefined();
+    const wrongType = validateArguments(tool, { pair: ['a', 'b'] });
+    expect(wrongType?.output.errorKind).toMatchObject({ type: 'invalid_argument' });
+    expect(wrongType?.output.output).toContain('/pair/1');
+    // `items: false` after prefixItems forbids a third element: a 2020-12-only meaning.
+    expect(validateArguments(tool, { pair: ['a', 1, 2] })?.output.errorKind).toMatchObject({ type: 'invalid_argument' });
+  });
+
+  it('keeps draft-07 meaning for draft-07 and dialect-less schemas (tuple `items`)', () => {
+    for (const $schema of [DRAFT_07, undefined]) {
+      const tool = recordingTool(`tuple`, undefined, {
+        parameters: {
+          ...($schema === undefined ? {} : { $schema }),
+          type: 'object',
+          properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false } },
+          required: ['pair'],
+        },
+      });
+      expect(validateArguments(tool, { pair: ['a', 1] })).toBeUndefined();
+      expect(validateArguments(tool, { pair: ['a', 'b'] })?.output.errorKind).toMatchObject({ type: 'invalid_argument' });
+      expect(validateArguments(tool, { pair: ['a', 1, 3] })?.output.errorKind).toMatchObject({ type: 'invalid_argument' });
+    }
+  });
+
+  it('reports an unknown dialect as an invalid parameter schema, not a crash', () => {
+    const tool = recordingTool('odd', undefined, { parameters: { $schema: 'https://example.invalid/dialect', type: 'object' } });
+    const stop = validateArguments(tool, {});
+    expect(stop?.output.errorKind).toMatchObject({ type: 'unsupported' });
+    expect(stop?.output.output).toContain('invalid parameter schema');
+  });
+});

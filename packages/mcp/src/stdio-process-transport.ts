@@ -1,0 +1,181 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { buildChildEnvironment } from '@a3s-lab/code-core';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { registerProcessGroup, signalProcessGroup, unregisterProcessGroup } from './process-groups.js';
+
+/** Longest JSON-RPC line accepted from a server (bytes); a longer one ends the connection. */
+export const MAX_STDIO_MESSAGE_BYTES = 32 * 1024 * 1024;
+/** How much of a server's stderr is kept (its tail), for error messages. */
+export const STDERR_TAIL_BYTES = 4096;
+/** How long a closing server gets after SIGTERM before its group is killed. */
+export const STDIO_KILL_GRACE_MS = 2000;
+
+/** Options of {@link StdioProcessTransport}. */
+export interface StdioProcessTransportOptions {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd?: string;
+  /** Passed on purpose, on top of the secret-stripped host environment. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/**
+ * MCP client transport over a child process's stdin/stdout, built for untrusted servers: the
+ * child runs in its own process group (closing kills the group: SIGTERM, SIGKILL after a grace)
+ * with the host environment stripped of secret-bearing variables plus the given `env`; stderr is
+ * drained and only its tail kept; a line that is not JSON-RPC is reported and skipped; a line
+ * over {@link MAX_STDIO_MESSAGE_BYTES} ends the connection. None of these can crash or hang the
+ * host.
+ */
+export class StdioProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly #options: StdioProcessTransportOptions;
+  #child: ChildProcessWithoutNullStreams | null = null;
+  #chunks: Buffer[] = [];
+  #buffered = 0;
+  #stderr = '';
+  #closed = false;
+  #exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  /** Lines that were not JSON-RPC messages (diagnostics). */
+  malformedLines = 0;
+
+  constructor(options: StdioProcessTransportOptions) {
+    this.#options = options;
+  }
+
+  /** Pid of the server process (its process group id), once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The last {@link STDERR_TAIL_BYTES} characters the server wrote to stderr. */
+  get stderrTail(): string {
+    return this.#stderr;
+  }
+
+  /** How the process ended, once it has. */
+  get exit(): { readonly code: number | null; readonly signal: NodeJS.Signals | null } | null {
+    return this.#exit;
+  }
+
+  start(): Promise<void> {
+    if (this.#child !== null) return Promise.reject(new Error('stdio transport already started'));
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.#options.command, [...this.#options.args], {
+        ...(this.#options.cwd === undefined ? {} : { cwd: this.#options.cwd }),
+        env: buildChildEnvironment(process.env, this.#options.env),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // Its own process group: closing kills the server and everything it started.
+        detached: true,
+        windowsHide: true,
+      });
+      this.#child = child;
+      let spawned = false;
+      child.once('spawn', () => {
+        spawned = true;
+        if (child.pid !== undefined) registerProcessGroup(child.pid);
+        resolve();
+      });
+      child.once('error', (error) => {
+        if (!spawned) {
+          reject(new Error(`cannot start MCP server '${this.#options.command}': ${error.message}`, { cause: error }));
+          this.#finish();
+          return;
+        }
+        this.onerror?.(error);
+      });
+      child.once('exit', (code, signal) => {
+        this.#exit = { code, signal };
+        if (child.pid !== undefined) {
+          // Stragglers of the group (grandchildren) go with the leader.
+          signalProcessGroup(child.pid, 'SIGKILL');
+          unregisterProcessGroup(child.pid);
+        }
+        this.#finish();
+      });
+      child.stdout.on('data', (chunk: Buffer) => this.#onData(chunk));
+      child.stderr.on('data', (chunk: Buffer) => {
+        this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+      });
+      // A server that exits while we write must not raise an unhandled EPIPE.
+      child.stdin.on('error', (error) => this.onerror?.(error));
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const child = this.#child;
+    if (child === null || this.#closed || !child.stdin.writable) return Promise.reject(new Error('MCP server process is not running'));
+    return new Promise((resolve, reject) => {
+      const ok = child.stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
+      if (!ok) child.stdin.once('drain', () => undefined);
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.#child;
+    if (child === null || this.#exit !== null) {
+      this.#finish();
+      return;
+    }
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.stdin.end();
+    const pid = child.pid;
+    if (pid !== undefined) signalProcessGroup(pid, 'SIGTERM');
+    const timer = setTimeout(() => {
+      if (pid !== undefined) signalProcessGroup(pid, 'SIGKILL');
+    }, STDIO_KILL_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#chunks = [];
+    this.#buffered = 0;
+    this.onclose?.();
+  }
+
+  #onData(chunk: Buffer): void {
+    let start = 0;
+    let newline = chunk.indexOf(0x0a, start);
+    while (newline !== -1) {
+      const piece = chunk.subarray(start, newline);
+      const line = this.#chunks.length === 0 ? piece : Buffer.concat([...this.#chunks, piece]);
+      this.#chunks = [];
+      this.#buffered = 0;
+      this.#onLine(line.toString('utf8'));
+      start = newline + 1;
+      newline = chunk.indexOf(0x0a, start);
+    }
+    if (start < chunk.length) {
+      this.#buffered += chunk.length - start;
+      if (this.#buffered > MAX_STDIO_MESSAGE_BYTES) {
+        this.onerror?.(new Error(`MCP server sent a line over ${MAX_STDIO_MESSAGE_BYTES} bytes; closing the connection`));
+        void this.close();
+        return;
+      }
+      this.#chunks.push(chunk.subarray(start));
+    }
+  }
+
+  #onLine(raw: string): void {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim().length === 0) return;
+    let message: JSONRPCMessage;
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+    } catch {
+      // Stray output (a log line, a broken message) is not fatal: note it and keep reading.
+      this.malformedLines += 1;
+      this.onerror?.(new Error(`MCP server wrote a line that is not a JSON-RPC message: ${line.slice(0, 120)}`));
+      return;
+    }
+    this.onmessage?.(message);
+  }
+}

@@ -1,0 +1,154 @@
+import { appendFileSync } from 'node:fs';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+
+/** Options of {@link createFixtureMcpServer}. */
+export interface FixtureMcpServerOptions {
+  /** Server name reported in `initialize`. Default `a3s-fixture`. */
+  readonly name?: string;
+  /** Tools per `tools/list` page; the client must follow `nextCursor`. Default: one page. */
+  readonly pageSize?: number;
+  /**
+   * Registers the tools about the server process: `crash` exits it, `flood` writes junk to stdout
+   * and stderr, `process_info` reports its pid and environment. Only for a server running in a
+   * process of its own (stdio). Default false.
+   */
+  readonly processFaults?: boolean;
+  /** File that receives one line per notable event (`call <tool>`, `cancelled <tool>`). */
+  readonly logFile?: string;
+}
+
+/** A 1x1 transparent PNG, returned by the `image` tool. */
+export const FIXTURE_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+/** A tool name longer than the provider limit once prefixed with `mcp__<server>__`. */
+export const FIXTURE_LONG_TOOL_NAME = 'summarise_every_open_pull_request_of_the_repository_with_reviewers';
+
+type Handler = (args: Record<string, unknown>, signal: AbortSignal) => Promise<CallToolResult>;
+
+interface FixtureTool {
+  readonly definition: McpToolDefinition;
+  readonly handler: Handler;
+}
+
+const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new Error('aborted'));
+    }, { once: true });
+  });
+}
+
+/**
+ * A real MCP server (the `@modelcontextprotocol/sdk` low-level `Server`) with tools that exercise
+ * a client: `echo` (read-only annotations), `add`, `write_note` (no annotations: mutating),
+ * `slow` (sleeps, logs a cancellation), `big` (N bytes of text), `image`, `resource`, `fail`
+ * (`isError`), `strict_pair` (a JSON Schema 2020-12 input schema), a tool with a very long name,
+ * `add_tool` (adds a tool at run time and sends `notifications/tools/list_changed`), and with
+ * `processFaults` `crash` and `flood`. Connect it to any server transport.
+ */
+export function createFixtureMcpServer(options: FixtureMcpServerOptions = {}): Server {
+  const server = new Server({ name: options.name ?? 'a3s-fixture', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  const log = (line: string): void => {
+    if (options.logFile !== undefined) appendFileSync(options.logFile, `${line}\n`);
+  };
+  const tools = new Map<string, FixtureTool>();
+  const add = (definition: McpToolDefinition, handler: Handler): void => {
+    tools.set(definition.name, { definition, handler });
+  };
+  const objectSchema = (properties: Record<string, object>, required: string[] = Object.keys(properties)): McpToolDefinition['inputSchema'] => ({ type: 'object', properties, required });
+
+  add({ name: 'echo', description: 'Echoes `text` back.', inputSchema: objectSchema({ text: { type: 'string' } }), annotations: { readOnlyHint: true, idempotentHint: true } }, async (args) => text(String(args['text'])));
+  add({ name: 'add', description: 'Adds two numbers.', inputSchema: objectSchema({ a: { type: 'number' }, b: { type: 'number' } }), annotations: { readOnlyHint: true } }, async (args) => ({
+    content: [{ type: 'text', text: String(Number(args['a']) + Number(args['b'])) }],
+    structuredContent: { sum: Number(args['a']) + Number(args['b']) },
+  }));
+  add({ name: 'write_note', description: 'Records a note (a side effect).', inputSchema: objectSchema({ text: { type: 'string' } }) }, async (args) => {
+    log(`note ${String(args['text'])}`);
+    return text(`noted: ${String(args['text'])}`);
+  });
+  add({ name: 'slow', description: 'Waits `ms` milliseconds.', inputSchema: objectSchema({ ms: { type: 'integer', minimum: 0 } }), annotations: { readOnlyHint: true } }, async (args, signal) => {
+    log('call slow');
+    try {
+      await sleep(Number(args['ms']), signal);
+    } catch {
+      log('cancelled slow');
+      throw new Error('cancelled');
+    }
+    return text(`slept ${String(args['ms'])}`);
+  });
+  add({ name: 'big', description: 'Returns `bytes` bytes of text.', inputSchema: objectSchema({ bytes: { type: 'integer', minimum: 0 } }), annotations: { readOnlyHint: true } }, async (args) => {
+    const bytes = Number(args['bytes']);
+    const line = 'the quick brown fox jumps over the lazy dog 0123456789\n';
+    return text(line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes));
+  });
+  add({ name: 'image', description: 'Returns a PNG image.', inputSchema: objectSchema({}), annotations: { readOnlyHint: true } }, async () => ({
+    content: [{ type: 'text', text: 'a pixel' }, { type: 'image', data: FIXTURE_PNG_BASE64, mimeType: 'image/png' }],
+  }));
+  add({ name: 'resource', description: 'Returns an embedded text resource and a link.', inputSchema: objectSchema({}), annotations: { readOnlyHint: true } }, async () => ({
+    content: [
+      { type: 'resource', resource: { uri: 'file:///notes/readme.md', mimeType: 'text/markdown', text: '# Notes\nhello' } },
+      { type: 'resource_link', uri: 'file:///notes/other.md', name: 'other.md' },
+    ],
+  }));
+  add({ name: 'fail', description: 'Always reports a tool error.', inputSchema: objectSchema({}) }, async () => ({ content: [{ type: 'text', text: 'the repository is archived' }], isError: true }));
+  add({
+    name: 'strict_pair',
+    description: 'Takes a [name, count] pair (JSON Schema 2020-12).',
+    inputSchema: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { $ref: '#/$defs/count' }], items: false } },
+      required: ['pair'],
+      $defs: { count: { type: 'integer', minimum: 0 } },
+    },
+    annotations: { readOnlyHint: true },
+  }, async (args) => text(JSON.stringify(args['pair'])));
+  add({ name: FIXTURE_LONG_TOOL_NAME, description: 'A tool whose name is long.', inputSchema: objectSchema({}), annotations: { readOnlyHint: true } }, async () => text('long name ok'));
+  add({ name: 'add_tool', description: 'Adds a tool named `name` and announces the change.', inputSchema: objectSchema({ name: { type: 'string' } }) }, async (args) => {
+    const name = String(args['name']);
+    add({ name, description: `Added at run time: ${name}.`, inputSchema: objectSchema({}), annotations: { readOnlyHint: true } }, async () => text(`${name} ran`));
+    await server.sendToolListChanged();
+    return text(`added ${name}`);
+  });
+  if (options.processFaults === true) {
+    add({ name: 'process_info', description: 'Reports the pid, process group and environment variable names.', inputSchema: objectSchema({}), annotations: { readOnlyHint: true } }, async () =>
+      text(JSON.stringify({ pid: process.pid, env: Object.keys(process.env).sort(), fixtureSecret: process.env['FIXTURE_TOKEN'] ?? null })),
+    );
+    add({ name: 'crash', description: 'Exits the server process in the middle of the call.', inputSchema: objectSchema({}) }, async () => {
+      log('call crash');
+      process.stderr.write('fixture: crashing on purpose\n');
+      setTimeout(() => process.exit(3), 10);
+      return new Promise<CallToolResult>(() => undefined);
+    });
+    add({ name: 'flood', description: 'Writes junk to stdout and stderr, then answers.', inputSchema: objectSchema({ lines: { type: 'integer', minimum: 0 } }) }, async (args) => {
+      const lines = Number(args['lines']);
+      for (let index = 0; index < lines; index += 1) {
+        process.stdout.write(`not json at all ${index}\n`);
+        process.stdout.write('{"jsonrpc":"2.0","broken":\n');
+        process.stderr.write(`${'e'.repeat(200)}\n`);
+      }
+      return text(`flooded ${lines}`);
+    });
+  }
+
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    const all = [...tools.values()].map((tool) => tool.definition);
+    const size = options.pageSize ?? all.length;
+    const start = request.params?.cursor === undefined ? 0 : Number(request.params.cursor);
+    const page = all.slice(start, start + size);
+    const next = start + size;
+    return { tools: page, ...(next < all.length ? { nextCursor: String(next) } : {}) };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = tools.get(request.params.name);
+    if (tool === undefined) return { content: [{ type: 'text', text: `unknown tool ${request.params.name}` }], isError: true };
+    return tool.handler(request.params.arguments ?? {}, extra.signal);
+  });
+  return server;
+}

@@ -1,0 +1,13 @@
+// Entry point of the fixture MCP server over stdio (see `fixtureMcpStdioCommand`). Options come
+// from the environment: MCP_FIXTURE_LOG (log file), MCP_FIXTURE_PAGE_SIZE (tools per page).
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createFixtureMcpServer } from './fixture-mcp-server.js';
+
+const pageSize = process.env['MCP_FIXTURE_PAGE_SIZE'];
+const logFile = process.env['MCP_FIXTURE_LOG'];
+const server = createFixtureMcpServer({
+  processFaults: true,
+  ...(pageSize === undefined ? {} : { pageSize: Number(pageSize) }),
+  ...(logFile === undefined ? {} : { logFile }),
+});
+await server.connect(new StdioServerTransport());
