@@ -17,6 +17,7 @@ interface LabeledListSpec {
 const LABELED_LISTS: Readonly<Record<string, LabeledListSpec>> = {
   providers: { labelKey: 'name', children: { models: { labelKey: 'id', children: {} } } },
   workerAgents: { labelKey: 'name', children: {} },
+  mcpServers: { labelKey: 'name', children: {} },
 };
 
 /**

@@ -58,6 +58,7 @@ export const agentConfigJsonSchema = {
     autoSave: { type: 'boolean' },
     thinkingBudget: { type: 'integer', minimum: 0 },
     workerAgents: { type: 'array', items: { $ref: '#/$defs/workerAgent' } },
+    mcpServers: { type: 'array', items: { $ref: '#/$defs/mcpServer' } },
   },
   $defs: {
     provider: {
@@ -93,6 +94,29 @@ export const agentConfigJsonSchema = {
         ask: { type: 'array', items: { type: 'string' } },
         deny: { type: 'array', items: { type: 'string' } },
         defaultDecision: { enum: ['allow', 'ask', 'deny'] },
+      },
+    },
+    mcpServer: {
+      type: 'object',
+      required: ['name', 'transport'],
+      additionalProperties: false,
+      properties: {
+        name: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,32}$' },
+        transport: {
+          type: 'object',
+          required: ['type'],
+          additionalProperties: false,
+          properties: {
+            type: { enum: ['stdio', 'http', 'streamable-http'] },
+            command: { type: 'string', minLength: 1 },
+            args: { type: 'array', items: { type: 'string' } },
+            cwd: { type: 'string', minLength: 1 },
+            url: { type: 'string', pattern: '^https?://' },
+            headers: { type: 'object', additionalProperties: { type: 'string' } },
+          },
+        },
+        env: { type: 'object', additionalProperties: { type: 'string' } },
+        timeoutMs: { type: 'integer', minimum: 1, maximum: 3600000 },
       },
     },
     workerAgent: {

@@ -141,6 +141,35 @@ export interface AgentSessionDefaults {
   readonly workerAgents?: readonly WorkerAgentConfig[];
 }
 
+/**
+ * `mcp_servers "github" { transport = { type = "stdio"  command = "npx"  args = [...] }  env = {...}
+ * timeout_ms = 30000 }` (or `type = "streamable-http"  url = "..."  headers = {...}`): an MCP
+ * server whose tools every session inherits read-only as `mcp__<name>__<tool>`. Connected by
+ * `Agent.create()` through `@a3s-lab/code-mcp`.
+ */
+export interface McpServerEntryConfig {
+  /** Server name (the block label): 1-32 letters, digits, `_` or `-`. */
+  readonly name: string;
+  /** How to reach the server. `env` and `headers` keys are kept verbatim. */
+  readonly transport: {
+    readonly type: 'stdio' | 'http' | 'streamable-http';
+    /** stdio: program to run. */
+    readonly command?: string;
+    /** stdio: its arguments. */
+    readonly args?: readonly string[];
+    /** stdio: its working directory (relative to the config's directory). */
+    readonly cwd?: string;
+    /** HTTP: the MCP endpoint. */
+    readonly url?: string;
+    /** HTTP: extra request headers. */
+    readonly headers?: Readonly<Record<string, string>>;
+  };
+  /** stdio: variables passed on purpose on top of the secret-stripped host environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Deadline of connecting, listing and each call in ms (default 60000). */
+  readonly timeoutMs?: number;
+}
+
 /** The typed result of `loadAgentConfig`. */
 export interface AgentConfig extends AgentSessionDefaults {
   /** Default model as `provider/model`; guaranteed to name a declared provider and model. */
@@ -155,6 +184,8 @@ export interface AgentConfig extends AgentSessionDefaults {
   readonly agentDirs: readonly string[];
   /** Absolute skill directories. Default `[]`. */
   readonly skillDirs: readonly string[];
+  /** MCP servers inherited by every session. Default `[]`. */
+  readonly mcpServers: readonly McpServerEntryConfig[];
   /** Absolute path of the config file, when the config came from a file. */
   readonly configFile?: string;
   /**

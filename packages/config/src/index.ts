@@ -13,6 +13,7 @@ export type {
   AgentConfig,
   AgentSessionDefaults,
   ConfirmationPolicyConfig,
+  McpServerEntryConfig,
   ModelConfig,
   ModelLimitConfig,
   PermissionPolicyConfig,

@@ -54,6 +54,7 @@ describe('loadAgentConfig: the REFERENCE.md example', () => {
       sessionsDir: '/work/project/.a3s/sessions',
       agentDirs: ['/work/project/.a3s/agents'],
       skillDirs: [],
+      mcpServers: [],
       extensions: {},
     });
   });
@@ -259,5 +260,33 @@ describe('loadAgentConfig: files', () => {
     expect(isInlineAcl('x {}')).toBe(true);
     expect(isInlineAcl('# c\n')).toBe(true);
     expect(isInlineAcl('')).toBe(true);
+  });
+
+  it('reads mcp_servers blocks (stdio and streamable-http), keeping env and header names verbatim', () => {
+    const config = loadAgentConfig(
+      `${MINIMAL}
+mcp_servers "github" {
+  transport = { type = "stdio"  command = "npx"  args = ["-y", "@modelcontextprotocol/server-github"]  cwd = "tools" }
+  env = { GITHUB_TOKEN = env("GITHUB_TOKEN") }
+  timeout_ms = 30000
+}
+mcp_servers "docs" {
+  transport = { type = "streamable-http"  url = "https://mcp.example.com/mcp"  headers = { Authorization = "Bearer t", "X-Api_Key" = "k" } }
+}`,
+      { env: { GITHUB_TOKEN: 'ghp_x' }, cwd: '/base' },
+    );
+    expect(config.mcpServers).toEqual([
+      { name: 'github', transport: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], cwd: '/base/tools' }, env: { GITHUB_TOKEN: 'ghp_x' }, timeoutMs: 30000 },
+      { name: 'docs', transport: { type: 'streamable-http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer t', 'X-Api_Key': 'k' } } },
+    ]);
+  });
+
+  it('rejects an mcp_servers block with an unknown transport type or key, naming the line', () => {
+    const badType = failure(() => loadAgentConfig(`${MINIMAL}\nmcp_servers "x" {\n  transport = { type = "websocket"  url = "ws://h" }\n}`, { env: {} }));
+    expect(badType.code).toBe('CONFIG_ERROR');
+    expect(badType.message).toContain('transport');
+    const unknownKey = failure(() => loadAgentConfig(`${MINIMAL}\nmcp_servers "x" {\n  transport = { type = "stdio"  command = "a" }\n  oauth = true\n}`, { env: {} }));
+    expect(unknownKey.code).toBe('CONFIG_ERROR');
+    expect(unknownKey.message).toContain('oauth');
   });
 });

@@ -4,7 +4,7 @@ import { CodeError } from '@a3s-lab/code-core';
 import type { AclDocument, AclWarning } from './acl-document.js';
 import { aclSyntaxError } from './acl-syntax-error.js';
 import { aclToConfigObject } from './acl-to-config-object.js';
-import type { AgentConfig, ModelConfig, ProviderConfig, ProviderKind } from './agent-config.js';
+import type { AgentConfig, McpServerEntryConfig, ModelConfig, ProviderConfig, ProviderKind } from './agent-config.js';
 import { AGENT_CONFIG_KEYS } from './agent-config-schema.js';
 import { parseAcl } from './parse-acl.js';
 import { resolveModel } from './resolve-model.js';
@@ -185,6 +185,9 @@ export function toAgentConfig(document: AclDocument, options: ToAgentConfigOptio
     sessionsDir: absolute((known['sessionsDir'] as string | undefined) ?? DEFAULT_SESSIONS_DIR),
     agentDirs: ((known['agentDirs'] as string[] | undefined) ?? []).map(absolute),
     skillDirs: ((known['skillDirs'] as string[] | undefined) ?? []).map(absolute),
+    mcpServers: ((known['mcpServers'] as McpServerEntryConfig[] | undefined) ?? []).map((server) =>
+      server.transport.cwd === undefined ? server : { ...server, transport: { ...server.transport, cwd: absolute(server.transport.cwd) } },
+    ),
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
     extensions,
   };

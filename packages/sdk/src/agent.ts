@@ -5,18 +5,22 @@ import { loadAgentDirectory, loadAgentDocument, mergeAclDocuments, toAgentConfig
 import type { AgentDirectory, LoadedAclDocument } from '@a3s-lab/code-config';
 import type { AgentConfig } from '@a3s-lab/code-config';
 import { AgentSession, builtinSubagents, CodeError, DefaultSecurityProvider, MemorySessionStore, SESSION_OPTION_NAMES, resolveSessionOptions, workerDefinition } from '@a3s-lab/code-core';
-import type { AnyTool, ChildSessionRequest, SecurityProvider, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, WorkerAgentSpec, WorkspaceBackend } from '@a3s-lab/code-core';
+import type { AnyTool, ChildSessionRequest, SecurityProvider, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, ToolSource, ToolSourceBinding, WorkerAgentSpec, WorkspaceBackend } from '@a3s-lab/code-core';
+import type { McpServerConfig, McpToolSource } from '@a3s-lab/code-mcp';
 import { resolveModel } from '@a3s-lab/code-config';
 import { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
 import { createProgramTool } from '@a3s-lab/code-ptc';
 import { createBuiltinTools, createGenerateObjectTool, createParallelTaskTool, createSearchSkillsTool, createSkillTool, createTaskTool, createUpdatePlanTool, selectToolsForWorkspace } from '@a3s-lab/code-tools';
 import { createLlmClient } from './create-llm-client.js';
 import type { LlmClientFactory } from './create-llm-client.js';
+import { loadMcp } from './load-mcp.js';
 import { modelContextWindow } from './model-context-window.js';
 import { findProjectInstructions, projectInstructionsSection } from './project-instructions.js';
 import { directorySkills, loadSkillDirs } from './load-skills.js';
 import { secretEnvironmentValues } from './secret-environment.js';
 import { Session } from './session.js';
+import { SessionExtensions } from './session-extensions.js';
+import { sessionToolSurface } from './session-tool-surface.js';
 import { AgentDirHandle, systemClock } from './agent-dir-server.js';
 import type { ScheduleClock, ScheduleFire } from './agent-dir-server.js';
 import { equipFromDirectory, equipFromDirectorySync } from './equip-from-directory.js';
@@ -41,6 +45,12 @@ export interface AgentCreateOptions {
   readonly cwd?: string;
   /** Builds model clients; default: Anthropic / OpenAI-compatible clients from the config. */
   readonly llmClientFactory?: LlmClientFactory;
+  /**
+   * Extra tool sources attached to every session besides the built-in tools (and the MCP servers
+   * of the config), e.g. a host's own tool catalogue. Each gets the session's narrow
+   * `ToolSurface`; its binding is closed with the session. Default none.
+   */
+  readonly toolSources?: readonly ToolSource[];
 }
 
 /**
@@ -66,27 +76,42 @@ export class Agent {
   readonly #sessions = new Set<Session>();
   /** The store of the config's `storage_backend` (memory by default, `file` under `sessions_dir`). */
   readonly sessionStore: SessionStore;
+  readonly #toolSources: readonly ToolSource[];
+  /** The config's `mcp_servers`, connected at create; `null` when there are none. */
+  readonly #mcp: McpToolSource | null;
+  /** False for the agents derived for agent directories, which share their parent's servers. */
+  readonly #ownsMcp: boolean;
   #closed = false;
 
   readonly #options: AgentCreateOptions;
   readonly #document: LoadedAclDocument;
 
-  private constructor(config: AgentConfig, document: LoadedAclDocument, options: AgentCreateOptions, sessionStore?: SessionStore) {
+  private constructor(config: AgentConfig, document: LoadedAclDocument, options: AgentCreateOptions, sessionStore?: SessionStore, mcp: { readonly source: McpToolSource | null; readonly owned: boolean } = { source: null, owned: false }) {
     this.config = config;
     this.#options = options;
     this.#document = document;
     this.#factory = options.llmClientFactory ?? createLlmClient;
     this.#env = options.env ?? process.env;
     this.sessionStore = sessionStore ?? (config.storageBackend === 'file' ? new FileSessionStore(config.sessionsDir) : new MemorySessionStore('memory:agent'));
+    this.#toolSources = [...(options.toolSources ?? [])];
+    this.#mcp = mcp.source;
+    this.#ownsMcp = mcp.owned;
   }
 
-  /** Loads `config` (a path to an `.acl` file, or inline ACL text). CONFIG_ERROR names the problem. */
+  /**
+   * Loads `config` (a path to an `.acl` file, or inline ACL text). CONFIG_ERROR names the problem.
+   * When the config declares `mcp_servers`, `@a3s-lab/code-mcp` is loaded and every server is
+   * connected (in parallel); a server that cannot be reached does not fail this — it is listed
+   * by `session.mcps()` with `connected: false` and its error.
+   */
   static async create(config: string, options: AgentCreateOptions = {}): Promise<Agent> {
     const document = loadAgentDocument(config, {
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });
-    return new Agent(toAgentConfig(document.document, { baseDir: document.baseDir, ...(document.configFile === undefined ? {} : { configFile: document.configFile }) }), document, options);
+    const loaded = toAgentConfig(document.document, { baseDir: document.baseDir, ...(document.configFile === undefined ? {} : { configFile: document.configFile }) });
+    const mcp = loaded.mcpServers.length === 0 ? null : await (await loadMcp()).McpToolSource.create(loaded.mcpServers as readonly McpServerConfig[]);
+    return new Agent(loaded, document, options, undefined, { source: mcp, owned: true });
   }
 
   /**
@@ -120,11 +145,12 @@ export class Agent {
 
   /** This agent, or one whose configuration has the directory's `agent.acl` merged over it. */
   #forDirectory(directory: AgentDirectory, store: SessionStore | undefined): Agent {
-    if (directory.aclFile === undefined) return store === undefined ? this : new Agent(this.config, this.#document, this.#options, store);
+    const mcp = { source: this.#mcp, owned: false };
+    if (directory.aclFile === undefined) return store === undefined ? this : new Agent(this.config, this.#document, this.#options, store, mcp);
     const overlay = loadAgentDocument(directory.aclFile, this.#options.env === undefined ? {} : { env: this.#options.env });
     const merged = mergeAclDocuments(this.#document.document, overlay.document);
     const config = toAgentConfig(merged, { baseDir: this.#document.baseDir, ...(this.#document.configFile === undefined ? {} : { configFile: this.#document.configFile }) });
-    return new Agent(config, { ...this.#document, document: merged }, this.#options, store ?? this.sessionStore);
+    return new Agent(config, { ...this.#document, document: merged }, this.#options, store ?? this.sessionStore, mcp);
   }
 
   /** Opens a session bound to `workspace` (a directory, or any id when `workspaceBackend` is given). */
@@ -402,8 +428,9 @@ export class Agent {
       store: resolved.sessionStore ?? this.sessionStore,
       ...(snapshot === undefined ? {} : { snapshot }),
     });
+    const extensions = this.#attachToolSources(core);
     // Closed sessions leave the agent's set, so a long-lived agent does not hold them forever.
-    const session = new Session(core, (closed) => this.#sessions.delete(closed));
+    const session = new Session(core, (closed) => this.#sessions.delete(closed), extensions);
     this.#sessions.add(session);
     return session;
   }
@@ -418,11 +445,29 @@ export class Agent {
     return this.#sessions.size;
   }
 
-  /** Closes every session opened by this agent. */
+  /** Closes every session opened by this agent, then the config's MCP servers. */
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all([...this.#sessions].map((s) => s.closeAsync()));
     this.#sessions.clear();
+    if (this.#ownsMcp) await this.#mcp?.close();
+  }
+
+  /** Attaches the tool sources (host sources, then MCP) to a new session's surface. */
+  #attachToolSources(core: AgentSession): SessionExtensions {
+    const surface = sessionToolSurface(core);
+    const bindings: ToolSourceBinding[] = [];
+    try {
+      for (const source of this.#toolSources) bindings.push(source.attach(surface));
+      const mcp = this.#mcp?.attach(surface) ?? null;
+      if (mcp !== null) bindings.push(mcp);
+      return new SessionExtensions(surface, bindings, mcp);
+    } catch (error) {
+      // A source that fails to attach must not leave a half-built session (or its servers) behind.
+      for (const binding of bindings) void binding.close().catch(() => undefined);
+      void core.close();
+      throw error;
+    }
   }
 
   #configDefaults(): Record<string, unknown> {

@@ -10,6 +10,7 @@ export type { FromJsonSchema } from './json-schema-type.js';
 export { createLlmClient } from './create-llm-client.js';
 export type { LlmClientFactory } from './create-llm-client.js';
 export { secretEnvironmentValues } from './secret-environment.js';
+export type { McpHttpTransportConfig, McpServerConfig, McpServerStatus, McpStdioTransportConfig, McpTransportConfig } from '@a3s-lab/code-mcp';
 
 export { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
 export {
@@ -42,5 +43,8 @@ export type {
   VerificationReportV1,
   VerificationSummary,
   ToolContext,
+  ToolSource,
+  ToolSourceBinding,
+  ToolSurface,
   WorkspaceBackend,
 } from '@a3s-lab/code-core';

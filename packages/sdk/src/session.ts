@@ -32,8 +32,11 @@ import type {
   WorkerAgentSpec,
 } from '@a3s-lab/code-core';
 import { CodeError } from '@a3s-lab/code-core';
+import type { McpServerConfig, McpServerStatus, McpTransportConfig } from '@a3s-lab/code-mcp';
 import { toProgramArgs } from '@a3s-lab/code-ptc';
 import type { ProgramOptions } from '@a3s-lab/code-ptc';
+import { SessionExtensions } from './session-extensions.js';
+import { sessionToolSurface } from './session-tool-surface.js';
 import { throwIfFailed, toSdkToolResult } from './tool-result-view.js';
 import { createDynamicWorkflowTool } from './dynamic-workflow-tool.js';
 import { execOutputText } from '@a3s-lab/code-tools';
@@ -91,11 +94,13 @@ export interface GitOptions {
 export class Session {
   readonly #core: AgentSession;
   readonly #onClosed: ((session: Session) => void) | undefined;
+  readonly #extensions: SessionExtensions;
 
   /** @internal created by `Agent`. */
-  constructor(core: AgentSession, onClosed?: (session: Session) => void) {
+  constructor(core: AgentSession, onClosed?: (session: Session) => void, extensions?: SessionExtensions) {
     this.#core = core;
     this.#onClosed = onClosed;
+    this.#extensions = extensions ?? new SessionExtensions(sessionToolSurface(core));
   }
 
   /** Session id. */
@@ -310,6 +315,55 @@ export class Session {
     return this.#core.listCommands();
   }
 
+  // ---- MCP ----------------------------------------------------------------------------------
+
+  /**
+   * Connects an MCP server for this session (stdio or Streamable HTTP), registers its tools as
+   * `mcp__<server>__<tool>` and resolves with how many were registered. Calls of those tools go
+   * through the kernel like every other call. A global server of the same name (from the
+   * config) is shadowed in this session only. Loads `@a3s-lab/code-mcp` on first use.
+   *
+   * @throws CodeError CONFIG_ERROR (invalid config), MCP_ERROR (cannot connect or list tools, a
+   *   session server of that name exists, the package is missing), SESSION_CLOSED.
+   */
+  async addMcp(config: McpServerConfig): Promise<number> {
+    return (await this.#extensions.mcp()).addMcp(config);
+  }
+
+  /**
+   * Compatibility form of {@link addMcp}: `addMcpServer(config)` or positional
+   * `addMcpServer(name, transport, env?, timeoutMs?)`.
+   */
+  async addMcpServer(nameOrConfig: string | McpServerConfig, transport?: McpTransportConfig, env?: Readonly<Record<string, string>>, timeoutMs?: number): Promise<number> {
+    if (typeof nameOrConfig !== 'string') return this.addMcp(nameOrConfig);
+    if (transport === undefined) throw new CodeError('CONFIG_ERROR', `addMcpServer('${nameOrConfig}', transport, env?, timeoutMs?) needs a transport`, { details: { field: 'transport' } });
+    return this.addMcp({ name: nameOrConfig, transport, ...(env === undefined ? {} : { env }), ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+  }
+
+  /** Compatibility alias of {@link addMcp}. */
+  async addMcpServerConfig(config: McpServerConfig): Promise<number> {
+    return this.addMcp(config);
+  }
+
+  /**
+   * Disconnects a server added to this session and removes its tools; a global server it
+   * shadowed comes back. False when this session added no server of that name (global servers
+   * are read-only here).
+   */
+  async removeMcp(name: string): Promise<boolean> {
+    const mcp = this.#extensions.currentMcp;
+    if (mcp === null) {
+      if (this.closed) throw new CodeError('SESSION_CLOSED', 'session is closed; MCP servers cannot be changed');
+      return false;
+    }
+    return mcp.removeMcp(name);
+  }
+
+  /** Every MCP server this session sees: `[{ name, connected, toolCount, error?, source }]`. */
+  async mcps(): Promise<McpServerStatus[]> {
+    return this.#extensions.currentMcp?.mcps() ?? [];
+  }
+
   // ---- runs ---------------------------------------------------------------------------------
 
   async runs(): Promise<RunRecord[]> {
@@ -502,6 +556,8 @@ export class Session {
   /** Closes the session (cancels in-flight work, releases the workspace). Idempotent. */
   async closeAsync(): Promise<void> {
     await this.#core.close();
+    // After the core: in-flight MCP calls are cancelled and settled before their clients close.
+    await this.#extensions.close();
     this.#onClosed?.(this);
   }
 

@@ -118,7 +118,7 @@ export function createFixtureMcpServer(options: FixtureMcpServerOptions = {}): S
   });
   if (options.processFaults === true) {
     add({ name: 'process_info', description: 'Reports the pid, process group and environment variable names.', inputSchema: objectSchema({}), annotations: { readOnlyHint: true } }, async () =>
-      text(JSON.stringify({ pid: process.pid, env: Object.keys(process.env).sort(), fixtureSecret: process.env['FIXTURE_TOKEN'] ?? null })),
+      text(JSON.stringify({ pid: process.pid, env: Object.keys(process.env).sort(), passedValue: process.env['FIXTURE_TOKEN'] ?? null })),
     );
     add({ name: 'crash', description: 'Exits the server process in the middle of the call.', inputSchema: objectSchema({}) }, async () => {
       log('call crash');
