@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Import-graph lint: fails on import cycles inside a package, on imports of workspace packages
 // that the package map does not allow (up or sideways), on relative imports that leave the
-// package, and on `node:*` imports in runtime-neutral core code.
+// package, on `node:*` imports in runtime-neutral core code, and on static value imports of
+// packages that must load lazily (`lazyOnly`: `import type` and `import()` only).
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +32,24 @@ function packageNameOf(specifier) {
   return specifier.split('/')[0];
 }
 
+/** Static imports/re-exports of `names` that bring values in (not `import type` / `export type`). */
+function staticValueImports(file, text, names) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const found = [];
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
+    const specifier = statement.moduleSpecifier;
+    if (specifier === undefined || !ts.isStringLiteral(specifier) || !names.includes(packageNameOf(specifier.text))) continue;
+    const typeOnly = ts.isImportDeclaration(statement)
+      ? statement.importClause?.isTypeOnly === true ||
+        (statement.importClause !== undefined && statement.importClause.name === undefined && statement.importClause.namedBindings !== undefined &&
+          ts.isNamedImports(statement.importClause.namedBindings) && statement.importClause.namedBindings.elements.every((e) => e.isTypeOnly))
+      : statement.isTypeOnly || (statement.exportClause !== undefined && ts.isNamedExports(statement.exportClause) && statement.exportClause.elements.every((e) => e.isTypeOnly));
+    if (!typeOnly) found.push(specifier.text);
+  }
+  return found;
+}
+
 function resolveRelative(fromFile, specifier) {
   const base = resolve(dirname(fromFile), specifier);
   const candidates = [base, base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), `${base}.ts`, join(base, 'index.ts')];
@@ -51,6 +70,7 @@ for (const pkgDir of workspaceDirs) {
     continue;
   }
   const nodeFree = pkg.name === '@a3s-lab/code-core';
+  const lazyOnly = map.lazyOnly?.[pkg.name] ?? [];
   const nodeExceptions = map.nodeFreeExceptions[pkg.name] ?? [];
   const files = ['src', 'test', 'bench'].flatMap((d) => walk(join(pkgDir, d)));
   const graph = new Map();
@@ -60,6 +80,11 @@ for (const pkgDir of workspaceDirs) {
     const edges = [];
     const rel = relative(pkgDir, file);
     const testFile = isTestFile(file);
+    if (lazyOnly.length > 0 && !testFile) {
+      for (const spec of staticValueImports(file, text, lazyOnly)) {
+        problems.push(`${relative(root, file)}: '${spec}' must load lazily: use \`import type\` or a dynamic import()`);
+      }
+    }
     for (const ref of info.importedFiles) {
       const spec = ref.fileName;
       if (spec.startsWith('.')) {
