@@ -67,6 +67,15 @@ export class McpConnection {
     return this.#tools;
   }
 
+  /**
+   * The underlying `@modelcontextprotocol/sdk` Client while connected, else `null`. For
+   * diagnostics and benchmarks: calls made on it bypass the kernel (no permission, hooks,
+   * timeouts or redaction).
+   */
+  get client(): Client | null {
+    return this.#client;
+  }
+
   /** Pid of a stdio server process, while it runs. */
   get pid(): number | undefined {
     return this.#transport instanceof StdioProcessTransport ? this.#transport.pid : undefined;

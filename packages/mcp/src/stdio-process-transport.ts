@@ -110,10 +110,11 @@ export class StdioProcessTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const child = this.#child;
     if (child === null || this.#closed || !child.stdin.writable) return Promise.reject(new Error('MCP server process is not running'));
-    return new Promise((resolve, reject) => {
-      const ok = child.stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
-      if (!ok) child.stdin.once('drain', () => undefined);
-    });
+    // Resolve once the stream took the line (or drained), not when the OS confirmed the write:
+    // waiting for the write callback costs a round of the event loop per message. A failed
+    // write surfaces through the stdin 'error' handler and the process exit.
+    if (child.stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    return new Promise((resolve) => child.stdin.once('drain', () => resolve()));
   }
 
   async close(): Promise<void> {
