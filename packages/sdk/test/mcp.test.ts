@@ -10,7 +10,7 @@ import { textResponse, toolCallResponse, toolNamesOf, toolResultsOf } from '@a3s
 import { fixtureMcpStdioCommand, startFixtureMcpHttpServer } from '@a3s-lab/code-testing/mcp';
 import type { FixtureMcpHttpServer } from '@a3s-lab/code-testing/mcp';
 import { Agent, CodeError } from '../src/index.js';
-import type { AgentEvent, McpTransportConfig, Session } from '../src/index.js';
+import type { AgentEvent, McpTransportConfig, Session, ToolSource } from '../src/index.js';
 import { PROTOCOLS, aclFor, startHarness } from './harness.js';
 import type { Harness } from './harness.js';
 
@@ -331,3 +331,46 @@ describe('lazy loading', () => {
   });
 });
 
+
+describe('agent tool sources and redaction of MCP results', () => {
+  let h: Harness | undefined;
+  const agents: Agent[] = [];
+  afterEach(async () => {
+    for (const agent of agents.splice(0)) await agent.close();
+    await h?.cleanup();
+    h = undefined;
+  });
+
+  it('a host tool source adds tools to every session through its surface and is closed with the session', async () => {
+    h = await startHarness('anthropic', [toolCallResponse('host_clock', {}), textResponse('it is noon')]);
+    const closed: string[] = [];
+    const source: ToolSource = {
+      name: 'host',
+      attach: (surface) => {
+        surface.register({ name: 'host_clock', description: 'Tells the time.', parameters: { type: 'object', properties: {} }, execute: async () => ({ output: 'noon' }) });
+        return { close: async () => void closed.push(surface.sessionId) };
+      },
+    };
+    const agent = await Agent.create(aclFor(h.server, 'anthropic'), { toolSources: [source] });
+    agents.push(agent);
+    const session = await agent.sessionAsync(h.dir, { permissionPolicy: { deny: ['host_clock'], defaultDecision: 'allow' } });
+    expect(session.toolNames()).toContain('host_clock');
+    // Its calls are governed like any other: the deny rule applies.
+    const events = await streamAll(session, 'what time is it?');
+    expect(events.find((e) => e.type === 'permission_denied')?.toolName).toBe('host_clock');
+    await session.closeAsync();
+    expect(closed).toEqual([session.id]);
+  });
+
+  it('secrets in MCP results are redacted before the model or the host sees them', async () => {
+    h = await startHarness('anthropic', [toolCallResponse('mcp__fx__echo', { text: 'token=sk-live-0123456789abcdef' }), textResponse('ok')]);
+    const agent = await Agent.create(aclFor(h.server, 'anthropic'), { env: { ...process.env, SERVICE_API_KEY: 'sk-live-0123456789abcdef' } });
+    agents.push(agent);
+    const session = await agent.sessionAsync(h.dir);
+    await session.addMcp({ name: 'fx', transport: { type: 'streamable-http', url: http.url } });
+    const events = await streamAll(session, 'echo it');
+    const shown = toolResultsOf(h.server.requests[1]!)[0]?.content ?? '';
+    expect(shown).not.toContain('sk-live-0123456789abcdef');
+    expect(JSON.stringify(events)).not.toContain('sk-live-0123456789abcdef');
+  });
+});

@@ -1,5 +1,6 @@
 // Entry point of the fixture MCP server over stdio (see `fixtureMcpStdioCommand`). Options come
-// from the environment: MCP_FIXTURE_LOG (log file), MCP_FIXTURE_PAGE_SIZE (tools per page).
+// from the environment: MCP_FIXTURE_LOG (log file), MCP_FIXTURE_PAGE_SIZE (tools per page),
+// MCP_FIXTURE_STAY_ALIVE=1 (keep running after stdin closes, like a server that ignores EOF).
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createFixtureMcpServer } from './fixture-mcp-server.js';
 
@@ -10,4 +11,5 @@ const server = createFixtureMcpServer({
   ...(pageSize === undefined ? {} : { pageSize: Number(pageSize) }),
   ...(logFile === undefined ? {} : { logFile }),
 });
+if (process.env['MCP_FIXTURE_STAY_ALIVE'] === '1') setInterval(() => undefined, 1 << 30);
 await server.connect(new StdioServerTransport());
