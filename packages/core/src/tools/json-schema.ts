@@ -6,8 +6,7 @@ export interface JsonSchema {
   readonly type?: string | readonly string[];
   readonly properties?: Readonly<Record<string, JsonSchema>>;
   readonly required?: readonly string[];
-  /** One schema for every item; `false` (2020-12, after `prefixItems`) forbids more; an array is draft-07's tuple form. */
-  readonly items?: JsonSchema | boolean | readonly JsonSchema[];
+  readonly items?: JsonSchema;
   readonly additionalProperties?: boolean | JsonSchema;
   readonly description?: string;
   readonly enum?: readonly unknown[];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordingTool } from '../../../test/kernel-kit.js';
+import type { JsonSchema } from '../../tools/json-schema.js';
 import { validateArguments } from './validate-arguments.js';
 
 const DRAFT_2020 = 'https://json-schema.org/draft/2020-12/schema';
@@ -14,7 +15,8 @@ describe('validateArguments schema dialects', () => {
         properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { $ref: '#/$defs/count' }], items: false } },
         required: ['pair'],
         $defs: { count: { type: 'integer', minimum: 0 } },
-      },
+        // `items: false` and tuple `items` arrays are valid JSON Schema the structural type does not spell out.
+      } as unknown as JsonSchema,
     });
     expect(validateArguments(tool, { pair: ['a', 1] })).toBeUndefined();
     const wrongType = validateArguments(tool, { pair: ['a', 'b'] });
@@ -32,7 +34,7 @@ describe('validateArguments schema dialects', () => {
           type: 'object',
           properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false } },
           required: ['pair'],
-        },
+        } as unknown as JsonSchema,
       });
       expect(validateArguments(tool, { pair: ['a', 1] })).toBeUndefined();
       expect(validateArguments(tool, { pair: ['a', 'b'] })?.output.errorKind).toMatchObject({ type: 'invalid_argument' });
