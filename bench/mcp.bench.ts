@@ -4,7 +4,9 @@
 // `@modelcontextprotocol/sdk` Client directly (`client.callTool`) — the very same Client, connected
 // to the very same fixture MCP server process, in the same run — so the difference is exactly
 // what the bridge and the kernel add. Once over stdio, once over Streamable HTTP on 127.0.0.1.
-// Rounds alternate between the two paths; the bench prints median µs per call and the ratio.
+// Rounds alternate between the two paths; the bench prints median wall-clock µs per call and the
+// ratio, and the host process's CPU time per call on each path (user + system, which a loaded
+// machine distorts far less than wall-clock latency of a process round trip).
 // Target: ratio <= 1.2x on each transport.
 //
 // Run: node --expose-gc --conditions=source --import tsx bench/mcp.bench.ts
@@ -59,20 +61,25 @@ async function measure(label: string, transport: McpTransportConfig): Promise<nu
   }
   const kernelRounds: number[] = [];
   const clientRounds: number[] = [];
-  const round = async (call: () => Promise<void>): Promise<number> => {
+  const kernelCpu: number[] = [];
+  const clientCpu: number[] = [];
+  const round = async (call: () => Promise<void>, wall: number[], cpu: number[]): Promise<void> => {
     gc();
+    const startCpu = process.cpuUsage();
     const start = performance.now();
     for (let index = 0; index < CALLS_PER_ROUND; index += 1) await call();
-    return ((performance.now() - start) * 1000) / CALLS_PER_ROUND;
+    wall.push(((performance.now() - start) * 1000) / CALLS_PER_ROUND);
+    const used = process.cpuUsage(startCpu);
+    cpu.push((used.user + used.system) / CALLS_PER_ROUND);
   };
   for (let index = 0; index < ROUNDS; index += 1) {
     // Alternate which path goes first, so drift in the machine's load hits both alike.
     if (index % 2 === 0) {
-      kernelRounds.push(await round(viaKernel));
-      clientRounds.push(await round(viaClient));
+      await round(viaKernel, kernelRounds, kernelCpu);
+      await round(viaClient, clientRounds, clientCpu);
     } else {
-      clientRounds.push(await round(viaClient));
-      kernelRounds.push(await round(viaKernel));
+      await round(viaClient, clientRounds, clientCpu);
+      await round(viaKernel, kernelRounds, kernelCpu);
     }
   }
   await manager.close();
@@ -82,6 +89,7 @@ async function measure(label: string, transport: McpTransportConfig): Promise<nu
   console.log(
     `${label}: kernel ${kernelUs.toFixed(1)} µs/call, raw client ${clientUs.toFixed(1)} µs/call, overhead ${(kernelUs - clientUs).toFixed(1)} µs; ratio ${ratio.toFixed(2)}x (target <= 1.2x -> ${ratio <= 1.2 ? 'met' : 'MISSED'}) [${events} events]`,
   );
+  console.log(`${label}: host CPU per call: kernel ${median(kernelCpu).toFixed(1)} µs, raw client ${median(clientCpu).toFixed(1)} µs, bridge + kernel ${(median(kernelCpu) - median(clientCpu)).toFixed(1)} µs`);
   return ratio;
 }
 

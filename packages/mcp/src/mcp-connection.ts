@@ -175,7 +175,8 @@ export class McpConnection {
    * `notifications/cancelled`).
    */
   async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
-    const client = await this.#ready(tool);
+    // The connected case skips the async readiness path (one call's worth of extra ticks).
+    const client = this.#state === 'connected' && this.#client !== null && this.#connecting === null ? this.#client : await this.#ready(tool);
     const transport = this.#transport;
     try {
       // The SDK's own timeout sits just past the kernel's deadline, which should fire first.
