@@ -20,6 +20,8 @@ export interface StdioProcessTransportOptions {
   readonly cwd?: string;
   /** Passed on purpose, on top of the secret-stripped host environment. */
   readonly env: Readonly<Record<string, string>>;
+  /** Longest line accepted from the server. Default {@link MAX_STDIO_MESSAGE_BYTES}. */
+  readonly maxMessageBytes?: number;
 }
 
 /**
@@ -156,8 +158,11 @@ export class StdioProcessTransport implements Transport {
     }
     if (start < chunk.length) {
       this.#buffered += chunk.length - start;
-      if (this.#buffered > MAX_STDIO_MESSAGE_BYTES) {
-        this.onerror?.(new Error(`MCP server sent a line over ${MAX_STDIO_MESSAGE_BYTES} bytes; closing the connection`));
+      const limit = this.#options.maxMessageBytes ?? MAX_STDIO_MESSAGE_BYTES;
+      if (this.#buffered > limit) {
+        this.#chunks = [];
+        this.#buffered = 0;
+        this.onerror?.(new Error(`MCP server sent a line over ${limit} bytes; closing the connection`));
         void this.close();
         return;
       }
