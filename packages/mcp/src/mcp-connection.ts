@@ -193,11 +193,19 @@ export class McpConnection {
         const kind = error.code === ErrorCode.InvalidParams ? { type: 'invalid_argument' as const, message: error.message } : error.code === ErrorCode.MethodNotFound ? { type: 'unsupported' as const, message: error.message } : undefined;
         throw mcpError('protocol', this.name, `'${tool}' failed: ${error.message}`, { cause: error, ...(kind === undefined ? {} : { errorKind: kind }), details: { rpcCode: error.code } });
       }
-      if (this.#state !== 'connected') {
-        throw mcpError('disconnected', this.name, `connection lost during '${tool}': ${messageOf(error)}`, { cause: error, errorKind: { type: 'transport', op: `mcp:${this.name}/${tool}`, message: 'connection lost' } });
-      }
-      throw mcpError('protocol', this.name, `'${tool}' failed: ${messageOf(error)}`, { cause: error, errorKind: { type: 'transport', op: `mcp:${this.name}/${tool}`, message: messageOf(error) } });
+      // Anything else failed below JSON-RPC: the pipe, or an HTTP request (refused connection, a
+      // lost HTTP session). An HTTP transport does not close itself on such failures, so the
+      // connection is dropped here and the next call reconnects once.
+      if (this.#state === 'connected' && this.#client === client) this.#drop(client, `disconnected: ${messageOf(error)}`);
+      throw mcpError('disconnected', this.name, `connection lost during '${tool}': ${this.#describe(error, transport)}`, { cause: error, errorKind: { type: 'transport', op: `mcp:${this.name}/${tool}`, message: 'connection lost' } });
     }
+  }
+
+  #drop(client: Client, error: string): void {
+    this.#client = null;
+    this.#state = 'disconnected';
+    this.#error = error;
+    void client.close().catch(() => undefined);
   }
 
   async #ready(tool: string): Promise<Client> {

@@ -137,7 +137,16 @@ describe('SessionMcp over the fixture server', () => {
     await server.close();
     const first = await kernel.invoke({ toolName: 'mcp__fx__echo', args: { text: 'x' }, origin: 'host-direct' });
     expect(first.exitCode).toBe(1);
-    expect(first.metadata?.['mcp']).toMatchObject({ error_code: 'MCP_ERROR' });
+    expect(first.metadata?.['mcp']).toMatchObject({ error_code: 'MCP_ERROR', reason: 'disconnected' });
     expect(first.errorKind).toMatchObject({ type: 'transport' });
+    expect(mcp.mcps()[0]).toMatchObject({ connected: false, error: expect.stringContaining('disconnected') as unknown });
+    // The next call tries to reconnect once; the server is gone, so it fails as unavailable...
+    const second = await kernel.invoke({ toolName: 'mcp__fx__echo', args: { text: 'x' }, origin: 'host-direct' });
+    expect(second.metadata?.['mcp']).toMatchObject({ error_code: 'MCP_ERROR', reason: 'unavailable' });
+    expect(second.output).toContain('reconnecting failed');
+    // ...and later calls fail fast without trying again.
+    const third = await kernel.invoke({ toolName: 'mcp__fx__echo', args: { text: 'x' }, origin: 'host-direct' });
+    expect(third.metadata?.['mcp']).toMatchObject({ error_code: 'MCP_ERROR', reason: 'unavailable' });
+    expect(third.output).toContain('remove it and add it again');
   });
 });
