@@ -70,6 +70,14 @@ export class SessionMcp implements ToolSourceBinding {
     return this.#local.remove(name);
   }
 
+  /**
+   * The MCP tools this binding has on the session's surface, e.g. for a subagent of the session
+   * (the objects are shared: calls go to the same connections, which the session owns).
+   */
+  tools(): AnyTool[] {
+    return [...this.#registered.values()];
+  }
+
   /** Every server visible to this session: its own, then the inherited ones it does not shadow. */
   mcps(): McpServerStatus[] {
     const statuses: McpServerStatus[] = [];

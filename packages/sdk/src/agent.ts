@@ -272,8 +272,11 @@ export class Agent {
     }
   }
 
-  /** Builds a subagent's session: its agent's tools within the parent's, its model, on the parent's workspace. */
-  #childSession(request: ChildSessionRequest, security: SecurityProvider): AgentSession {
+  /**
+   * Builds a subagent's session: its agent's tools within the parent's (built-ins, and the parent's
+   * MCP tools in `parentTools`), its model, on the parent's workspace.
+   */
+  #childSession(request: ChildSessionRequest, security: SecurityProvider, parentMcpTools: readonly AnyTool[] = []): AgentSession {
     const model = request.model ?? this.config.defaultModel;
     const window = modelContextWindow(this.config, model);
     const options = resolveSessionOptions({
@@ -283,7 +286,7 @@ export class Agent {
       ...(request.permissionPolicy === undefined ? {} : { permissionPolicy: request.permissionPolicy }),
     });
     const allowed = new Set(request.parentTools);
-    const tools = toolsFor(request.agent, selectToolsForWorkspace(defaultTools(), request.workspace.capabilities)).filter((t) => allowed.has(t.name));
+    const tools = toolsFor(request.agent, [...selectToolsForWorkspace(defaultTools(), request.workspace.capabilities), ...parentMcpTools]).filter((t) => allowed.has(t.name));
     return new AgentSession({
       sessionId: request.sessionId,
       llm: this.#factory(this.config, model, this.#env),
@@ -411,6 +414,7 @@ export class Agent {
     const security = new DefaultSecurityProvider({ secretValues: secretEnvironmentValues(this.#env) });
     const local = ownsWorkspace || backend instanceof LocalWorkspaceBackend;
     const project = local && resolved.projectInstructions !== false && resolved.systemPrompt === undefined ? projectInstructionsSection(findProjectInstructions(backend.root)) : '';
+    let extensions: SessionExtensions | null = null;
     const core = new AgentSession({
       sessionId: resolved.sessionId ?? `sess_${randomUUID()}`,
       llm,
@@ -423,12 +427,13 @@ export class Agent {
       ...(declaredToolCall(this.config, model) === false ? { modelToolCalls: false } : {}),
       ...(project === '' ? {} : { projectInstructions: project }),
       skills: loadSkillDirs([...this.config.skillDirs, ...(resolved.skillDirs ?? [])]),
-      sessionFactory: (request) => this.#childSession(request, security),
+      // Late-bound: the session's tool sources attach after the core session exists.
+      sessionFactory: (request) => this.#childSession(request, security, extensions?.currentMcp?.tools() ?? []),
       checkModel: (m, worker) => this.#checkModel(m, worker),
       store: resolved.sessionStore ?? this.sessionStore,
       ...(snapshot === undefined ? {} : { snapshot }),
     });
-    const extensions = this.#attachToolSources(core);
+    extensions = this.#attachToolSources(core);
     // Closed sessions leave the agent's set, so a long-lived agent does not hold them forever.
     const session = new Session(core, (closed) => this.#sessions.delete(closed), extensions);
     this.#sessions.add(session);

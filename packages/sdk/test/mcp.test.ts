@@ -374,3 +374,31 @@ describe('agent tool sources and redaction of MCP results', () => {
     expect(JSON.stringify(events)).not.toContain('sk-live-0123456789abcdef');
   });
 });
+
+describe('MCP tools in subagents', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.cleanup();
+    h = undefined;
+  });
+
+  it("a general subagent can call the parent's MCP tools (governed in the child), an explore subagent cannot", async () => {
+    h = await startHarness('anthropic', [
+      toolCallResponse('task', { agent: 'general', description: 'echo via mcp', prompt: 'Echo through MCP.' }),
+      toolCallResponse('mcp__fx__echo', { text: 'from the child' }),
+      textResponse('the child echoed'),
+      toolCallResponse('task', { agent: 'explore', description: 'look', prompt: 'Look around.' }),
+      textResponse('explored'),
+      textResponse('all done'),
+    ]);
+    const session = await h.agent.sessionAsync(h.dir);
+    await session.addMcp({ name: 'fx', transport: { type: 'streamable-http', url: http.url } });
+    const result = await session.send('delegate');
+    expect(result.text).toBe('all done');
+    const childFirst = h.server.requests[1]!;
+    expect(toolNamesOf(childFirst)).toContain('mcp__fx__echo');
+    expect(toolResultsOf(h.server.requests[2]!)[0]?.content).toBe('from the child');
+    const exploreFirst = h.server.requests[4]!;
+    expect(toolNamesOf(exploreFirst)).not.toContain('mcp__fx__echo');
+  });
+});
