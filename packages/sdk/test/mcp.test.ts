@@ -50,6 +50,9 @@ describe.each(PROTOCOLS)('a model-driven MCP call over %s', (protocol) => {
     const session = await h.agent.sessionAsync(h.dir);
     expect(await session.addMcp({ name: 'fx', transport: transportOf(kind) })).toBeGreaterThanOrEqual(10);
     expect(session.toolNames()).toEqual(expect.arrayContaining(['read', 'mcp__fx__echo', 'mcp__fx__write_note']));
+    // Definitions carry the server's input schemas as they are (here a JSON Schema 2020-12 one).
+    const pair = session.toolDefinitions().find((definition) => definition.name === 'mcp__fx__strict_pair');
+    expect(pair?.parameters).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', required: ['pair'] });
     const events = await streamAll(session, 'say hello through MCP');
     expect(events.at(-1)?.payload['text']).toBe('The server said hello.');
     const end = events.find((e) => e.type === 'tool_end');
@@ -183,6 +186,28 @@ describe('MCP global servers, shadowing and the spec sample', () => {
     // Closing a session leaves the global servers to the others.
     await first.closeAsync();
     expect((await second.tool('mcp__fx__echo', { text: 'alive' })).output).toBe('alive');
+  });
+
+  it('agent.close() ends the config servers (their stdio processes exit)', async () => {
+    h = await startHarness('anthropic', []);
+    const agent = await Agent.create(aclFor(h.server, 'anthropic', globalAcl()));
+    const session = await agent.sessionAsync(h.dir);
+    const { pid } = JSON.parse((await session.tool('mcp__fx__process_info', {})).output) as { pid: number };
+    const alive = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    await session.closeAsync();
+    // Global servers outlive a session...
+    expect(alive()).toBe(true);
+    // ...and end with the agent.
+    await agent.close();
+    expect(alive()).toBe(false);
   });
 
   it('a config server that cannot start does not stop the agent: mcps() reports it', async () => {
