@@ -433,7 +433,9 @@ export class Agent {
       store: resolved.sessionStore ?? this.sessionStore,
       ...(snapshot === undefined ? {} : { snapshot }),
     });
-    extensions = this.#attachToolSources(core);
+    // A session acting as an agent with a fixed tool set (explore: read-only) does not inherit the
+    // config's MCP tools; the host may still add servers to it explicitly.
+    extensions = this.#attachToolSources(core, actingAs === undefined || actingAs.tools === 'all');
     // Closed sessions leave the agent's set, so a long-lived agent does not hold them forever.
     const session = new Session(core, (closed) => this.#sessions.delete(closed), extensions);
     this.#sessions.add(session);
@@ -458,13 +460,13 @@ export class Agent {
     if (this.#ownsMcp) await this.#mcp?.close();
   }
 
-  /** Attaches the tool sources (host sources, then MCP) to a new session's surface. */
-  #attachToolSources(core: AgentSession): SessionExtensions {
+  /** Attaches the tool sources (host sources, then the config's MCP servers when `inheritMcp`) to a new session's surface. */
+  #attachToolSources(core: AgentSession, inheritMcp: boolean): SessionExtensions {
     const surface = sessionToolSurface(core);
     const bindings: ToolSourceBinding[] = [];
     try {
       for (const source of this.#toolSources) bindings.push(source.attach(surface));
-      const mcp = this.#mcp?.attach(surface) ?? null;
+      const mcp = inheritMcp ? (this.#mcp?.attach(surface) ?? null) : null;
       if (mcp !== null) bindings.push(mcp);
       return new SessionExtensions(surface, bindings, mcp);
     } catch (error) {

@@ -183,6 +183,11 @@ describe('MCP global servers, shadowing and the spec sample', () => {
     expect((await first.tool('mcp__web__echo', { text: 'inherited again' })).output).toBe('inherited again');
     expect((await first.mcps()).map((s) => [s.name, s.source])).toEqual([['fx', 'global'], ['web', 'global']]);
 
+    // A session acting as the read-only explore agent does not inherit MCP tools.
+    const explorer = await agent.sessionForAgentAsync(h.dir, 'explore');
+    expect(explorer.toolNames().some((name) => name.startsWith('mcp__'))).toBe(false);
+    expect(await explorer.mcps()).toEqual([]);
+
     // Closing a session leaves the global servers to the others.
     await first.closeAsync();
     expect((await second.tool('mcp__fx__echo', { text: 'alive' })).output).toBe('alive');
