@@ -18,9 +18,13 @@ export type McpConnectionState = 'connecting' | 'connected' | 'disconnected' | '
 
 /** The status of one server, as `mcps()` reports it. */
 export interface McpConnectionStatus {
+  /** Server name. */
   readonly name: string;
+  /** Whether the connection is up. */
   readonly connected: boolean;
+  /** Tools of the last successful listing. */
   readonly toolCount: number;
+  /** Why it is not connected (or why it dropped last). */
   readonly error?: string;
 }
 
@@ -37,6 +41,7 @@ function messageOf(error: unknown): string {
  * reconnects once on the next call — or fails fast with `MCP_ERROR` when that fails.
  */
 export class McpConnection {
+  /** The validated config it connects with. */
   readonly config: ResolvedMcpServerConfig;
   readonly #onToolsChanged: () => void;
   #client: Client | null = null;
@@ -54,10 +59,12 @@ export class McpConnection {
     this.#onToolsChanged = onToolsChanged;
   }
 
+  /** The server's name. */
   get name(): string {
     return this.config.name;
   }
 
+  /** Where the connection is in its life. */
   get state(): McpConnectionState {
     return this.#state;
   }
@@ -81,6 +88,7 @@ export class McpConnection {
     return this.#transport instanceof StdioProcessTransport ? this.#transport.pid : undefined;
   }
 
+  /** Name, whether connected, how many tools it listed, and the last error. */
   status(): McpConnectionStatus {
     return { name: this.name, connected: this.#state === 'connected', toolCount: this.#tools.length, ...(this.#error === undefined ? {} : { error: this.#error }) };
   }

@@ -138,6 +138,7 @@ export class McpManager {
     this.#listeners.clear();
   }
 
+  /** True after {@link close}. */
   get closed(): boolean {
     return this.#closed;
   }

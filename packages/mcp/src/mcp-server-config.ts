@@ -2,6 +2,7 @@ import { CodeError } from '@a3s-lab/code-core';
 
 /** Starts the server as a child process and speaks MCP over its stdin/stdout. */
 export interface McpStdioTransportConfig {
+  /** Transport kind. */
   readonly type: 'stdio';
   /** Program to run (looked up on `PATH`). */
   readonly command: string;
@@ -13,6 +14,7 @@ export interface McpStdioTransportConfig {
 
 /** Speaks MCP Streamable HTTP to a URL (`http` is accepted as a synonym). */
 export interface McpHttpTransportConfig {
+  /** Transport kind (`http` is a synonym of `streamable-http`). */
   readonly type: 'http' | 'streamable-http';
   /** The MCP endpoint, `http://` or `https://`. */
   readonly url: string;
@@ -30,6 +32,7 @@ export interface McpServerConfig {
    * without `__` (which separates the parts of a tool name).
    */
   readonly name: string;
+  /** How to reach the server. */
   readonly transport: McpTransportConfig;
   /**
    * Environment variables of a stdio server, on top of the host's environment stripped of
@@ -50,9 +53,13 @@ export const MAX_MCP_TIMEOUT_MS = 3_600_000;
 
 /** A validated config with defaults applied. */
 export interface ResolvedMcpServerConfig {
+  /** Server name. */
   readonly name: string;
+  /** Transport; `http` is normalised to `streamable-http`, `args` and `headers` are present. */
   readonly transport: McpTransportConfig;
+  /** Environment passed on purpose (stdio); `{}` when none. */
   readonly env: Readonly<Record<string, string>>;
+  /** Deadline of connecting, listing and each call, in ms. */
   readonly timeoutMs: number;
 }
 

@@ -9,6 +9,7 @@ import { SessionMcp } from './session-mcp.js';
  * and holds the session's own.
  */
 export class McpToolSource implements ToolSource {
+  /** Source name for diagnostics. */
   readonly name = 'mcp';
   /** The global servers; sessions never change them. */
   readonly global: McpManager;
@@ -27,6 +28,7 @@ export class McpToolSource implements ToolSource {
     return new McpToolSource(global);
   }
 
+  /** A new session's MCP binding: the global tools now, its own servers as it adds them. */
   attach(surface: ToolSurface): SessionMcp {
     return new SessionMcp(surface, this.global);
   }

@@ -15,8 +15,11 @@ export const STDIO_KILL_GRACE_MS = 2000;
 
 /** Options of {@link StdioProcessTransport}. */
 export interface StdioProcessTransportOptions {
+  /** Program to run. */
   readonly command: string;
+  /** Its arguments. */
   readonly args: readonly string[];
+  /** Its working directory. Default: the host's. */
   readonly cwd?: string;
   /** Passed on purpose, on top of the secret-stripped host environment. */
   readonly env: Readonly<Record<string, string>>;
@@ -33,8 +36,11 @@ export interface StdioProcessTransportOptions {
  * host.
  */
 export class StdioProcessTransport implements Transport {
+  /** Called once when the connection ends (the process exited, or close()). */
   onclose?: () => void;
+  /** Non-fatal problems: stray output lines, write errors. */
   onerror?: (error: Error) => void;
+  /** Each JSON-RPC message from the server. */
   onmessage?: (message: JSONRPCMessage) => void;
   readonly #options: StdioProcessTransportOptions;
   #child: ChildProcessWithoutNullStreams | null = null;
@@ -65,6 +71,7 @@ export class StdioProcessTransport implements Transport {
     return this.#exit;
   }
 
+  /** Spawns the server; resolves once the process runs, rejects when it cannot be started. */
   start(): Promise<void> {
     if (this.#child !== null) return Promise.reject(new Error('stdio transport already started'));
     return new Promise((resolve, reject) => {
@@ -109,6 +116,7 @@ export class StdioProcessTransport implements Transport {
     });
   }
 
+  /** Writes one message as a line to the server's stdin. */
   send(message: JSONRPCMessage): Promise<void> {
     const child = this.#child;
     if (child === null || this.#closed || !child.stdin.writable) return Promise.reject(new Error('MCP server process is not running'));
@@ -119,6 +127,7 @@ export class StdioProcessTransport implements Transport {
     return new Promise((resolve) => child.stdin.once('drain', () => resolve()));
   }
 
+  /** Ends the server's process group (SIGTERM, SIGKILL after {@link STDIO_KILL_GRACE_MS}); resolves when it exited. */
   async close(): Promise<void> {
     const child = this.#child;
     if (child === null || this.#exit !== null) {
