@@ -19,10 +19,11 @@ export function createVitestConfig(options) {
       testTimeout: options.testTimeout ?? 20_000,
       hookTimeout: 30_000,
       pool: 'forks',
-      // Third-party packages that also publish a `source` condition (eventsource-parser, used by
-      // the MCP SDK) resolve to TypeScript sources under the condition above: let vite
-      // transform them instead of handing .ts files to Node.
-      server: { deps: { inline: [/eventsource-parser/, /@modelcontextprotocol[\\/]sdk/] } },
+      // Third-party packages that also publish a `source` condition (eventsource-parser, imported
+      // by the MCP SDK's Streamable HTTP client) resolve to TypeScript sources under the condition
+      // above, which vitest also hands to Node: let vite transform that importer and the package
+      // instead of Node meeting .ts files.
+      server: { deps: { inline: [/eventsource-parser/, /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]client[\\/]streamableHttp\.js$/] } },
     },
   });
 }
