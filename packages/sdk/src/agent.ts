@@ -168,7 +168,18 @@ export class Agent {
    * `verification`, `review`): that agent's tool set, prompt and step limit.
    */
   async sessionForAgentAsync(workspace: string, agent: string, options: SessionOptions = {}): Promise<Session> {
-    return this.sessionForAgent(workspace, agent, options);
+    const directory = builtinSubagents().some((a) => a.name === agent) ? undefined : this.#agentDirectory(agent);
+    if (directory === undefined) return this.sessionForAgent(workspace, agent, options);
+    // An agent directory may declare MCP servers (kind: mcp), which connect asynchronously.
+    const loaded = loadAgentDirectory(directory);
+    const session = this.#openDirectoryAgent(workspace, loaded, options);
+    try {
+      await equipFromDirectory(session, loaded);
+    } catch (error) {
+      await session.closeAsync();
+      throw error;
+    }
+    return session;
   }
 
 
@@ -182,13 +193,23 @@ export class Agent {
       throw new CodeError('SESSION_CONFIGURATION_ERROR', `unknown agent '${agent}'; built-in agents: ${builtinSubagents().map((a) => a.name).join(', ')}${dirs.length === 0 ? '' : `; agent directories: ${dirs.join(', ')}`}`, { details: { field: 'agent', agent } });
     }
     const loaded = loadAgentDirectory(directory);
-    const session = this.#forDirectory(loaded, undefined).#open(
+    const session = this.#openDirectoryAgent(workspace, loaded, options);
+    try {
+      equipFromDirectorySync(session, loaded);
+    } catch (error) {
+      session.close();
+      throw error;
+    }
+    return session;
+  }
+
+  /** A session of a directory agent: its instructions first, its agent.acl merged over the config. */
+  #openDirectoryAgent(workspace: string, loaded: AgentDirectory, options: SessionOptions): Session {
+    return this.#forDirectory(loaded, undefined).#open(
       workspace,
       { ...options, instructions: options.instructions === undefined ? loaded.instructions : `${loaded.instructions}\n\n${options.instructions}`, inlineSkills: [...(options.inlineSkills ?? []), ...directorySkills(loaded)] },
       undefined,
     );
-    equipFromDirectorySync(session, loaded);
-    return session;
   }
 
   /** The directory of agent `name` under the config's `agent_dirs`, if any. */

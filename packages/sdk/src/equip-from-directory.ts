@@ -1,22 +1,40 @@
 import { CodeError } from '@a3s-lab/code-core';
-import type { AgentDirectory } from '@a3s-lab/code-config';
+import type { AgentDirectory, AgentMcpTool } from '@a3s-lab/code-config';
+import type { McpServerConfig } from '@a3s-lab/code-mcp';
 import { createScriptTool } from './script-tool.js';
 import type { Session } from './session.js';
 
 /**
  * Gives `session` what an agent directory declares beyond its instructions: its `kind: script`
- * tools (and, through {@link equipFromDirectory}, its `kind: mcp` servers).
+ * tools. `kind: mcp` servers connect asynchronously: a directory that declares one needs
+ * {@link equipFromDirectory} (`sessionForAgentAsync`, `serveAgentDir`); here it is a CONFIG_ERROR.
  */
 export function equipFromDirectorySync(session: Session, directory: AgentDirectory): void {
   for (const tool of directory.tools) {
     if (tool.kind === 'script') session.registerTool(createScriptTool(tool), { replace: true });
     else {
-      throw new CodeError('CONFIG_ERROR', `${tool.file}: MCP tools of agent directories are not supported yet (kind: mcp)`, { details: { file: tool.file, tool: tool.name } });
+      throw new CodeError('CONFIG_ERROR', `${tool.file}: an MCP tool (kind: mcp) connects asynchronously: open this agent with sessionForAgentAsync() or serveAgentDir()`, {
+        details: { file: tool.file, tool: tool.name },
+      });
     }
   }
 }
 
-/** Async form of {@link equipFromDirectorySync} (MCP servers connect asynchronously). */
+/**
+ * Gives `session` the directory's tools: `kind: script` tools, and each `kind: mcp` server
+ * connected with `session.addMcp()` (its tools become `mcp__<name>__<tool>`).
+ */
 export async function equipFromDirectory(session: Session, directory: AgentDirectory): Promise<void> {
-  equipFromDirectorySync(session, directory);
+  for (const tool of directory.tools) {
+    if (tool.kind === 'script') session.registerTool(createScriptTool(tool), { replace: true });
+    else await session.addMcp(toMcpServerConfig(tool));
+  }
+}
+
+/** The `addMcp` config of a directory's `kind: mcp` tool file. */
+export function toMcpServerConfig(tool: AgentMcpTool): McpServerConfig {
+  if (tool.transport === 'stdio') {
+    return { name: tool.name, transport: { type: 'stdio', command: tool.command ?? '', args: [...tool.args] }, env: tool.env };
+  }
+  return { name: tool.name, transport: { type: tool.transport, url: tool.url ?? '' } };
 }

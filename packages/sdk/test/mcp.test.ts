@@ -2,7 +2,7 @@
 // (the fixture of @a3s-lab/code-testing/mcp) over stdio and over Streamable HTTP on 127.0.0.1,
 // driven by the scripted model through the real provider clients. Every MCP call goes through
 // the kernel: permission, confirmation, hooks, timeouts, output bounds.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -430,5 +430,35 @@ describe('MCP tools in subagents', () => {
     expect(toolResultsOf(h.server.requests[2]!)[0]?.content).toBe('from the child');
     const exploreFirst = h.server.requests[4]!;
     expect(toolNamesOf(exploreFirst)).not.toContain('mcp__fx__echo');
+  });
+});
+
+describe('agent directories with kind: mcp tools', () => {
+  let h: Harness | undefined;
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await h?.cleanup();
+    h = undefined;
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sessionForAgentAsync connects the directory\'s MCP servers; the sync form refuses them with a clear error', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'a3s-mcp-agents-'));
+    dirs.push(root);
+    const { command, args } = fixtureMcpStdioCommand();
+    mkdirSync(join(root, 'helper', 'tools'), { recursive: true });
+    writeFileSync(join(root, 'helper', 'instructions.md'), 'You help through MCP.\n');
+    writeFileSync(join(root, 'helper', 'tools', 'fx.md'), `---\nkind: mcp\nname: fx\ntransport: stdio\ncommand: ${JSON.stringify(command)}\nargs: ${JSON.stringify(args)}\n---\nThe fixture server.\n`);
+    h = await startHarness('anthropic', []);
+    const agent = await Agent.create(aclFor(h.server, 'anthropic', `agent_dirs = ["${root}"]`));
+    try {
+      const session = await agent.sessionForAgentAsync(h.dir, 'helper');
+      expect(session.toolNames()).toContain('mcp__fx__echo');
+      expect((await session.tool('mcp__fx__echo', { text: 'from a directory' })).output).toBe('from a directory');
+      expect((await session.mcps()).map((s) => [s.name, s.source])).toEqual([['fx', 'session']]);
+      expect(() => agent.sessionForAgent(h!.dir, 'helper')).toThrow(/kind: mcp.*sessionForAgentAsync/);
+    } finally {
+      await agent.close();
+    }
   });
 });
