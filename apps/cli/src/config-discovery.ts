@@ -1,14 +1,21 @@
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CodeError } from '@a3s-lab/code';
 
 /** Where a run's configuration comes from. */
 export type ConfigSource =
-  /** An `.acl` file (`--config`, the workspace's, or the user's). */
-  | { readonly kind: 'file'; readonly path: string }
+  /**
+   * An `.acl` file: `origin` says whose it is. `explicit` (`--config`) and `user`
+   * (`~/.a3s/config.acl`) are the user's own; `project` (`<workspace>/.a3s/config.acl`) came with
+   * the workspace and is used only after the user trusted it (see project-trust.ts).
+   */
+  | { readonly kind: 'file'; readonly path: string; readonly origin: ConfigOrigin }
   /** ACL text built from API-key environment variables; `description` says which. */
   | { readonly kind: 'env'; readonly acl: string; readonly description: string; readonly model: string };
+
+/** Whose config file a run found: `--config`, the user's home config, or the workspace's own. */
+export type ConfigOrigin = 'explicit' | 'user' | 'project';
 
 /** Inputs of {@link discoverConfig}. */
 export interface DiscoverConfigOptions {
@@ -40,6 +47,15 @@ const isFile = (path: string): boolean => {
   }
 };
 
+// The workspace may be HOME itself: its config is then the user's own.
+const sameFile = (a: string, b: string): boolean => {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+};
+
 /** The files looked at, in order (for messages). */
 export function configCandidates(options: Pick<DiscoverConfigOptions, 'workspace' | 'env'>): string[] {
   const home = options.env['HOME'] ?? homedir();
@@ -47,7 +63,8 @@ export function configCandidates(options: Pick<DiscoverConfigOptions, 'workspace
 }
 
 /**
- * Finds the configuration of a run: `--config`, then `<workspace>/.a3s/config.acl`, then
+ * Finds the configuration of a run: `--config`, then `<workspace>/.a3s/config.acl` (origin
+ * `project`: the caller must hold a trust decision before loading it), then
  * `$HOME/.a3s/config.acl`, then an inline config built from `ANTHROPIC_API_KEY` (or
  * `OPENAI_API_KEY` + `OPENAI_BASE_URL`). `null` when there is none of these.
  *
@@ -57,11 +74,11 @@ export function discoverConfig(options: DiscoverConfigOptions): ConfigSource | n
   if (options.explicit !== undefined) {
     const path = resolve(options.cwd, options.explicit);
     if (!isFile(path)) throw new CodeError('CONFIG_ERROR', `config file not found: ${path}`, { details: { file: path } });
-    return { kind: 'file', path };
+    return { kind: 'file', path, origin: 'explicit' };
   }
-  for (const path of configCandidates(options)) {
-    if (isFile(path)) return { kind: 'file', path };
-  }
+  const [project, user] = configCandidates(options) as [string, string];
+  if (isFile(project)) return { kind: 'file', path: project, origin: sameFile(project, user) ? 'user' : 'project' };
+  if (isFile(user)) return { kind: 'file', path: user, origin: 'user' };
   return configFromEnvironment(options.env, options.model);
 }
 

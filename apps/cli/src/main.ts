@@ -9,6 +9,7 @@ import type { CliCommand } from './parse-args.js';
 import { reportError } from './report-error.js';
 import { runCommand } from './run-command.js';
 import { SERVE_USAGE, parseServeArgs, serveCommand } from './serve-command.js';
+import { trustCommand } from './trust-command.js';
 
 /** The CLI's version, from its package.json (beside `src/` and `dist/`). */
 export function cliVersion(): string {
@@ -53,5 +54,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       }
       return serveCommand(options, io, style);
     }
+    case 'trust':
+      return trustCommand(command.options, io, style);
   }
 }

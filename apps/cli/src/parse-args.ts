@@ -33,6 +33,12 @@ export interface DemoCommandOptions {
   readonly json: boolean;
 }
 
+/** Options of `a3s-code trust`. */
+export interface TrustCommandOptions {
+  /** `--workspace DIR`; default the current directory. */
+  readonly workspace?: string;
+}
+
 /** What the command line asks for. */
 export type CliCommand =
   | { readonly kind: 'help' }
@@ -40,19 +46,21 @@ export type CliCommand =
   | { readonly kind: 'run'; readonly options: RunCommandOptions }
   | { readonly kind: 'demo'; readonly options: DemoCommandOptions }
   /** `serve`: its arguments are parsed by serve-command.ts. */
-  | { readonly kind: 'serve'; readonly args: readonly string[] };
+  | { readonly kind: 'serve'; readonly args: readonly string[] }
+  | { readonly kind: 'trust'; readonly options: TrustCommandOptions };
 
 /** The `--help` text. */
 export const USAGE = `Usage:
   a3s-code run "<prompt>" [options]   run one prompt in a workspace
   a3s-code demo [--json]              fix a bug in a bundled sample repo (no API key needed)
   a3s-code serve [options]            HTTP + SSE server with a browser UI (serve --help)
+  a3s-code trust [--workspace DIR]    trust DIR/.a3s/config.acl as it is now (after reviewing it)
   a3s-code --help | --version
 
 Options of run:
   --workspace DIR            workspace directory (default: current directory)
-  --config FILE              agent.acl to use (default: DIR/.a3s/config.acl, then ~/.a3s/config.acl,
-                             then ANTHROPIC_API_KEY or OPENAI_API_KEY + OPENAI_BASE_URL)
+  --config FILE              agent.acl to use (default: DIR/.a3s/config.acl once trusted, then
+                             ~/.a3s/config.acl, then ANTHROPIC_API_KEY or OPENAI_API_KEY + OPENAI_BASE_URL)
   --model provider/model     model to use (default: the config's default_model)
   --permission-mode MODE     default | accept-edits | plan | yolo (default: config, else default)
   --yes, -y                  approve every confirmation without asking
@@ -78,6 +86,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (command === 'run') return parseRun(rest);
   if (command === 'demo') return rest.includes('--help') || rest.includes('-h') ? { kind: 'help' } : { kind: 'demo', options: parseDemo(rest) };
   if (command === 'serve') return { kind: 'serve', args: rest };
+  if (command === 'trust') return { kind: 'trust', options: parseTrust(rest) };
   throw usageError(`unknown command '${command}'`, { argument: command });
 }
 
@@ -148,4 +157,13 @@ function parseDemo(args: readonly string[]): DemoCommandOptions {
   const { values, positionals } = parse(args, { json: { type: 'boolean' } });
   if (positionals.length > 0) throw usageError(`demo takes no arguments; got '${positionals.join(' ')}'`);
   return { json: values['json'] === true };
+}
+
+function parseTrust(args: readonly string[]): TrustCommandOptions {
+  const { values, positionals } = parse(args, { workspace: { type: 'string' } });
+  if (positionals.length > 0) throw usageError(`trust takes no arguments; got '${positionals.join(' ')}'`);
+  const workspace = values['workspace'];
+  if (workspace === undefined) return {};
+  if (typeof workspace !== 'string' || workspace.length === 0) throw usageError('--workspace needs a value', { argument: '--workspace' });
+  return { workspace };
 }

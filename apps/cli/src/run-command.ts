@@ -11,6 +11,7 @@ import { EXIT_CODES } from './exit-codes.js';
 import { hostRun } from './host-run.js';
 import type { RunCommandOptions } from './parse-args.js';
 import { permissionPolicyFor } from './permission-modes.js';
+import { ensureTrustedConfig, recheckTrustedConfig } from './project-trust-gate.js';
 import { reportError } from './report-error.js';
 
 /**
@@ -68,7 +69,9 @@ export async function runCommand(options: RunCommandOptions, io: CliIo, style: S
         'Set ANTHROPIC_API_KEY, write an agent.acl (see the README), or try `a3s-code demo` to see a session with the bundled scripted model.',
       );
     }
+    await ensureTrustedConfig({ source, workspace, io, style, json: options.json });
     agent = await createAgentFrom(source, io);
+    recheckTrustedConfig(source, workspace, io);
     const model = options.model ?? agent.config.defaultModel;
     const sessionOptions: SessionOptions = {
       ...(options.model === undefined ? {} : { model: options.model }),

@@ -13,6 +13,7 @@ import type { Scenario, ScriptedModelServer } from '@a3s-lab/code-testing';
 import { stripAnsi } from '../src/ansi.js';
 import type { CliIo } from '../src/cli-io.js';
 import { main } from '../src/main.js';
+import { identifyProjectConfig, trustProjectConfig } from '../src/project-trust.js';
 
 /** apps/cli. */
 export const CLI_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -84,10 +85,14 @@ providers "anthropic" {
 `;
 }
 
-/** Writes `<workspace>/.a3s/config.acl` for a scripted server. */
-export function writeWorkspaceConfig(workspace: string, server: ScriptedModelServer): void {
+/**
+ * Writes `<workspace>/.a3s/config.acl` for a scripted server and, as the user would after
+ * reviewing it, records it as trusted in `home`'s trust store.
+ */
+export function writeWorkspaceConfig(workspace: string, server: ScriptedModelServer, home: string): void {
   mkdirSync(join(workspace, '.a3s'), { recursive: true });
   writeFileSync(join(workspace, '.a3s', 'config.acl'), scriptedAcl(server));
+  trustProjectConfig(identifyProjectConfig(join(workspace, '.a3s', 'config.acl')), { HOME: home });
 }
 
 /** Memory streams for `main`. */

@@ -23,7 +23,7 @@ it('fixes an off-by-one it has never seen (a `<=` bound in lib/top.js)', async (
   const home = tempDir('a3s-cli-home-');
   cleanups.push(ws.cleanup, home.cleanup);
   server = await startScriptedModelServer({ scenario: createDemoScenario() });
-  writeWorkspaceConfig(ws.dir, server);
+  writeWorkspaceConfig(ws.dir, server, home.dir);
   const result = await runMain(['run', 'fix the tests', '--workspace', ws.dir, '--permission-mode', 'yolo'], { env: cleanEnv(home.dir), cwd: ws.dir });
   expect(result.stdout).toContain('on line 3 the loop ran one step past the end of the array');
   expect(readFileSync(join(ws.dir, 'lib/top.js'), 'utf8')).toContain('for (let k = 0; k < xs.length; k++)');

@@ -36,8 +36,9 @@ describe('a3s-code run --json', () => {
   const workspaceFor = async (scenario: Scenario): Promise<{ dir: string; env: Record<string, string> }> => {
     const server = await fixture.start(scenario);
     const dir = fixture.tempDir('a3s-cli-json-', { 'notes.txt': 'one\ntwo\n' });
-    writeWorkspaceConfig(dir, server);
-    return { dir, env: cleanEnv(fixture.tempDir('a3s-cli-home-')) };
+    const home = fixture.tempDir('a3s-cli-home-');
+    writeWorkspaceConfig(dir, server, home);
+    return { dir, env: cleanEnv(home) };
   };
 
   it('prints one valid envelope per line whose types follow the scripted scenario', async () => {

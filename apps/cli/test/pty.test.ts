@@ -24,7 +24,7 @@ describe('a3s-code in a pseudo-terminal', () => {
     cleanups.push(ws.cleanup);
     const home = tempDir('a3s-cli-home-');
     cleanups.push(home.cleanup);
-    writeWorkspaceConfig(ws.dir, server);
+    writeWorkspaceConfig(ws.dir, server, home.dir);
     return { server, workspace: ws.dir, home: home.dir };
   };
   const track = (pty: PtyProcess): PtyProcess => {

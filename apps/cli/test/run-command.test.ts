@@ -14,7 +14,7 @@ describe('a3s-code run', () => {
 
   it('denies an ask when stdin is not a terminal and says on stderr how to allow it', async () => {
     const { ws, home } = dirs();
-    writeWorkspaceConfig(ws, await start([toolCallResponse('bash', { command: 'touch made.txt' }), textResponse('It was refused.')]));
+    writeWorkspaceConfig(ws, await start([toolCallResponse('bash', { command: 'touch made.txt' }), textResponse('It was refused.')]), home);
     const result = await runMain(['run', 'make a file', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
     expect(result.stderr).toContain('denied bash to run: touch made.txt');
     expect(result.stderr).toContain('stdin is not a terminal');
@@ -31,7 +31,7 @@ describe('a3s-code run', () => {
 
   it('answers asks with --yes', async () => {
     const { ws, home } = dirs();
-    writeWorkspaceConfig(ws, await start([toolCallResponse('bash', { command: 'touch made.txt' }), textResponse('Made it.')]));
+    writeWorkspaceConfig(ws, await start([toolCallResponse('bash', { command: 'touch made.txt' }), textResponse('Made it.')]), home);
     const result = await runMain(['run', 'make a file', '--workspace', ws, '--yes'], { env: cleanEnv(home), cwd: ws });
     expect(existsSync(join(ws, 'made.txt'))).toBe(true);
     expect(result.stderr).toBe('');
@@ -44,7 +44,7 @@ describe('a3s-code run', () => {
     ['yolo', true, /^✓ write {2}out\.txt/m],
   ])('--permission-mode %s on a write without a TTY', async (mode, written, line) => {
     const { ws, home } = dirs();
-    writeWorkspaceConfig(ws, await start([toolCallResponse('write', { file_path: 'out.txt', content: 'x\n' }), textResponse('ok')]));
+    writeWorkspaceConfig(ws, await start([toolCallResponse('write', { file_path: 'out.txt', content: 'x\n' }), textResponse('ok')]), home);
     const result = await runMain(['run', 'write', '--workspace', ws, '--permission-mode', mode], { env: cleanEnv(home), cwd: ws });
     expect(existsSync(join(ws, 'out.txt'))).toBe(written);
     expect(result.stdout).toMatch(line);
@@ -57,7 +57,7 @@ describe('a3s-code run', () => {
     // A broken home config must not even be read when the workspace has one.
     mkdirSync(join(home, '.a3s'));
     writeFileSync(join(home, '.a3s', 'config.acl'), 'this is { not acl');
-    writeWorkspaceConfig(ws, s);
+    writeWorkspaceConfig(ws, s, home);
     const fromWorkspace = await runMain(['run', 'hi', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
     expect(fromWorkspace.stdout).toContain(`config: ${join(ws, '.a3s', 'config.acl')}`);
     expect(fromWorkspace.code).toBe(0);
@@ -112,7 +112,7 @@ describe('a3s-code run', () => {
 
   it('passes --max-tool-rounds to the session', async () => {
     const { ws, home } = dirs();
-    writeWorkspaceConfig(ws, await start(() => toolCallResponse('ls', {})));
+    writeWorkspaceConfig(ws, await start(() => toolCallResponse('ls', {})), home);
     const result = await runMain(['run', 'loop', '--workspace', ws, '--max-tool-rounds', '2'], { env: cleanEnv(home), cwd: ws });
     expect(result.stdout).toContain('maxToolRounds (2)');
     expect(result.code).toBe(1);
@@ -120,7 +120,7 @@ describe('a3s-code run', () => {
 
   it('rejects a missing workspace and an unknown model with exit 2', async () => {
     const { ws, home } = dirs();
-    writeWorkspaceConfig(ws, await start([textResponse('unused')]));
+    writeWorkspaceConfig(ws, await start([textResponse('unused')]), home);
     const missing = await runMain(['run', 'hi', '--workspace', join(ws, 'nope')], { env: cleanEnv(home), cwd: ws });
     expect(missing.stderr).toContain('workspace is not a directory');
     expect(missing.code).toBe(2);
@@ -132,7 +132,7 @@ describe('a3s-code run', () => {
   it('prints only the replacement when a provider stream is cut and retried (no TTY)', async () => {
     const { ws, home } = dirs();
     const s = await start([{ text: ['Provisional ', 'words ', 'that ', 'vanish.'], cutAfterEvents: 6 }, textResponse('Complete answer.')]);
-    writeWorkspaceConfig(ws, s);
+    writeWorkspaceConfig(ws, s, home);
     const result = await runMain(['run', 'hi', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
     expect(s.requests).toHaveLength(2);
     expect(result.stdout).toContain('Complete answer.\n');
@@ -142,7 +142,7 @@ describe('a3s-code run', () => {
 
   it('reports a model failure without the control characters of the server\'s message, exit 3', async () => {
     const { ws, home } = dirs();
-    writeWorkspaceConfig(ws, await start([errorResponse(401, { message: 'bad key \u001b]0;pwned\u0007\u001b[2J\u009b1A' })]));
+    writeWorkspaceConfig(ws, await start([errorResponse(401, { message: 'bad key \u001b]0;pwned\u0007\u001b[2J\u009b1A' })]), home);
     const result = await runMain(['run', 'hello', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('the model failed [LLM_ERROR]');
