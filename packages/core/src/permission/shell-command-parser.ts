@@ -1,3 +1,4 @@
+import { arithmeticEvaluationIssue } from './shell-evaluating-builtins.js';
 import { describeSource, findUnusualCharacter, MAX_SHELL_NESTING_DEPTH } from './shell-issue.js';
 import type { ShellIssue } from './shell-issue.js';
 import { tokenizeShell } from './shell-tokenizer.js';
@@ -162,6 +163,8 @@ function addSimpleCommand(words: readonly ShellWordToken[], nested: boolean, dep
 
 function addCommand(words: readonly string[], nested: boolean, depth: number, state: AnalysisState): void {
   state.commands.push({ words, nested });
+  const arithmetic = arithmeticEvaluationIssue(words);
+  if (arithmetic !== null) state.issues.push(arithmetic);
   const unwrapped = unwrapCommand(words);
   if (unwrapped === null) return;
   state.issues.push({ kind: 'wrapper_command', detail: `\`${unwrapped.name}\` running its arguments as a command` });

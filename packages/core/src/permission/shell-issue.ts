@@ -15,6 +15,11 @@ export type ShellIssueKind =
   | 'parameter_expansion'
   /** `$(( ))` and `$[ ]`. */
   | 'arithmetic_expansion'
+  /**
+   * A builtin that evaluates arguments as arithmetic (`let`, `declare`, `printf -v 'a[...]'`,
+   * `test -v`, `read 'a[...]'`...): bash runs `$(...)` inside a subscript even when quoted.
+   */
+  | 'arithmetic_evaluation'
   /** Unquoted `*`, `?` or `[...]`: the argv depends on the files present. */
   | 'pathname_expansion'
   /** Unquoted `{a,b}` or `{1..3}`. */
