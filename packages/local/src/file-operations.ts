@@ -1,15 +1,14 @@
 import type { BigIntStats, Dirent } from 'node:fs';
-import { constants } from 'node:fs';
-import { lstat, open, readdir, unlink } from 'node:fs/promises';
+import { lstat, readdir, unlink } from 'node:fs/promises';
 
 import { HostFailure, toHostFailure } from '@a3s-lab/code-core';
 import type { Page, WorkspaceEntry, WorkspaceEntryType, WorkspaceFile, WorkspaceStat } from '@a3s-lab/code-core';
 
 import { checkExpected, currentStats } from './atomic-write.js';
+import { openRegularFile } from './open-regular-file.js';
 import type { ConfinedPath } from './confine-path.js';
 import { checkLimit } from './search/run-search.js';
 import { decodeCursor, encodeCursor } from './search/search-cursor.js';
-import { pathSecurityError } from './security-error.js';
 import { versionToken } from './version-token.js';
 
 const ABSENT = new Set(['ENOENT', 'ENOTDIR']);
@@ -18,20 +17,17 @@ function errnoOf(error: unknown): unknown {
   return (error as { code?: unknown }).code;
 }
 
-/** Reads a confined file; `null` when absent. O_NOFOLLOW catches a symlink swapped in after confinement. */
+/**
+ * Reads a confined file; `null` when absent. Only a regular file is opened (see
+ * {@link openRegularFile}): a FIFO, socket or device is refused without blocking, and O_NOFOLLOW
+ * catches a symlink swapped in after confinement.
+ */
 export async function readConfinedFile(target: ConfinedPath): Promise<WorkspaceFile | null> {
   if (!target.exists) return null;
-  let handle;
+  const opened = await openRegularFile(target.absolute, target.relative);
+  if (opened === null) return null;
+  const { handle } = opened;
   try {
-    handle = await open(target.absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch (error) {
-    if (ABSENT.has(errnoOf(error) as string)) return null;
-    if (errnoOf(error) === 'ELOOP') throw pathSecurityError(target.relative, 'outside_workspace', 'path changed into a symlink while being read');
-    throw toHostFailure(error, target.relative);
-  }
-  try {
-    const stats = await handle.stat({ bigint: true });
-    if (stats.isDirectory()) throw new HostFailure('Conflict', `is a directory: ${target.relative}`, { path: target.relative, details: { hostCode: 'EISDIR' } });
     const content = await handle.readFile();
     const after = await handle.stat({ bigint: true });
     return { path: target.relative, content: new Uint8Array(content.buffer, content.byteOffset, content.length), version: versionToken(after), size: content.length };

@@ -1,4 +1,4 @@
-import { lstat, readFile as readFileBytes } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { posix } from 'node:path';
 
 import { CodeError, HostFailure, toHostFailure } from '@a3s-lab/code-core';
@@ -37,6 +37,7 @@ import { RipgrepEngine } from './search/ripgrep-engine.js';
 import { runGlob } from './search/run-glob.js';
 import { runSearch } from './search/run-search.js';
 import type { SearchEngine } from './search/search-engine.js';
+import { fileKindOf, notRegularFile, readRegularFile } from './open-regular-file.js';
 import { pathSecurityError } from './security-error.js';
 
 /** Default deadline of a `git()` call. */
@@ -148,8 +149,10 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
       throw toHostFailure(error, target.relative);
     });
     const isFile = stats.isFile();
+    // A FIFO, socket or device would block the search (ripgrep or the fallback) on open.
+    if (!isFile && !stats.isDirectory()) throw notRegularFile(target.relative, fileKindOf(stats));
     const rootReal = await this.rootReal();
-    if (isFile && (await readFileBytes(target.absolute)).includes(0)) {
+    if (isFile && ((await readRegularFile(target.absolute, target.relative)) ?? Buffer.alloc(0)).includes(0)) {
       // A binary file named explicitly: ripgrep would print a notice instead of lines; both
       // engines report no match instead.
       return { mode: options.outputMode, ...(options.outputMode === 'content' ? { lines: [] } : { files: [] }), totalMatches: 0, totalFiles: 0, nextCursor: null };

@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
-
 import { CodeError } from '@a3s-lab/code-core';
 
 import { throwIfAborted } from '../abort.js';
+import { readRegularFile } from '../open-regular-file.js';
 import { walkFiles } from './fallback-walk.js';
 import type { EngineFilesRequest, EngineLine, EngineRecord, EngineSearchRequest, SearchEngine } from './search-engine.js';
 
@@ -24,12 +23,14 @@ export class FallbackEngine implements SearchEngine {
       const out: EngineRecord[] = [];
       for (const path of batch) {
         throwIfAborted(request.abortSignal);
-        let content: Buffer;
+        let content: Buffer | null;
         try {
-          content = await readFile(`${request.rootReal}/${path}`);
+          // Only regular files: a FIFO swapped in after the walk must not block a pool thread.
+          content = await readRegularFile(`${request.rootReal}/${path}`, path);
         } catch {
           continue;
         }
+        if (content === null) continue;
         if (content.includes(0)) continue;
         scanFile(path, content.toString('utf8'), regex, request, out);
       }

@@ -1,7 +1,8 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 
 import { throwIfAborted } from '../abort.js';
+import { readRegularFile } from '../open-regular-file.js';
 import { ignoreFileVerdict, OverrideGlobs, parseIgnoreFile } from './ignore-rules.js';
 import type { IgnoreFile } from './ignore-rules.js';
 
@@ -76,7 +77,8 @@ function included(overrides: OverrideGlobs, chain: readonly IgnoreFile[], path: 
 async function readIgnore(rootReal: string, directory: string): Promise<IgnoreFile | null> {
   const file = directory === '.' ? `${rootReal}/.gitignore` : `${rootReal}/${directory}/.gitignore`;
   try {
-    return parseIgnoreFile(directory, await readFile(file, 'utf8'));
+    const content = await readRegularFile(file, file);
+    return content === null ? null : parseIgnoreFile(directory, content.toString('utf8'));
   } catch {
     return null;
   }

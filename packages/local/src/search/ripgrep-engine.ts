@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 
 import { CodeError } from '@a3s-lab/code-core';
 
@@ -29,8 +29,17 @@ export function baseRipgrepArgs(rootReal: string, searchPath: string): string[] 
     '--null',
     '--sort=path',
   ];
-  if (searchPath !== '.' && existsSync(`${rootReal}/.gitignore`)) args.push('--ignore-file=.gitignore');
+  if (searchPath !== '.' && isRegularFile(`${rootReal}/.gitignore`)) args.push('--ignore-file=.gitignore');
   return args;
+}
+
+// ripgrep opens an ignore file it is given with a blocking read: never hand it a FIFO.
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** The argv of a search (without the binary), exposed so the benchmark runs ripgrep identically. */
