@@ -1,5 +1,7 @@
 import { CodeError } from '@a3s-lab/code-core';
 
+import { GIT_HARDENING_CONFIG, gitConfigEnvironment } from './git-hardening.js';
+
 /**
  * Git options refused anywhere in `args`: they run programs (`--upload-pack`, `--exec`), point
  * git at another repository or work tree, inject configuration, or write/read files outside the
@@ -26,7 +28,8 @@ export const REFUSED_GIT_OPTIONS: readonly string[] = Object.freeze([
 /**
  * Environment every git run gets on top of the child environment: no prompts, no optional
  * locks (a read-only status must not fight the user's editor for index.lock), no pager, C locale
- * so output parsing in the tools package is stable. `safe.bareRepository=explicit` (command-line
+ * so output parsing in the tools package is stable; {@link GIT_HARDENING_CONFIG} at command-line
+ * scope (no fsmonitor, hooks, pager, credential helper, transport...). `safe.bareRepository=explicit` (command-line
  * scope, which repository config cannot override) stops git from treating the workspace root
  * itself as a bare repository: its `config` and `hooks/` would be ordinary, writable files.
  */
@@ -37,10 +40,16 @@ export const GIT_ENV: Readonly<Record<string, string>> = Object.freeze({
   PAGER: 'cat',
   LC_ALL: 'C',
   GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_COUNT: '1',
-  GIT_CONFIG_KEY_0: 'safe.bareRepository',
-  GIT_CONFIG_VALUE_0: 'explicit',
+  ...gitConfigEnvironment(gitCommandLineConfig(false)),
 });
+
+/**
+ * The command-line-scope configuration of a git run: `safe.bareRepository=explicit` always, and
+ * unless `trustRepository`, {@link GIT_HARDENING_CONFIG} (no repository-provided programs).
+ */
+export function gitCommandLineConfig(trustRepository: boolean): Array<readonly [string, string]> {
+  return [['safe.bareRepository', 'explicit'], ...(trustRepository ? [] : GIT_HARDENING_CONFIG)];
+}
 
 /**
  * Validates git arguments: the first one must be the subcommand (no global options, which is

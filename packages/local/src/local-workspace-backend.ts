@@ -25,7 +25,8 @@ import { buildChildEnv } from './child-env.js';
 import { confinePath, realRoot } from './confine-path.js';
 import type { ConfinedPath } from './confine-path.js';
 import { deleteConfined, listConfined, readConfinedFile, statConfined } from './file-operations.js';
-import { GIT_ENV, validateGitArgs } from './git-args.js';
+import { GIT_ENV, gitCommandLineConfig, validateGitArgs } from './git-args.js';
+import { gitConfigEnvironment, repositoryConfigOverrides } from './git-hardening.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from './process-runner.js';
 import type { RunProcessOptions } from './process-runner.js';
 import { signalProcessGroup, unregisterProcessGroup } from './process-registry.js';
@@ -61,6 +62,14 @@ export interface LocalWorkspaceBackendOptions {
   readonly drainGraceMs?: number;
   /** Environment variables every child gets on purpose (may include secrets the host chooses to pass). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Let the repository's own git configuration run its programs in `git()` calls: fsmonitor,
+   * hooks, textconv and filter drivers, external diff, pagers, credential helpers, transports.
+   * Default false: those are disabled at command-line scope, and a repository config that sets
+   * one that cannot be disabled (`diff.external`, `diff.<driver>.command`, `core.sshCommand`,
+   * includes...) makes the call fail with SECURITY_ERROR `git_repository_executable`.
+   */
+  readonly trustRepositoryGitConfig?: boolean;
 }
 
 const CAPABILITIES: WorkspaceCapabilities = Object.freeze({ read: true, write: true, list: true, search: true, exec: true, git: true, versionedWrites: true });
@@ -199,16 +208,21 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     await this.checkGitDirectory();
     const base: NodeJS.ProcessEnv = {};
     for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('GIT_')) base[name] = value;
-    return this.runInGroup(
-      {
-        file: 'git',
-        args: ['--no-pager', ...options.args],
-        cwd: root.absolute,
-        env: buildChildEnv({ ...this.options.env, ...GIT_ENV, GIT_CEILING_DIRECTORIES: posix.dirname(root.absolute) }, base),
-        timeoutMs: options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
-      },
-      options,
-    );
+    const trust = this.options.trustRepositoryGitConfig === true;
+    const spec = (args: readonly string[], config: ReadonlyArray<readonly [string, string]>, timeoutMs: number): Pick<RunProcessOptions, 'file' | 'args' | 'cwd' | 'env' | 'timeoutMs'> => ({
+      file: 'git',
+      args: ['--no-pager', ...args],
+      cwd: root.absolute,
+      env: buildChildEnv({ ...this.options.env, ...GIT_ENV, ...gitConfigEnvironment(config), GIT_CEILING_DIRECTORIES: posix.dirname(root.absolute) }, base),
+      timeoutMs,
+    });
+    const config = gitCommandLineConfig(trust);
+    if (!trust) {
+      // `git config` only reads files; what the repository configures decides what to disarm.
+      const listed = await this.runInGroup(spec(['config', '--local', '--includes', '--list', '-z'], config, DEFAULT_GIT_TIMEOUT_MS), options);
+      config.push(...repositoryConfigOverrides(listed.exitCode === 0 ? listed.stdout : ''));
+    }
+    return this.runInGroup(spec(options.args, config, options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS), options);
   }
 
   /** Kills every live process group started by this backend. Idempotent. */
