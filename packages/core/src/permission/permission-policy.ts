@@ -60,6 +60,8 @@ const GATES = ['deny', 'ask'] as const;
  *   or an `allow` default, whenever deny or ask rules with specifiers exist that it could dodge.
  * - `paths` targets: deny and ask rules fire if any path matches (case-insensitively); allow
  *   rules must cover every path.
+ * - A command nested past the analyser's limit (`MAX_SHELL_NESTING_DEPTH`) is denied
+ *   whatever the rules: what it runs cannot be seen.
  * - Rules with a specifier never match a `none` target. Nothing matches -> `defaultDecision`.
  *
  * @throws CodeError SESSION_CONFIGURATION_ERROR for an invalid rule (see {@link validatePermissionPolicy}).
@@ -92,6 +94,10 @@ export function evaluatePermission(policy: PermissionPolicy, request: Permission
 
 function evaluateCommand(rules: ToolRules, toolName: string, command: string, fallback: PermissionDecisionValue): PermissionDecision {
   const analysis = analyzeShellCommand(command);
+  // Past the analyser's limit nothing inside is seen, so no deny rule can be ruled out and an
+  // ask would let auto-approval (a yolo lane, --yes) run it: the answer is deny, whatever the rules.
+  const limit = analysis.issues.find((issue) => issue.kind === 'nesting_limit');
+  if (limit !== undefined) return { decision: 'deny', reason: `${limit.detail}: the command cannot be analysed, so it is denied` };
   for (const gate of GATES) {
     for (const rule of rules[gate]) {
       if (rule.command === null) return bareDecision(gate, rule, toolName);
