@@ -102,7 +102,7 @@ function evaluateCommand(rules: ToolRules, toolName: string, command: string, fa
     for (const rule of rules[gate]) {
       if (rule.command === null) return bareDecision(gate, rule, toolName);
       const pattern = rule.command;
-      const hit = analysis.commands.find((sub) => matchesLeniently(pattern, sub.words));
+      const hit = analysis.guardCommands.find((sub) => matchesLeniently(pattern, sub.words));
       if (hit !== undefined) {
         return { decision: gate, rule: rule.source, reason: `sub-command "${show(hit)}" matches ${gate} rule "${rule.source}"` };
       }

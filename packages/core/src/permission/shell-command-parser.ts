@@ -3,7 +3,7 @@ import { describeSource, findUnusualCharacter, MAX_SHELL_NESTING_DEPTH } from '.
 import type { ShellIssue } from './shell-issue.js';
 import { tokenizeShell } from './shell-tokenizer.js';
 import type { ShellToken, ShellTokenization, ShellWordToken } from './shell-tokenizer.js';
-import { unwrapCommand } from './shell-wrappers.js';
+import { isWrapperName, unwrapCommand } from './shell-wrappers.js';
 
 /** One simple command found in a command string. */
 export interface ShellSubCommand {
@@ -31,6 +31,12 @@ export interface ShellCommandAnalysis {
   readonly commands: readonly ShellSubCommand[];
   /** Why the string is not simple (empty when it is), most relevant first. */
   readonly issues: readonly ShellIssue[];
+  /**
+   * What deny and ask rules are tried against: {@link commands} plus, for wrappers that run the
+   * argv after their options, every suffix of their words (an option of unknown arity must not
+   * hide `rm` in `prlimit --nofile 5 rm -rf /`). A superset of `commands`; failing closed.
+   */
+  readonly guardCommands: readonly ShellSubCommand[];
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
@@ -44,7 +50,14 @@ const HEADER_KEYWORDS: ReadonlySet<string> = new Set(['for', 'select', 'case', '
 interface AnalysisState {
   readonly commands: ShellSubCommand[];
   readonly issues: ShellIssue[];
+  /** Suffix candidates of argv wrappers (see `guardCommands`). */
+  readonly candidates: ShellSubCommand[];
+  /** Suffixes already explored, so chains of wrappers stay quadratic, not exponential. */
+  readonly explored: Set<string>;
 }
+
+/** Most suffix candidates explored per command string; past it the analysis hits its limit. */
+const MAX_CANDIDATES = 4096;
 
 /**
  * Analyses a bash command string with a real shell grammar (see `tokenizeShell`): splits it into
@@ -58,11 +71,11 @@ interface AnalysisState {
  * // { simple: true, commands: [{ words: ['git','log','--oneline'] }, { words: ['echo','a; b'] }], ... }
  */
 export function analyzeShellCommand(command: string): ShellCommandAnalysis {
-  const state: AnalysisState = { commands: [], issues: [] };
+  const state: AnalysisState = { commands: [], issues: [], candidates: [], explored: new Set() };
   const unusual = findUnusualCharacter(command);
   if (unusual !== null) state.issues.push({ kind: 'unusual_character', detail: `invisible or unusual character ${unusual}` });
   analyzeSource(command, false, 0, state);
-  return { command, simple: state.issues.length === 0, commands: state.commands, issues: state.issues };
+  return { command, simple: state.issues.length === 0, commands: state.commands, issues: state.issues, guardCommands: [...state.commands, ...state.candidates] };
 }
 
 function analyzeSource(source: string, nested: boolean, depth: number, state: AnalysisState): void {
@@ -161,8 +174,8 @@ function addSimpleCommand(words: readonly ShellWordToken[], nested: boolean, dep
   if (index < words.length) addCommand(words.slice(index).map((word) => word.value), nested, depth, state);
 }
 
-function addCommand(words: readonly string[], nested: boolean, depth: number, state: AnalysisState): void {
-  state.commands.push({ words, nested });
+function addCommand(words: readonly string[], nested: boolean, depth: number, state: AnalysisState, asCandidate = false): void {
+  (asCandidate ? state.candidates : state.commands).push({ words, nested });
   const arithmetic = arithmeticEvaluationIssue(words);
   if (arithmetic !== null) state.issues.push(arithmetic);
   const unwrapped = unwrapCommand(words);
@@ -172,8 +185,28 @@ function addCommand(words: readonly string[], nested: boolean, depth: number, st
     state.issues.push({ kind: 'nesting_limit', detail: `nesting deeper than ${MAX_SHELL_NESTING_DEPTH} levels` });
     return;
   }
+  const parsed = new Set<string>();
   for (const inner of unwrapped.inner) {
-    if (inner.kind === 'command') addCommand(inner.words, true, depth + 1, state);
-    else if (inner.kind === 'script') analyzeSource(inner.script, true, depth + 1, state);
+    if (inner.kind === 'command') {
+      parsed.add(inner.words.join('\0'));
+      addCommand(inner.words, true, depth + 1, state, asCandidate);
+    } else if (inner.kind === 'script') analyzeSource(inner.script, true, depth + 1, state);
+  }
+  if (unwrapped.argvWrapper === true) addSuffixCandidates(words, parsed, depth, state);
+}
+
+function addSuffixCandidates(words: readonly string[], parsed: ReadonlySet<string>, depth: number, state: AnalysisState): void {
+  for (let start = 1; start < words.length; start += 1) {
+    const suffix = words.slice(start);
+    const key = suffix.join('\0');
+    if (parsed.has(key) || state.explored.has(key)) continue;
+    if (state.explored.size >= MAX_CANDIDATES) {
+      state.issues.push({ kind: 'nesting_limit', detail: `more than ${MAX_CANDIDATES} wrapped command candidates` });
+      return;
+    }
+    state.explored.add(key);
+    // A suffix that is itself a wrapper is unwrapped too (its own suffixes are candidates).
+    if (isWrapperName(suffix[0] as string)) addCommand(suffix, true, depth + 1, state, true);
+    else state.candidates.push({ words: suffix, nested: true });
   }
 }

@@ -10,6 +10,12 @@ export interface UnwrappedCommand {
   /** The wrapper's name as matched (`sudo`, `bash -c`, `find -exec`...). */
   readonly name: string;
   readonly inner: readonly WrappedCommand[];
+  /**
+   * True for wrappers that run the argv after their own options (`sudo`, `timeout 5`, `prlimit`):
+   * an option whose arity the analyser does not know could shift where the command starts, so
+   * every suffix of the words is also a candidate for deny and ask rules.
+   */
+  readonly argvWrapper?: boolean;
 }
 
 interface WrapperSpec {
@@ -75,9 +81,151 @@ const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   ltrace: { valueOptions: ['-o', '-p', '-e', '-s', '-u', '-a', '-n', '-l'] },
   xargs: { valueOptions: ['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a', '--max-args', '--max-lines', '--max-procs', '--max-chars', '--delimiter', '--eof', '--arg-file'] },
   parallel: { joinAsScript: true },
+  sem: { joinAsScript: true },
+  // Personality, resource-limit, privilege, scheduling, namespace and sandbox runners: each
+  // runs the command that follows its options (the analyser also tries every suffix, below).
+  setarch: { positionals: 1 },
+  linux32: {},
+  linux64: {},
+  i386: {},
+  x86_64: {},
+  uname26: {},
+  prlimit: { valueOptions: ['-p', '--pid', '-o', '--output'] },
+  setpriv: {},
+  numactl: {},
+  cgexec: { valueOptions: ['-g'] },
+  'systemd-run': {},
+  'systemd-inhibit': {},
+  firejail: {},
+  bwrap: {},
+  proot: {},
+  fakeroot: {},
+  fakechroot: {},
+  faketime: { positionals: 1 },
+  cpulimit: { valueOptions: ['-l', '--limit', '-p', '--pid', '-e', '--exe'] },
+  trickle: { valueOptions: ['-u', '-d', '-w', '-t', '-l', '-n'] },
+  torsocks: {},
+  proxychains: {},
+  proxychains4: {},
+  tsocks: {},
+  catchsegv: {},
+  valgrind: {},
+  perf: { positionals: 1 },
+  rr: { positionals: 1 },
+  sg: { scriptOptions: ['-c'], positionals: 1 },
+  chronic: {},
+  ifne: {},
+  entr: {},
+  retry: {},
+  'with-contenv': {},
+  s6: {},
+  chpst: { valueOptions: ['-u', '-U', '-e', '-/', '-n', '-l', '-L', '-m', '-d', '-o', '-p', '-f', '-c', '-r', '-t'] },
+  softlimit: {},
+  setuidgid: { positionals: 1 },
+  envdir: { positionals: 1 },
+  envuidgid: { positionals: 1 },
+  sudoedit: { opaque: true },
+  // Package runners: the first word is a binary of the project (or downloaded) run with the rest.
+  npx: { scriptOptions: ['-c', '--call'] },
+  pnpx: {},
+  bunx: {},
+  uvx: {},
+  pipx: { opaque: true },
+  // Remote shells, terminal multiplexers and schedulers run a command we cannot follow.
+  ssh: { opaque: true },
+  tmux: { opaque: true },
+  screen: { opaque: true },
+  at: { opaque: true },
+  batch: { opaque: true },
+  expect: { opaque: true },
 };
 
-const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'fish', 'csh', 'tcsh']);
+/**
+ * `tool subcommand ...rest` forms that run `rest` as a command: `npm exec`, `uv run`,
+ * `bundle exec`, `nix develop -c`... (the wrapper's name is `tool subcommand`).
+ */
+const SUBCOMMAND_WRAPPERS: Readonly<Record<string, Readonly<Record<string, WrapperSpec>>>> = {
+  npm: { exec: { scriptOptions: ['-c', '--call'] }, x: { scriptOptions: ['-c', '--call'] } },
+  pnpm: { exec: {}, dlx: {}, x: {} },
+  yarn: { exec: {}, dlx: {} },
+  bun: { x: {}, exec: {} },
+  uv: { run: {}, tool: { opaque: true } },
+  poetry: { run: {} },
+  pipenv: { run: {} },
+  pdm: { run: {} },
+  hatch: { run: {} },
+  bundle: { exec: {} },
+  conda: { run: { valueOptions: ['-n', '--name', '-p', '--prefix', '--cwd'] } },
+  mamba: { run: { valueOptions: ['-n', '--name', '-p', '--prefix', '--cwd'] } },
+  mise: { exec: {}, x: {} },
+  asdf: { exec: {} },
+  direnv: { exec: { positionals: 1 } },
+  nix: { develop: { scriptOptions: ['-c', '--command'], opaque: true }, shell: { scriptOptions: ['-c', '--command'], opaque: true }, run: { opaque: true } },
+  'nix-shell': { '--run': { joinAsScript: true }, '--command': { joinAsScript: true } },
+  docker: { run: { opaque: true }, exec: { opaque: true } },
+  podman: { run: { opaque: true }, exec: { opaque: true } },
+  kubectl: { exec: { opaque: true }, run: { opaque: true } },
+  doppler: { run: {} },
+  op: { run: {} },
+  'aws-vault': { exec: { positionals: 1 } },
+  dotenv: { run: {} },
+};
+
+/**
+ * Interpreters and tools whose program text is an argument: the text can run commands
+ * (`awk 'BEGIN{system("rm x")}'`, `perl -e`, `python -c`, `node -e`...). Listed with the options
+ * that take inline code; `true` means the first operand is always program text (awk).
+ */
+const INTERPRETERS: Readonly<Record<string, readonly string[] | true>> = {
+  awk: true,
+  gawk: true,
+  mawk: true,
+  nawk: true,
+  perl: ['-e', '-E'],
+  ruby: ['-e'],
+  python: ['-c'],
+  python2: ['-c'],
+  python3: ['-c'],
+  pypy: ['-c'],
+  pypy3: ['-c'],
+  node: ['-e', '--eval', '-p', '--print'],
+  nodejs: ['-e', '--eval', '-p', '--print'],
+  deno: ['eval'],
+  bun: ['-e', '--eval', '-p', '--print'],
+  php: ['-r', '-B', '-R', '-E', '-F'],
+  lua: ['-e'],
+  luajit: ['-e'],
+  tclsh: true,
+  wish: true,
+  rscript: ['-e'],
+  r: ['-e'],
+  osascript: ['-e'],
+  pwsh: true,
+  powershell: true,
+  jshell: true,
+  gdb: ['-ex', '--eval-command', '-x', '--command', '--args'],
+  vim: ['-c', '--cmd', '-S'],
+  vi: ['-c', '--cmd', '-S'],
+  nvim: ['-c', '--cmd', '-S', '-l'],
+  ex: true,
+  emacs: ['--eval', '-l', '--load', '-f', '--funcall', '--batch', '-batch'],
+};
+
+const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'rbash', 'zsh', 'rzsh', 'dash', 'ksh', 'rksh', 'pdksh', 'oksh', 'mksh', 'ash', 'yash', 'posh', 'fish', 'csh', 'tcsh', 'elvish', 'xonsh', 'nu']);
+
+/** True for a command name (basename, case-insensitive) the analyser unwraps or treats as an interpreter. */
+export function isWrapperName(word: string): boolean {
+  const name = word.slice(word.lastIndexOf('/') + 1).toLowerCase();
+  return SHELLS.has(name) || Object.hasOwn(WRAPPERS, name) || Object.hasOwn(SUBCOMMAND_WRAPPERS, name) || Object.hasOwn(INTERPRETERS, pythonBase(name)) || name === 'find' || name === 'alias' || name === 'trap';
+}
+
+// python3.12 -> python3, perl5.36 -> perl5 is not listed, so perl5.36 -> perl.
+function pythonBase(name: string): string {
+  const versioned = /^(python|pypy|perl|ruby|lua|php|node|tclsh|wish)\d*(\.\d+)*$/.exec(name);
+  if (versioned === null) return name;
+  const base = versioned[1] as string;
+  return base === 'python' && /^python3/.test(name) ? 'python3' : base;
+}
 const FIND_EXEC: ReadonlySet<string> = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
 /**
@@ -99,7 +247,18 @@ export function unwrapCommand(words: readonly string[]): UnwrappedCommand | null
   }
   if (name === 'alias' || name === 'trap') return { name, inner: unwrapDefinitions(name, words) };
   const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
-  return spec === undefined ? null : { name, inner: unwrapGeneric(spec, words) };
+  if (spec !== undefined) return { name, inner: unwrapGeneric(spec, words), argvWrapper: true };
+  const subcommands = Object.hasOwn(SUBCOMMAND_WRAPPERS, name) ? SUBCOMMAND_WRAPPERS[name] : undefined;
+  const subcommand = words[1];
+  if (subcommands !== undefined && subcommand !== undefined && Object.hasOwn(subcommands, subcommand)) {
+    return { name: `${name} ${subcommand}`, inner: unwrapGeneric(subcommands[subcommand] as WrapperSpec, words.slice(1)), argvWrapper: true };
+  }
+  const interpreter = INTERPRETERS[pythonBase(name)];
+  if (interpreter !== undefined && Object.hasOwn(INTERPRETERS, pythonBase(name))) {
+    const inline = interpreter === true || words.slice(1).some((word) => interpreter.some((option) => word === option || (option.startsWith('--') ? word.startsWith(`${option}=`) : word.startsWith(option) && !word.startsWith('--'))));
+    return inline ? { name: `${name} (interpreter)`, inner: [{ kind: 'opaque' }] } : null;
+  }
+  return null;
 }
 
 function unwrapGeneric(spec: WrapperSpec, words: readonly string[]): WrappedCommand[] {
