@@ -5,6 +5,7 @@ import { parsePermissionRule } from './permission-rule.js';
 import type { PermissionRule } from './permission-rule.js';
 import { analyzeShellCommand } from './shell-command-parser.js';
 import type { ShellSubCommand } from './shell-command-parser.js';
+import { dangerousOptionOf } from './dangerous-options.js';
 import { describeSource } from './shell-issue.js';
 
 /** What a permission check concludes for one call. */
@@ -128,7 +129,12 @@ function evaluateCommand(rules: ToolRules, toolName: string, command: string, fa
     return { decision: 'allow', rule, reason: `every sub-command matches an allow rule (${all})` };
   }
   if (bareAllow !== undefined) return bareDecision('allow', bareAllow, toolName);
-  const why = coverage.uncovered === null ? 'the command is empty' : `sub-command "${show(coverage.uncovered)}" matches no allow rule`;
+  const why =
+    coverage.uncovered === null
+      ? 'the command is empty'
+      : coverage.option !== undefined
+        ? `sub-command "${show(coverage.uncovered)}" uses ${coverage.option}, which writes files or runs programs and no allow rule names`
+        : `sub-command "${show(coverage.uncovered)}" matches no allow rule`;
   return defaultDecision(fallback, false, why);
 }
 
@@ -159,12 +165,18 @@ function evaluatePaths(rules: ToolRules, toolName: string, paths: readonly strin
   return defaultDecision(fallback, false, why);
 }
 
-/** Which allow rules cover the sub-commands, and the first sub-command none covers. */
-function allowCoverage(allow: readonly PermissionRule[], commands: readonly ShellSubCommand[]): { rules: string[]; uncovered: ShellSubCommand | null } {
+/**
+ * Which allow rules cover the sub-commands, and the first sub-command none covers. A rule does not
+ * cover a writing or executing option of a read-only-looking program (`git log --output=`,
+ * `find -delete`, `sed '1e cmd'`, see `DANGEROUS_OPTIONS`) unless the rule names that option.
+ */
+function allowCoverage(allow: readonly PermissionRule[], commands: readonly ShellSubCommand[]): { rules: string[]; uncovered: ShellSubCommand | null; option?: string } {
   const rules: string[] = [];
   for (const sub of commands) {
     const rule = allow.find((candidate) => candidate.command?.matches(sub.words) === true);
     if (rule === undefined) return { rules, uncovered: sub };
+    const option = dangerousOptionOf(sub.words);
+    if (option !== null && !rule.source.includes(option)) return { rules, uncovered: sub, option };
     if (!rules.includes(rule.source)) rules.push(rule.source);
   }
   return { rules, uncovered: null };
