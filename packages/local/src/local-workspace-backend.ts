@@ -30,7 +30,7 @@ import { gitConfigEnvironment, repositoryConfigOverrides } from './git-hardening
 import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from './process-runner.js';
 import type { RunProcessOptions } from './process-runner.js';
 import { signalProcessGroup, unregisterProcessGroup } from './process-registry.js';
-import { isProtectedPath } from './protected-paths.js';
+import { hooksPathsOf, isInsideHooksPath, isProtectedPath } from './protected-paths.js';
 import { FallbackEngine } from './search/fallback-engine.js';
 import { anchorGlob } from './search/glob-pattern.js';
 import { findRipgrep, isExecutable } from './search/ripgrep-path.js';
@@ -101,7 +101,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
 
   async resolvePath(options: BackendCallOptions & { readonly path: string; readonly forWrite?: boolean }): Promise<string> {
     const target = await this.confine(options.path, options.abortSignal);
-    if (options.forWrite === true) this.refuseProtected(target, options.path);
+    if (options.forWrite === true) await this.refuseProtected(target, options.path);
     return target.relative;
   }
 
@@ -115,7 +115,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
 
   async writeFile(options: WriteFileOptions): Promise<{ readonly path: string; readonly version: string }> {
     const target = await this.confine(options.path, options.abortSignal);
-    this.refuseProtected(target, options.path);
+    await this.refuseProtected(target, options.path);
     const content = typeof options.content === 'string' ? Buffer.from(options.content, 'utf8') : options.content;
     const { version } = await atomicWrite({
       rootReal: await this.rootReal(),
@@ -129,7 +129,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
 
   async deleteFile(options: BackendCallOptions & { readonly path: string; readonly expectedVersion?: string }): Promise<boolean> {
     const target = await this.confine(options.path, options.abortSignal);
-    this.refuseProtected(target, options.path);
+    await this.refuseProtected(target, options.path);
     return deleteConfined(target, options.expectedVersion);
   }
 
@@ -280,13 +280,36 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     return target;
   }
 
-  private refuseProtected(target: ConfinedPath, input: string): void {
+  private async refuseProtected(target: ConfinedPath, input: string): Promise<void> {
     // Both the resolved and the literal form: a symlink to a protected file, or a protected name
     // reached through a symlinked directory, are refused alike.
     const literal = posix.normalize(input.startsWith('/') ? posix.relative(this.root, input) : input);
     if (isProtectedPath(target.relative) || isProtectedPath(literal)) {
       throw pathSecurityError(input, 'protected_path', `writing the agent's own configuration is not allowed: ${target.relative}`, { resolved: target.relative });
     }
+    const hooks = await this.configuredHooksPaths();
+    if (isInsideHooksPath(target.relative, hooks) || isInsideHooksPath(literal, hooks)) {
+      throw pathSecurityError(input, 'protected_path', `writing a git hook (inside core.hooksPath) is not allowed: ${target.relative}`, { resolved: target.relative });
+    }
+  }
+
+  /**
+   * The repository's `core.hooksPath` directories (from `.git/config` and `.git/config.worktree`)
+   * that lie inside the workspace, workspace-relative: hooks there run on the user's next commit.
+   */
+  private async configuredHooksPaths(): Promise<string[]> {
+    const rootReal = await this.rootReal();
+    const paths: string[] = [];
+    for (const file of ['.git/config', '.git/config.worktree']) {
+      const text = await readRegularFile(`${rootReal}/${file}`, file).catch(() => null);
+      if (text === null) continue;
+      for (const value of hooksPathsOf(text.toString('utf8'))) {
+        const absolute = posix.resolve(rootReal, value.startsWith('~/') ? `${process.env['HOME'] ?? '/'}/${value.slice(2)}` : value);
+        const relative = posix.relative(rootReal, absolute);
+        if (!relative.startsWith('..') && !posix.isAbsolute(relative)) paths.push(relative === '' ? '.' : relative);
+      }
+    }
+    return paths;
   }
 
   private async checkGitDirectory(): Promise<void> {

@@ -17,6 +17,11 @@
  * - `.git/commondir`, `.git/config.worktree` and, below `.git/` (submodules in `modules/`,
  *   linked worktrees in `worktrees/`), every `config`, `config.worktree`, `commondir` and
  *   `hooks` — the other places git reads configuration or hooks from
+ * - hook managers' directories and configs, which `core.hooksPath` points at or which install
+ *   hooks the user's next commit runs: `.husky/**`, `.githooks/**`, `.lefthook/**`,
+ *   `lefthook*.yml`, `.pre-commit-config.yaml`, `.overcommit.yml`, `.simple-git-hooks.*`
+ *   (the repository's configured `core.hooksPath` itself is protected too, see
+ *   `configuredHooksPath`)
  */
 export const PROTECTED_WRITE_PATTERNS: readonly string[] = Object.freeze([
   'agent.acl',
@@ -40,6 +45,31 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = Object.freeze([
   '.git/**/commondir',
   '.git/**/hooks',
   '.git/**/hooks/**',
+  '.husky',
+  '.husky/**',
+  '.githooks',
+  '.githooks/**',
+  '.lefthook',
+  '.lefthook/**',
+  'lefthook.yml',
+  'lefthook.yaml',
+  'lefthook.json',
+  'lefthook.toml',
+  '.lefthook.yml',
+  '.lefthook.yaml',
+  'lefthook-local.yml',
+  'lefthook-local.yaml',
+  '.lefthook-local.yml',
+  '.lefthook-local.yaml',
+  '.pre-commit-config.yaml',
+  '.pre-commit-config.yml',
+  '.overcommit.yml',
+  '.simple-git-hooks.json',
+  '.simple-git-hooks.js',
+  '.simple-git-hooks.cjs',
+  'simple-git-hooks.json',
+  'simple-git-hooks.js',
+  'simple-git-hooks.cjs',
 ]);
 
 const matchers: readonly RegExp[] = PROTECTED_WRITE_PATTERNS.map(toRegExp);
@@ -64,4 +94,51 @@ function toRegExp(pattern: string): RegExp {
     }
   }
   return new RegExp(`^${source}$`, 'i');
+}
+
+/**
+ * The `core.hooksPath` values set in a git config file's text (`[core] hooksPath = dir`), in
+ * order. Section and key names are case-insensitive; quoted values are unquoted.
+ */
+export function hooksPathsOf(configText: string): string[] {
+  const paths: string[] = [];
+  let inCore = false;
+  for (const rawLine of configText.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]\s*(.*)$/.exec(line);
+    let rest = line;
+    if (section !== null) {
+      inCore = (section[1] as string).toLowerCase() === 'core';
+      rest = section[2] as string;
+    }
+    if (!inCore) continue;
+    const entry = /^hookspath\s*=\s*(.*)$/i.exec(rest);
+    if (entry === null) continue;
+    let value = (entry[1] as string).replace(/\s[#;].*$/, '').trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    if (value.length > 0) paths.push(value);
+  }
+  return paths;
+}
+
+/** Names git runs as hooks (githooks(5)). */
+const GIT_HOOK_NAMES: ReadonlySet<string> = new Set([
+  'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-commit', 'pre-merge-commit', 'prepare-commit-msg', 'commit-msg',
+  'post-commit', 'pre-rebase', 'post-checkout', 'post-merge', 'pre-push', 'pre-receive', 'update', 'proc-receive', 'post-receive',
+  'post-update', 'reference-transaction', 'push-to-checkout', 'pre-auto-gc', 'post-rewrite', 'sendemail-validate',
+  'fsmonitor-watchman', 'p4-changelist', 'p4-prepare-changelist', 'p4-post-changelist', 'p4-pre-submit', 'post-index-change',
+]);
+
+/**
+ * True when the workspace-relative `path` is, or is inside, one of the workspace-relative
+ * `hooksPaths` (compared case-insensitively, by path components).
+ */
+export function isInsideHooksPath(path: string, hooksPaths: readonly string[]): boolean {
+  const normalized = path.replace(/^\.\/+/, '').replace(/\/+$/, '').toLowerCase();
+  return hooksPaths.some((hooks) => {
+    const base = hooks.replace(/^\.\/+/, '').replace(/\/+$/, '').toLowerCase();
+    // Hooks path = the workspace root: only the hook files themselves, not every file.
+    if (base === '' || base === '.') return GIT_HOOK_NAMES.has(normalized);
+    return normalized === base || normalized.startsWith(`${base}/`);
+  });
 }
