@@ -75,7 +75,10 @@ export function createGrepTool(): Tool<GrepArgs> {
       } catch (error) {
         return failureFromThrown(error);
       }
+      const withheld = withholdDenied(result, context.isPathDenied?.bind(context));
+      result = withheld.result;
       const output = [renderResult(result, mode)];
+      if (withheld.files > 0) output.push(`note: ${withheld.files} file(s) withheld by the session's deny rules`);
       if (result.nextCursor !== null) output.push(`... more results; call grep again with cursor="${result.nextCursor}"`);
       for (const warning of result.warnings ?? []) output.push(`warning: ${warning}`);
       return {
@@ -85,10 +88,39 @@ export function createGrepTool(): Tool<GrepArgs> {
           total_matches: result.totalMatches,
           total_files: result.totalFiles,
           next_cursor: result.nextCursor,
-          search: { truncated: result.truncated === true, warnings: result.warnings ?? [] },
+          search: { truncated: result.truncated === true, warnings: result.warnings ?? [], ...(withheld.files > 0 ? { withheld_files: withheld.files } : {}) },
         },
       };
     },
+  };
+}
+
+/**
+ * Drops every line and file whose path the session's deny rules refuse (deny rules apply to
+ * every file a search touches, not only its root) and recounts the totals without them.
+ */
+function withholdDenied(result: SearchResult, isDenied: ((path: string) => boolean) | undefined): { result: SearchResult; files: number } {
+  if (isDenied === undefined) return { result, files: 0 };
+  const denied = new Set<string>();
+  const keep = (path: string): boolean => {
+    if (denied.has(path)) return false;
+    if (!isDenied(path)) return true;
+    denied.add(path);
+    return false;
+  };
+  const lines = result.lines?.filter((line) => keep(line.path));
+  const files = result.files?.filter((file) => keep(file.path));
+  if (denied.size === 0) return { result, files: 0 };
+  const deniedMatches = (result.lines ?? []).filter((line) => line.match && denied.has(line.path)).length + (result.files ?? []).filter((file) => denied.has(file.path)).reduce((sum, file) => sum + file.count, 0);
+  return {
+    result: {
+      ...result,
+      ...(lines === undefined ? {} : { lines }),
+      ...(files === undefined ? {} : { files }),
+      totalMatches: Math.max(0, result.totalMatches - deniedMatches),
+      totalFiles: Math.max(0, result.totalFiles - denied.size),
+    },
+    files: denied.size,
   };
 }
 

@@ -1,3 +1,4 @@
+import { createPathDenyFilter } from '../permission/path-deny-filter.js';
 import type { ToolContext, ToolServices } from '../tools/tool.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
@@ -22,6 +23,7 @@ export class KernelToolContext implements ToolContext {
   readonly #call: InvocationCall;
   readonly #invokeNested: NestedInvoker;
   #runtime: InvocationRuntime | null = null;
+  #pathDenied: ((path: string) => boolean) | null | undefined = undefined;
 
   constructor(deps: KernelDeps, call: InvocationCall, invokeNested: NestedInvoker) {
     this.#deps = deps;
@@ -59,6 +61,14 @@ export class KernelToolContext implements ToolContext {
 
   get services(): ToolServices {
     return this.#deps.services;
+  }
+
+  /** See {@link ToolContext.isPathDenied}: deny rules of this tool and of `read`; host-direct calls skip policy. */
+  isPathDenied(path: string): boolean {
+    if (this.#pathDenied === undefined) {
+      this.#pathDenied = this.#call.origin === 'host-direct' ? null : createPathDenyFilter(this.#deps.policy, [this.#call.toolName, 'read']);
+    }
+    return this.#pathDenied === null ? false : this.#pathDenied(path);
   }
 
   /** Governed nested calls (origin `nested`, this call as parent). */

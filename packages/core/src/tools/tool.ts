@@ -40,6 +40,12 @@ export interface ToolContext {
   emitOutputDelta(text: string): void;
   /** Stores content as a session artifact and returns its URI (`a3s://tool-output/<tool>/<id>`). */
   storeArtifact(content: string, options?: { readonly mediaType?: string }): string;
+  /**
+   * True when the session's path deny rules (of this tool, or of `read`) refuse the
+   * workspace-relative `path`. Tools that touch many files (search) drop such files from their
+   * results. Absent, or always false, when nothing is denied (and for host-direct calls).
+   */
+  isPathDenied?(path: string): boolean;
 }
 
 /**
