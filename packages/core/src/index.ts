@@ -114,6 +114,7 @@ export type {
   LlmUsage,
 } from './llm/llm-client.js';
 export { parseToolCallInput } from './llm/parse-tool-call-input.js';
+export { MAX_ARGUMENT_CHARS, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_NODES } from './kernel/argument-bounds.js';
 export { StreamInterruptedError } from './llm/retry/attempt-failure.js';
 export type { AttemptFailure } from './llm/retry/attempt-failure.js';
 export { apiErrorFailure, brokenStreamFailure, connectionFailure, safeCause } from './llm/retry/classify-failure.js';

@@ -2,6 +2,7 @@ import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { AnyTool } from '../../tools/tool-registry.js';
+import { argumentBoundsProblem } from '../argument-bounds.js';
 import type { StageStop } from '../invocation-call.js';
 
 // One shared instance: compiling is the expensive part and results are cached per tool below.
@@ -63,7 +64,7 @@ function describe(error: ErrorObject): string {
 }
 
 /**
- * Stage 2: validates `args` against the tool's JSON Schema with a validator compiled once per
+ * Stage 2: checks the argument bounds (depth, size: see `argumentBoundsProblem`), then validates `args` against the tool's JSON Schema with a validator compiled once per
  * tool object. Runs before hooks, confirmation and any side effect. A failure ends the call
  * with `invalid_argument` listing the failing paths (JSON pointers into the arguments).
  */
@@ -72,6 +73,13 @@ export function validateArguments(tool: AnyTool, args: unknown): StageStop | und
   if (typeof compiled !== 'function') {
     const message = `Tool '${tool.name}' has an invalid parameter schema: ${compiled.schemaError}`;
     return { output: { output: message, exitCode: 1, errorKind: { type: 'unsupported', message } }, outcome: 'failed' };
+  }
+  // Bounded first: the schema validator (and everything after it: the duplicate-call guard,
+  // hooks, events, snapshots) walks the arguments recursively.
+  const bounds = argumentBoundsProblem(args);
+  if (bounds !== null) {
+    const message = `Invalid arguments for tool '${tool.name}': ${bounds}`;
+    return { output: { output: message, exitCode: 1, errorKind: { type: 'invalid_argument', message } }, outcome: 'failed' };
   }
   if (compiled(args)) return undefined;
   const errors = compiled.errors ?? [];
