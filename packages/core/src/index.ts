@@ -84,6 +84,7 @@ export type { BoundedText } from './artifacts/utf8.js';
 
 export type {
   BackendCallOptions,
+  ByteRange,
   ExecOptions,
   ExecResult,
   GitOptions,

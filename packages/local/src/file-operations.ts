@@ -2,7 +2,7 @@ import type { BigIntStats, Dirent } from 'node:fs';
 import { lstat, readdir, unlink } from 'node:fs/promises';
 
 import { HostFailure, toHostFailure } from '@a3s-lab/code-core';
-import type { Page, WorkspaceEntry, WorkspaceEntryType, WorkspaceFile, WorkspaceStat } from '@a3s-lab/code-core';
+import type { ByteRange, Page, WorkspaceEntry, WorkspaceEntryType, WorkspaceFile, WorkspaceStat } from '@a3s-lab/code-core';
 
 import { checkExpected, currentStats } from './atomic-write.js';
 import { openRegularFile } from './open-regular-file.js';
@@ -18,16 +18,42 @@ function errnoOf(error: unknown): unknown {
 }
 
 /**
- * Reads a confined file; `null` when absent. Only a regular file is opened (see
+ * Largest file `readFile` loads whole (256 MiB); larger ones are read with a `range` or refused
+ * with a `Conflict` HostFailure (`details.hostCode: 'EFBIG'`), never with a raw Node error.
+ */
+export const MAX_WHOLE_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Reads a confined file (or, with `range`, a window of it); `null` when absent. Only a regular file is opened (see
  * {@link openRegularFile}): a FIFO, socket or device is refused without blocking, and O_NOFOLLOW
  * catches a symlink swapped in after confinement.
  */
-export async function readConfinedFile(target: ConfinedPath): Promise<WorkspaceFile | null> {
+export async function readConfinedFile(target: ConfinedPath, range?: ByteRange): Promise<WorkspaceFile | null> {
   if (!target.exists) return null;
   const opened = await openRegularFile(target.absolute, target.relative);
   if (opened === null) return null;
-  const { handle } = opened;
+  const { handle, stats } = opened;
   try {
+    const size = Number(stats.size);
+    if (range !== undefined) {
+      // A window: memory bounded by the range, whatever the file's size.
+      const start = Math.max(0, Math.min(range.start, size));
+      const buffer = Buffer.alloc(Math.max(0, Math.min(range.length, size - start)));
+      let filled = 0;
+      while (filled < buffer.length) {
+        const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, start + filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      const after = await handle.stat({ bigint: true });
+      return { path: target.relative, content: new Uint8Array(buffer.buffer, buffer.byteOffset, filled), version: versionToken(after), size: Number(after.size) };
+    }
+    if (size > MAX_WHOLE_FILE_BYTES) {
+      throw new HostFailure('Conflict', `file too large to load whole (${size} bytes, limit ${MAX_WHOLE_FILE_BYTES}): ${target.relative}`, {
+        path: target.relative,
+        details: { hostCode: 'EFBIG', size, limit: MAX_WHOLE_FILE_BYTES },
+      });
+    }
     const content = await handle.readFile();
     const after = await handle.stat({ bigint: true });
     return { path: target.relative, content: new Uint8Array(content.buffer, content.byteOffset, content.length), version: versionToken(after), size: content.length };

@@ -3,6 +3,7 @@ import { posix } from 'node:path';
 
 import { CodeError, HostFailure, toHostFailure } from '@a3s-lab/code-core';
 import type {
+  ByteRange,
   BackendCallOptions,
   ExecOptions,
   ExecResult,
@@ -105,8 +106,8 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     return target.relative;
   }
 
-  async readFile(options: BackendCallOptions & { readonly path: string }): Promise<WorkspaceFile | null> {
-    return readConfinedFile(await this.confine(options.path, options.abortSignal));
+  async readFile(options: BackendCallOptions & { readonly path: string; readonly range?: ByteRange }): Promise<WorkspaceFile | null> {
+    return readConfinedFile(await this.confine(options.path, options.abortSignal), options.range);
   }
 
   async stat(options: BackendCallOptions & { readonly path: string }): Promise<WorkspaceStat | null> {

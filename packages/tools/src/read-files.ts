@@ -1,6 +1,8 @@
 import type { ToolAttachment, ToolContext, ToolOutput } from '@a3s-lab/code-core';
 import { toolFailure } from '@a3s-lab/code-core';
 import { loadFile } from './load-file.js';
+import { WHOLE_READ_BYTES } from './line-window.js';
+import { invalidArgument } from './tool-support.js';
 import type { LoadedFile } from './load-file.js';
 import { classifyContent, continuationNote, DEFAULT_READ_LIMIT, MAX_IMAGE_BYTES, renderWindow } from './read-render.js';
 import { byteLength, truncateUtf8 } from './tool-support.js';
@@ -34,7 +36,14 @@ const RESERVED_BYTES = 256;
  * out, `metadata.batch.continuation` is a ready `files` value resuming exactly where it stopped.
  */
 export async function readFiles(requests: readonly ReadFileRequest[], maxOutputBytes: number, context: ToolContext): Promise<ToolOutput> {
-  const loaded: LoadedFile[] = await Promise.all(requests.map((request) => loadFile(context.workspace, request.path, context.abortSignal)));
+  // Each member at most WHOLE_READ_BYTES: a larger one is refused alone (read it with file_path).
+  const loaded: LoadedFile[] = await Promise.all(
+    requests.map(async (request): Promise<LoadedFile> => {
+      const member = await loadFile(context.workspace, request.path, context.abortSignal, { start: 0, length: WHOLE_READ_BYTES });
+      if (!member.ok || member.file.content.byteLength >= member.file.size) return member;
+      return { ok: false, failure: invalidArgument(`${member.file.path} has ${member.file.size} bytes, more than files mode reads (${WHOLE_READ_BYTES}); read it with file_path and offset/limit`) };
+    }),
+  );
   const budget = maxOutputBytes - RESERVED_BYTES;
   const parts: string[] = [];
   const attachments: ToolAttachment[] = [];

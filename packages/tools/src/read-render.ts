@@ -39,14 +39,17 @@ export function splitDisplayLines(text: string): string[] {
   return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
 }
 
-/** One `cat -n` style line: right-aligned 1-based number, a tab, the (cut) text. */
-export function renderLine(lineNumber: number, text: string): string {
+/**
+ * One `cat -n` style line: right-aligned 1-based number, a tab, the (cut) text. `fullLength` is
+ * the line's real length when `text` is already a prefix of it (a line of a streamed file).
+ */
+export function renderLine(lineNumber: number, text: string, fullLength = text.length): string {
   let shown = text;
-  if (text.length > MAX_LINE_CHARS) {
+  if (fullLength > MAX_LINE_CHARS) {
     let cut = MAX_LINE_CHARS;
     // Never leave half of a surrogate pair behind.
     if ((text.charCodeAt(cut - 1) & 0xfc00) === 0xd800) cut -= 1;
-    shown = `${text.slice(0, cut)} ... [line truncated: ${text.length - cut} more characters]`;
+    shown = `${text.slice(0, cut)} ... [line truncated: ${fullLength - cut} more characters]`;
   }
   return `${String(lineNumber).padStart(6, ' ')}\t${shown}\n`;
 }
@@ -69,15 +72,26 @@ export interface RenderedWindow {
 
 /**
  * Renders lines `[offset, offset + limit)` while they fit in `budgetBytes`. With `forceProgress`
- * a first line that does not fit is cut to fit, so a continuation always moves forward.
+ * a first line that does not fit is cut to fit, so a continuation always moves forward. With
+ * `window`, `lines` start at file line `window.firstLine` (0-based) instead of 0.
  */
-export function renderWindow(lines: readonly string[], offset: number, limit: number, budgetBytes: number, forceProgress: boolean): RenderedWindow {
-  const end = Math.min(lines.length, offset + limit);
+export function renderWindow(
+  lines: readonly string[],
+  offset: number,
+  limit: number,
+  budgetBytes: number,
+  forceProgress: boolean,
+  window?: { readonly firstLine: number; readonly lengths: readonly number[] },
+): RenderedWindow {
+  // `window`: `lines` hold only lines firstLine... of the file (a streamed large file).
+  const base = window?.firstLine ?? 0;
+  const end = Math.min(base + lines.length, offset + limit);
   const parts: string[] = [];
   let bytes = 0;
   let index = offset;
   for (; index < end; index += 1) {
-    const line = renderLine(index + 1, lines[index] as string);
+    const text = lines[index - base] as string;
+    const line = renderLine(index + 1, text, window?.lengths[index - base] ?? text.length);
     const size = byteLength(line);
     if (bytes + size > budgetBytes) {
       if (parts.length === 0 && forceProgress && budgetBytes > 64) {

@@ -2,8 +2,9 @@ import type { Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
 import { loadFile } from './load-file.js';
 import { readFiles } from './read-files.js';
 import type { ReadFileRequest } from './read-files.js';
-import { classifyContent, continuationNote, DEFAULT_READ_LIMIT, MAX_IMAGE_BYTES, renderWindow } from './read-render.js';
-import { invalidArgument, readOnlyCapabilities } from './tool-support.js';
+import { scanLineWindow, WHOLE_READ_BYTES } from './line-window.js';
+import { classifyContent, continuationNote, DEFAULT_READ_LIMIT, detectImage, MAX_IMAGE_BYTES, renderWindow } from './read-render.js';
+import { invalidArgument, looksBinary, readOnlyCapabilities } from './tool-support.js';
 
 /** Default shared byte budget of one read call. */
 export const DEFAULT_READ_MAX_OUTPUT_BYTES = 65536;
@@ -104,9 +105,11 @@ export function createReadTool(): Tool<ReadArgs> {
 }
 
 async function readSingle(path: string, offset: number, limit: number, maxOutputBytes: number, context: ToolContext): Promise<ToolOutput> {
-  const loaded = await loadFile(context.workspace, path, context.abortSignal);
+  // Never more than WHOLE_READ_BYTES in memory: a larger file is streamed for its lines.
+  const loaded = await loadFile(context.workspace, path, context.abortSignal, { start: 0, length: WHOLE_READ_BYTES });
   if (!loaded.ok) return loaded.failure;
   const { file } = loaded;
+  if (file.content.byteLength < file.size) return readLarge(file.path, file.size, file.content, offset, limit, maxOutputBytes, context);
   const content = classifyContent(file.content);
   if (content.kind === 'image') {
     if (file.size > MAX_IMAGE_BYTES) {
@@ -133,14 +136,35 @@ async function readSingle(path: string, offset: number, limit: number, maxOutput
   };
 }
 
+/** `readSingle` for a file larger than {@link WHOLE_READ_BYTES}: `head` is its first window. */
+async function readLarge(path: string, size: number, head: Uint8Array, offset: number, limit: number, maxOutputBytes: number, context: ToolContext): Promise<ToolOutput> {
+  const image = detectImage(head);
+  if (image !== null) return { output: `${path}: image ${image}, ${size} bytes (larger than ${MAX_IMAGE_BYTES} bytes, not attached)`, metadata: { path, media_type: image, bytes: size } };
+  if (looksBinary(head)) return { output: `${path}: binary file, ${size} bytes (not shown)`, metadata: { path, binary: true, bytes: size } };
+  const window = await scanLineWindow(context.workspace, path, size, offset, limit, context.abortSignal);
+  if (window.lines.length === 0) {
+    return invalidArgument(`offset ${offset} is past the end of ${path}${window.totalLines === null ? '' : ` (${window.totalLines} lines; the last offset is ${window.totalLines - 1})`}`);
+  }
+  const rendered = renderWindow(window.lines, offset, limit, maxOutputBytes - SINGLE_RESERVED_BYTES, true, { firstLine: offset, lengths: window.lengths });
+  const shownEnd = offset + window.lines.length;
+  const next = rendered.nextOffset < shownEnd || window.more ? rendered.nextOffset : null;
+  const remaining = window.totalLines === null ? null : window.totalLines - rendered.nextOffset;
+  const note = next === null ? '' : remaining === null ? `... more lines; call read with offset=${next}\n` : continuationNote(remaining, next);
+  return {
+    output: rendered.text + note,
+    metadata: { path, total_lines: window.totalLines, bytes: size, offset, lines_shown: rendered.linesShown, next_offset: next, truncated: rendered.stoppedByBudget, streamed: true },
+  };
+}
+
 /**
  * Raw mode: the exact text (line endings kept). Large results are bounded by the kernel, which
  * keeps the whole text as an artifact; hosts read it back from there.
  */
 async function readRaw(path: string, offset: number | undefined, limit: number | undefined, context: ToolContext): Promise<ToolOutput> {
-  const loaded = await loadFile(context.workspace, path, context.abortSignal);
+  const loaded = await loadFile(context.workspace, path, context.abortSignal, { start: 0, length: WHOLE_READ_BYTES });
   if (!loaded.ok) return loaded.failure;
   const { file } = loaded;
+  if (file.content.byteLength < file.size) return invalidArgument(`${file.path} has ${file.size} bytes; format raw reads files up to ${WHOLE_READ_BYTES} bytes (use the numbered format with offset/limit)`);
   const content = classifyContent(file.content);
   if (content.kind !== 'text') return invalidArgument(`${file.path} is not a text file (${content.kind}); format raw returns text only`);
   // ignoreBOM keeps a byte order mark in the text: raw means exact, and writing the text back

@@ -2,6 +2,7 @@ import { CodeError } from '../errors/code-error.js';
 import { HostFailure } from '../errors/host-failure.js';
 import type {
   BackendCallOptions,
+  ByteRange,
   GlobOptions,
   Page,
   SearchOptions,
@@ -70,7 +71,7 @@ export class MemoryWorkspaceBackend implements WorkspaceBackend {
     return this.#canonical(options.path);
   }
 
-  async readFile(options: BackendCallOptions & { readonly path: string }): Promise<WorkspaceFile | null> {
+  async readFile(options: BackendCallOptions & { readonly path: string; readonly range?: ByteRange }): Promise<WorkspaceFile | null> {
     checkAbort(options.abortSignal);
     const path = this.#canonical(options.path);
     const file = this.#files.get(path);
@@ -78,7 +79,8 @@ export class MemoryWorkspaceBackend implements WorkspaceBackend {
       if (this.#isDirectory(path)) throw new HostFailure('Conflict', `'${path}' is a directory`, { path });
       return null;
     }
-    return { path, content: file.content.slice(), version: file.version, size: file.content.byteLength };
+    const content = options.range === undefined ? file.content.slice() : file.content.slice(options.range.start, options.range.start + options.range.length);
+    return { path, content, version: file.version, size: file.content.byteLength };
   }
 
   async stat(options: BackendCallOptions & { readonly path: string }): Promise<WorkspaceStat | null> {

@@ -32,6 +32,12 @@ export interface WorkspaceFile {
   readonly size: number;
 }
 
+/** A window of a file's bytes: `length` bytes from byte `start` (both non-negative integers). */
+export interface ByteRange {
+  readonly start: number;
+  readonly length: number;
+}
+
 /** Entry type in a listing. */
 export type WorkspaceEntryType = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -192,7 +198,13 @@ export interface WorkspaceBackend {
    * match against). Throws SECURITY_ERROR for a path that leads out.
    */
   resolvePath(options: BackendCallOptions & { readonly path: string; readonly forWrite?: boolean }): Promise<string>;
-  readFile(options: BackendCallOptions & { readonly path: string }): Promise<WorkspaceFile | null>;
+  /**
+   * Reads a file; `null` when absent. With `range`, `content` holds at most `range.length` bytes
+   * from byte `range.start` (fewer at the end of the file) while `size` stays the whole file's
+   * size: large files are read in windows, never loaded whole. A backend may ignore `range` and
+   * return the whole file (callers check `content.byteLength` against `size`).
+   */
+  readFile(options: BackendCallOptions & { readonly path: string; readonly range?: ByteRange }): Promise<WorkspaceFile | null>;
   stat(options: BackendCallOptions & { readonly path: string }): Promise<WorkspaceStat | null>;
   writeFile?(options: WriteFileOptions): Promise<{ readonly path: string; readonly version: string }>;
   deleteFile?(options: BackendCallOptions & { readonly path: string; readonly expectedVersion?: string }): Promise<boolean>;
