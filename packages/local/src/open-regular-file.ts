@@ -1,6 +1,6 @@
 import type { BigIntStats } from 'node:fs';
 import { constants } from 'node:fs';
-import { lstat, open } from 'node:fs/promises';
+import { lstat, open, readlink, realpath, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 
 import { HostFailure, toHostFailure } from '@a3s-lab/code-core';
@@ -35,7 +35,8 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
  * Opens `absolute` for reading only if it is a regular file: the type is checked with `lstat`
  * before opening (a FIFO, socket or device is never opened), the open itself never blocks and
  * never follows a symlink, and the opened handle is checked again with `fstat` (a path swapped
- * for a FIFO in between is refused). `null` when absent.
+ * for a FIFO in between is refused), and the opened file must really be the one at `absolute`
+ * (see `verifyOpenedPath`). `absolute` must be canonical (confined). `null` when absent.
  *
  * @throws HostFailure `Conflict` (`details.fileType`) for anything but a regular file;
  *   SECURITY_ERROR when the path is (or became) a symlink.
@@ -64,10 +65,36 @@ export async function openRegularFile(absolute: string, relative: string): Promi
   try {
     const stats = await handle.stat({ bigint: true });
     if (!stats.isFile()) throw notRegularFile(relative, fileKindOf(stats));
+    await verifyOpenedPath(handle, stats, absolute, relative);
     return { handle, stats };
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error;
+  }
+}
+
+/**
+ * The opened file must be the one at `absolute` (a canonical path the caller confined): a
+ * directory on the way swapped for a symlink between the check and the open would otherwise
+ * redirect the read outside the workspace (O_NOFOLLOW only guards the last component). On Linux
+ * the kernel's own record of the open file (`/proc/self/fd/N`) is compared; elsewhere the path is
+ * resolved again and must be the same inode.
+ */
+async function verifyOpenedPath(handle: FileHandle, stats: BigIntStats, absolute: string, relative: string): Promise<void> {
+  let opened: string | null = null;
+  try {
+    opened = await readlink(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    opened = null;
+  }
+  if (opened !== null) {
+    if (opened !== absolute) throw pathSecurityError(relative, 'outside_workspace', 'path changed (a directory became a symlink) while being read');
+    return;
+  }
+  const again = await realpath(absolute).catch(() => null);
+  const current = again === null ? null : await stat(again, { bigint: true }).catch(() => null);
+  if (again !== absolute || current === null || current.ino !== stats.ino || current.dev !== stats.dev) {
+    throw pathSecurityError(relative, 'outside_workspace', 'path changed (a directory became a symlink) while being read');
   }
 }
 
