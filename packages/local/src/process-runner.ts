@@ -7,6 +7,7 @@ import type { ExecResult } from '@a3s-lab/code-core';
 import { abortError } from './abort.js';
 import { OutputCapture } from './output-capture.js';
 import { registerProcessGroup, signalProcessGroup, unregisterProcessGroup } from './process-registry.js';
+import { newProcessMarker, PROCESS_MARKER_ENV, sweepMarkedProcesses } from './process-sweep.js';
 
 /** Default byte budget across stdout and stderr together (1 MiB: half head, half tail). */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -52,7 +53,9 @@ export interface RunProcessOptions {
  * Runs one process in its own process group (detached), stdin from /dev/null, no TTY, with
  * bounded head+tail capture. On timeout or abort the whole group gets SIGTERM, then SIGKILL after
  * the grace; when the main child exits, the pipes get a short drain window, then the group is
- * killed so no background process outlives the call. Never rejects once spawned: timeouts and
+ * killed so no background process outlives the call. Descendants that left the group (`setsid`,
+ * double forks) are found by a per-call environment marker and killed too, and reported in
+ * `killedEscapedProcesses`. Never rejects once spawned: timeouts and
  * cancellation are reported in the result.
  *
  * @throws AbortError when the signal is already aborted; HostFailure when spawning fails.
@@ -64,12 +67,13 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
   const drainGraceMs = options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS;
   const capture = new OutputCapture(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
 
+  const marker = newProcessMarker();
   return new Promise<ExecResult>((resolve, reject) => {
     let child;
     try {
       child = spawn(options.file, [...options.args], {
         cwd: options.cwd,
-        env: options.env,
+        env: { ...options.env, [PROCESS_MARKER_ENV]: marker },
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
         windowsHide: true,
@@ -112,8 +116,10 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       options.abortSignal?.removeEventListener('abort', onAbort);
-      // Whatever is left of the group (background jobs, a grandchild holding a pipe) goes now.
+      // Whatever is left of the group (background jobs, a grandchild holding a pipe) goes now,
+      // and so does every descendant that left the group (setsid, double fork): found by marker.
       signalProcessGroup(pid, 'SIGKILL');
+      const escaped = sweepMarkedProcesses(marker, pid);
       unregisterProcessGroup(pid);
       options.groups?.delete(pid);
       stdout.destroy();
@@ -128,6 +134,7 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
         timedOut,
         cancelled,
         durationMs: Math.round(performance.now() - started),
+        ...(escaped.length === 0 ? {} : { killedEscapedProcesses: escaped }),
       });
     };
 

@@ -69,6 +69,10 @@ export function renderExec(result: ExecResult, timeoutMs: number): ToolOutput {
       `[output truncated: ${result.droppedBytes} bytes dropped from the middle; the process wrote ${result.stdoutBytes} bytes to stdout and ${result.stderrBytes} bytes to stderr]\n`,
     );
   }
+  const escaped = result.killedEscapedProcesses ?? [];
+  if (escaped.length > 0) {
+    parts.push(`[killed ${escaped.length} process(es) that had left the process group: ${escaped.map((p) => `${p.command} (pid ${p.pid})`).join(', ')}]\n`);
+  }
   let exitCode: number;
   let errorKind: ToolOutput['errorKind'];
   if (result.timedOut) {
@@ -97,6 +101,7 @@ export function renderExec(result: ExecResult, timeoutMs: number): ToolOutput {
       duration_ms: result.durationMs,
       timed_out: result.timedOut,
       cancelled: result.cancelled,
+      ...(escaped.length === 0 ? {} : { killed_escaped_processes: escaped.map((p) => ({ pid: p.pid, command: p.command })) }),
     },
   };
 }

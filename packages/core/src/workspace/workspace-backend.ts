@@ -167,6 +167,11 @@ export interface ExecResult {
   readonly stderrBytes: number;
   /** Bytes dropped from the middle of the captured output. */
   readonly droppedBytes: number;
+  /**
+   * Descendants that had left the process group (`setsid`, double fork) and were killed when
+   * the call ended. Absent when there were none (or the backend cannot tell).
+   */
+  readonly killedEscapedProcesses?: readonly { readonly pid: number; readonly command: string }[];
 }
 
 /** Options of {@link WorkspaceBackend.git}. */
