@@ -17,11 +17,16 @@ export interface CliIo {
   readonly cwd: string;
   /** Subscribes to Ctrl-C (SIGINT); returns the unsubscribe function. Default: `process.on('SIGINT')`. */
   readonly onInterrupt?: (handler: () => void) => () => void;
-  /** Ends the process at once (second Ctrl-C). Default: `process.exit`. */
+  /**
+   * Subscribes to SIGTERM and SIGHUP (the terminal closed, a supervisor stopping the CLI);
+   * returns the unsubscribe function. Default: `process.on` for both.
+   */
+  readonly onTerminate?: (handler: (signal: 'SIGTERM' | 'SIGHUP') => void) => () => void;
+  /** Ends the process at once (second Ctrl-C, SIGTERM, SIGHUP). Default: `process.exit`. */
   readonly exit?: (code: number) => void;
 }
 
-/** The real process: stdio, `process.env`, `process.cwd()`, SIGINT, `process.exit`. */
+/** The real process: stdio, `process.env`, `process.cwd()`, SIGINT, SIGTERM, SIGHUP, `process.exit`. */
 export function processIo(): CliIo {
   return {
     stdin: process.stdin,
@@ -33,6 +38,16 @@ export function processIo(): CliIo {
       process.on('SIGINT', handler);
       return () => {
         process.off('SIGINT', handler);
+      };
+    },
+    onTerminate: (handler) => {
+      const listeners = (['SIGTERM', 'SIGHUP'] as const).map((signal) => {
+        const listener = (): void => handler(signal);
+        process.on(signal, listener);
+        return [signal, listener] as const;
+      });
+      return () => {
+        for (const [signal, listener] of listeners) process.off(signal, listener);
       };
     },
     exit: (code) => process.exit(code),

@@ -72,7 +72,7 @@ Options of run:
   A prompt of "-" is read from stdin.
 
 Exit codes: 0 success, 1 last tool call failed / run failed, 2 usage or config error,
-3 model error, 130 cancelled.
+3 model error, 130 cancelled (Ctrl-C), 143 SIGTERM, 129 SIGHUP.
 `;
 
 const usageError = (message: string, details: Record<string, unknown> = {}): CodeError =>

@@ -58,6 +58,15 @@ export async function runSession(options: RunSessionOptions): Promise<RunOutcome
     confirmations.cancel();
     void session.cancelAsync();
   });
+  // SIGTERM / SIGHUP: cancel and exit now with 128 + the signal's number; `process.exit` runs
+  // the local backend's exit hook, which kills every tool process group (and its escapees).
+  const unsubscribeTerminate = io.onTerminate?.((signal) => {
+    renderer.close();
+    io.stderr.write(`\na3s-code: ${signal}, stopping the run and its tool processes\n`);
+    confirmations.cancel();
+    void session.cancelAsync();
+    (io.exit ?? ((code: number) => process.exit(code)))(signal === 'SIGTERM' ? 143 : 129);
+  });
   let lastToolFailed = false;
   let terminal: AgentEvent | undefined;
   try {
@@ -76,6 +85,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunOutcome
     await confirmations.idle();
   } finally {
     unsubscribe?.();
+    unsubscribeTerminate?.();
     renderer.close();
   }
   if (terminal?.type === 'agent_end') {

@@ -87,7 +87,7 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
       child.once('error', (error) => reject(toHostFailure(error)));
       return;
     }
-    registerProcessGroup(pid);
+    registerProcessGroup(pid, marker);
     options.groups?.add(pid);
     options.onSpawn?.(pid);
 
