@@ -1,4 +1,5 @@
 import { toolFailure } from '@a3s-lab/code-core';
+import { maskCutSeams } from './cut-seams.js';
 import type { ExecResult, Tool, ToolOutput } from '@a3s-lab/code-core';
 import { mutatingCapabilities } from './tool-support.js';
 
@@ -61,8 +62,11 @@ export function createBashTool(): Tool<BashArgs> {
 /** Formats a process result as the `bash` tool output (shared by hosts that run commands). */
 export function renderExec(result: ExecResult, timeoutMs: number): ToolOutput {
   const parts: string[] = [];
-  if (result.stdout.length > 0) parts.push(`stdout:\n${withNewline(result.stdout)}`);
-  if (result.stderr.length > 0) parts.push(`stderr:\n${withNewline(result.stderr)}`);
+  // The capture was cut before redaction could see it: mask what touches each cut.
+  const stdout = maskCutSeams(result.stdout);
+  const stderr = maskCutSeams(result.stderr);
+  if (stdout.length > 0) parts.push(`stdout:\n${withNewline(stdout)}`);
+  if (stderr.length > 0) parts.push(`stderr:\n${withNewline(stderr)}`);
   if (parts.length === 0) parts.push('(no output)\n');
   if (result.droppedBytes > 0) {
     parts.push(

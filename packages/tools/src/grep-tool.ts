@@ -77,6 +77,9 @@ export function createGrepTool(): Tool<GrepArgs> {
       }
       const withheld = withholdDenied(result, context.isPathDenied?.bind(context));
       result = withheld.result;
+      // Redact whole lines before renderResult cuts them at MAX_GREP_LINE_CHARS.
+      const redact = context.redact?.bind(context);
+      if (redact !== undefined && result.lines !== undefined) result = { ...result, lines: result.lines.map((line) => ({ ...line, text: redact(line.text) })) };
       const output = [renderResult(result, mode)];
       if (withheld.files > 0) output.push(`note: ${withheld.files} file(s) withheld by the session's deny rules`);
       if (result.nextCursor !== null) output.push(`... more results; call grep again with cursor="${result.nextCursor}"`);

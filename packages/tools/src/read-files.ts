@@ -77,7 +77,7 @@ export async function readFiles(requests: readonly ReadFileRequest[], maxOutputB
       continue;
     }
     const { file } = member;
-    const content = classifyContent(file.content);
+    const content = classifyContent(file.content, context.redact?.bind(context));
     if (content.kind === 'image') {
       const attach = file.size <= MAX_IMAGE_BYTES;
       if (attach) attachments.push({ mediaType: content.mediaType, data: file.content, path: file.path });

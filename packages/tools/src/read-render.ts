@@ -13,12 +13,17 @@ export type FileContentKind =
   | { readonly kind: 'binary' }
   | { readonly kind: 'text'; readonly lines: readonly string[] };
 
-/** Classifies bytes: an image by magic number, binary by a NUL byte, text otherwise. */
-export function classifyContent(content: Uint8Array): FileContentKind {
+/**
+ * Classifies bytes: an image by magic number, binary by a NUL byte, text otherwise. `redact` is
+ * applied to the whole text BEFORE it is split and later cut into lines and budgets, so a secret
+ * straddling a cut is redacted whole.
+ */
+export function classifyContent(content: Uint8Array, redact?: (text: string) => string): FileContentKind {
   const mediaType = detectImage(content);
   if (mediaType !== null) return { kind: 'image', mediaType };
   if (looksBinary(content)) return { kind: 'binary' };
-  return { kind: 'text', lines: splitDisplayLines(utf8Decoder.decode(content)) };
+  const text = utf8Decoder.decode(content);
+  return { kind: 'text', lines: splitDisplayLines(redact === undefined ? text : redact(text)) };
 }
 
 /** The image media type named by the file's magic bytes (png, jpeg, gif, webp), or null. */

@@ -110,7 +110,7 @@ async function readSingle(path: string, offset: number, limit: number, maxOutput
   if (!loaded.ok) return loaded.failure;
   const { file } = loaded;
   if (file.content.byteLength < file.size) return readLarge(file.path, file.size, file.content, offset, limit, maxOutputBytes, context);
-  const content = classifyContent(file.content);
+  const content = classifyContent(file.content, context.redact?.bind(context));
   if (content.kind === 'image') {
     if (file.size > MAX_IMAGE_BYTES) {
       return { output: `${file.path}: image ${content.mediaType}, ${file.size} bytes (larger than ${MAX_IMAGE_BYTES} bytes, not attached)`, metadata: { path: file.path, media_type: content.mediaType, bytes: file.size } };
@@ -145,7 +145,9 @@ async function readLarge(path: string, size: number, head: Uint8Array, offset: n
   if (window.lines.length === 0) {
     return invalidArgument(`offset ${offset} is past the end of ${path}${window.totalLines === null ? '' : ` (${window.totalLines} lines; the last offset is ${window.totalLines - 1})`}`);
   }
-  const rendered = renderWindow(window.lines, offset, limit, maxOutputBytes - SINGLE_RESERVED_BYTES, true, { firstLine: offset, lengths: window.lengths });
+  const redact = context.redact?.bind(context);
+  const lines = redact === undefined ? window.lines : window.lines.map((line) => redact(line));
+  const rendered = renderWindow(lines, offset, limit, maxOutputBytes - SINGLE_RESERVED_BYTES, true, { firstLine: offset, lengths: window.lengths });
   const shownEnd = offset + window.lines.length;
   const next = rendered.nextOffset < shownEnd || window.more ? rendered.nextOffset : null;
   const remaining = window.totalLines === null ? null : window.totalLines - rendered.nextOffset;

@@ -71,6 +71,11 @@ export class KernelToolContext implements ToolContext {
     return this.#pathDenied === null ? false : this.#pathDenied(path);
   }
 
+  /** See {@link ToolContext.redact}: the session's security provider. */
+  redact(text: string): string {
+    return this.#deps.security.redact(text);
+  }
+
   /** Governed nested calls (origin `nested`, this call as parent). */
   get runtime(): InvocationRuntime {
     if (this.#runtime === null) {

@@ -37,6 +37,8 @@ export const REDACTION_MARKER = '[REDACTED]';
 const WHOLE_MATCH_PATTERNS: readonly RegExp[] = [
   // PEM private key blocks, including an unterminated block at the end of a truncated stream.
   /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+  // The body and END line of a key block whose BEGIN was cut off (the tail of a truncated stream).
+  /[A-Za-z0-9+/=\r\n]{40,}-----END [A-Z0-9 ]*PRIVATE KEY-----/g,
   // Anthropic, OpenAI (sk-, sk-proj-) and look-alike provider keys.
   /\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}/g,
   // AWS access key ids.

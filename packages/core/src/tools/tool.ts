@@ -46,6 +46,12 @@ export interface ToolContext {
    * results. Absent, or always false, when nothing is denied (and for host-direct calls).
    */
   isPathDenied?(path: string): boolean;
+  /**
+   * The session's redaction of secrets. The kernel redacts every output again, but a tool that
+   * CUTS text (a long line, a byte budget, a head/tail window) redacts first and cuts after, so a
+   * secret straddling the cut cannot leak its visible half. Absent: no redaction.
+   */
+  redact?(text: string): string;
 }
 
 /**
