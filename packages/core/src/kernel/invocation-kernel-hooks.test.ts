@@ -73,7 +73,7 @@ describe('kernel hooks', () => {
       return { action: 'block', reason: 'src is frozen' };
     });
     const { kernel, workspace } = makeKernel([write], { hooks });
-    const result = await kernel.invoke({ toolName: 'write', args: { path: 'lib/../src/a.ts', content: 'token=0123456789abcdef0123' }, origin: 'agent' });
+    const result = await kernel.invoke({ toolName: 'write', args: { path: 'lib/../src/a.ts', content: 'token=sk-ant-api03-0123456789abcdef0123' }, origin: 'agent' });
     expect(result.errorKind?.type).toBe('hook_denied');
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ tool_name: 'write', paths: ['src/a.ts'], args: { content: 'token=[REDACTED]' } });

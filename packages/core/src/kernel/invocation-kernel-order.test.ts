@@ -82,9 +82,11 @@ describe('kernel pipeline order', () => {
       const inner = await ctx.runtime.invoke('batch', { text: 'inner' });
       return { output: inner.output, exitCode: inner.exitCode };
     }, { orchestration: 'batch' });
-    const { kernel } = makeKernel([leaky, slow, batch], { budget, toolTimeoutMs: 30, abortGraceMs: 50 });
+    const { kernel, events } = makeKernel([leaky, slow, batch], { budget, toolTimeoutMs: 30, abortGraceMs: 50 });
     const first = await kernel.invoke({ toolName: 'leaky', args: { text: 'x' }, origin: 'host-direct' });
+    // A mutating host-direct call is sanitised like any other (only host-direct reads are not).
     expect(first.output).toBe('key [REDACTED]');
+    expect(events.find((e) => e.type === 'tool_end')?.payload['output']).toBe('key [REDACTED]');
     await expect(kernel.invoke({ toolName: 'leaky', args: { text: 'x' }, origin: 'host-direct' })).rejects.toMatchObject({ code: 'BUDGET_EXHAUSTED' });
     expect(leaky.calls).toHaveLength(1);
     budget.raise({ maxToolCalls: 10 });

@@ -33,7 +33,7 @@ import { executeWithDeadline, MAX_TIMER_MS } from './stages/execute.js';
 import { abortedOutput } from './stages/map-tool-error.js';
 import { requiresAuthorization } from './stages/origin-authority.js';
 import { decidePermission, denyCall } from './stages/permission.js';
-import { capabilitiesByName } from './stages/permission-target.js';
+import { capabilitiesByName, capabilitiesOf } from './stages/permission-target.js';
 import { runPostHooks } from './stages/post-hooks.js';
 import { runPreHooks } from './stages/pre-hooks.js';
 import { checkRecursion } from './stages/recursion-guard.js';
@@ -361,14 +361,26 @@ export class InvocationKernel {
   /** 13-15: redact, bound, settle the lifecycle, emit `tool_end`. */
   #finish(call: InvocationCall, stop: StageStop): ToolResult {
     const deps = this.#deps;
-    const output = boundOutput(deps.artifacts, call, sanitizeOutput(deps.security, stop.output), deps.maxInlineOutputBytes);
+    const sanitized = sanitizeOutput(deps.security, stop.output);
+    const output = boundOutput(deps.artifacts, call, sanitized, deps.maxInlineOutputBytes);
     const exitCode = output.exitCode ?? 0;
     // Plain outputs (the common case) skip the spread.
     const plain = output.metadata === undefined && output.errorKind === undefined && output.attachments === undefined && output.artifacts === undefined;
     const result: ToolResult = plain ? { name: call.toolName, output: output.output, exitCode } : { ...output, name: call.toolName, exitCode };
     call.lifecycle.transition(stop.outcome);
     emitToolEnd(deps, call, result);
+    // The host reads its own workspace: a host-direct READ (a read-only call) gets the real text
+    // back, so a host editing what it read never writes markers into files. Events, artifacts and
+    // everything persisted stay redacted; only an output that fits inline unchanged is returned.
+    if (call.origin === 'host-direct' && sanitized !== stop.output && output.output === sanitized.output && output.artifacts === undefined && this.#readOnly(call)) {
+      return { ...result, output: stop.output.output, ...(stop.output.metadata === undefined ? {} : { metadata: stop.output.metadata }) };
+    }
     return result;
+  }
+
+  #readOnly(call: InvocationCall): boolean {
+    const tool = call.tool;
+    return tool !== null && call.capabilities(() => capabilitiesOf(tool, call.args)).readOnly;
   }
 
   #abortStop(call: InvocationCall): StageStop {

@@ -14,8 +14,8 @@ describe('DefaultSecurityProvider', () => {
     ['google key', 'AIzaSyA1234567890abcdefghijklmnopqrstuv', 'AIzaSyA12345'],
     ['bearer', 'curl -H "x: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig"', 'eyJhbGciOiJIUzI1NiJ9'],
     ['authorization header', 'Authorization: Basic dXNlcjpwYXNzd29yZA==', 'dXNlcjpwYXNzd29yZA'],
-    ['key= value', 'api_key=0123456789abcdef0123456789abcdef', '0123456789abcdef0123'],
-    ['token json', '{"token": "Zm9vYmFyYmF6cXV4cXV1eDEyMzQ1"}', 'Zm9vYmFyYmF6cXV4'],
+    ['stripe key', 'STRIPE=sk_live_0123456789abcdef0123', 'sk_live_0123456789'],
+    ['jwt', 'cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', 'dozjgNryP4J3'],
     ['literal secret', 'password is hunter2-super-secret!', 'hunter2-super-secret'],
   ])('redacts %s', (_name, text, secret) => {
     const out = provider.redact(text);

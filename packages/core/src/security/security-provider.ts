@@ -49,6 +49,12 @@ const WHOLE_MATCH_PATTERNS: readonly RegExp[] = [
   /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
   // Google API keys.
   /\bAIza[0-9A-Za-z_-]{30,}/g,
+  // GitLab personal/project tokens, npm tokens, Hugging Face tokens.
+  /\b(?:glpat-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{36}|hf_[A-Za-z0-9]{30,})/g,
+  // Stripe secret and restricted keys.
+  /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g,
+  // JSON Web Tokens (three base64url parts, the first two JSON objects).
+  /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
 ];
 
 /** Patterns whose group 1 is kept (the label) and the rest is the secret. */
@@ -57,15 +63,16 @@ const LABELLED_PATTERNS: readonly RegExp[] = [
   /(\bauthorization["']?\s*[:=]\s*["']?)[^\r\n"',;]+/gi,
   // Bearer tokens outside an Authorization header.
   /(\bbearer\s+)[A-Za-z0-9._~+/-]{8,}=*/gi,
-  // key=..., token: "...", api_key=..., password=... with a long hex/base64-ish value.
-  /(\b[A-Za-z0-9_-]*(?:key|token|secret|password|passwd|pwd)["']?\s*[:=]\s*["']?)[A-Za-z0-9+/_.~-]{12,}=*/gi,
+  // Deliberately no generic `key = <long value>` rule: it matched ordinary code
+  // (`const cacheKey = computeCacheKeyFor(req)`), and the agent wrote the marker back into
+  // source. Other secrets are redacted by value (`secretValues`).
 ];
 
 /** Object keys whose string values are secrets whatever they look like. */
 const SECRET_KEY_NAME = /^(?:.*[_-])?(?:api[_-]?key|apikey|secret|secret[_-]?key|access[_-]?key|token|access[_-]?token|refresh[_-]?token|password|passwd|authorization)$/i;
 
 /** Characters that must appear for any built-in pattern to match; a cheap pre-filter. */
-const TRIGGER = /sk-|AKIA|ASIA|gh[pousr]_|github_pat_|xox|AIza|PRIVATE KEY|bearer|authorization|key|token|secret|passw|pwd/i;
+const TRIGGER = /sk-|AKIA|ASIA|gh[pousr]_|github_pat_|xox|AIza|glpat-|npm_|hf_|_live_|_test_|eyJ|PRIVATE KEY|bearer|authorization/i;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -73,10 +80,11 @@ function escapeRegExp(text: string): string {
 
 /**
  * The default {@link SecurityProvider}: redacts common API-key shapes (Anthropic/OpenAI `sk-`,
- * AWS `AKIA`, GitHub `ghp_`/`github_pat_`, Slack `xox?-`, Google `AIza`), `Bearer` tokens and
- * `Authorization` headers, PEM private-key blocks, long values after `key=`/`token=`-like
- * labels, string values stored under secret-named object keys, and the literal
- * `secretValues` it was given.
+ * AWS `AKIA`, GitHub `ghp_`/`github_pat_`, Slack `xox?-`, Google `AIza`, GitLab `glpat-`, npm
+ * `npm_`, Hugging Face `hf_`, Stripe `sk_live_`, JWTs), `Bearer` tokens and `Authorization`
+ * headers, PEM private-key blocks, string values stored under secret-named object keys, and the
+ * literal `secretValues` it was given. High-precision patterns only: no generic `key = value`
+ * rule, which would rewrite ordinary code.
  */
 export class DefaultSecurityProvider implements SecurityProvider {
   readonly #marker: string;
