@@ -2,6 +2,7 @@ import type { HookMatchTarget } from '../../hooks/hook-registry.js';
 import type { InvocationCall, StageStop } from '../invocation-call.js';
 import type { KernelDeps } from '../kernel-deps.js';
 import { resolvePermissionTarget } from './permission-target.js';
+import { hookArguments } from './hook-arguments.js';
 import { validateArguments } from './validate-arguments.js';
 
 /** What `pre_tool_use` / `post_tool_use` matchers see of a call. */
@@ -19,8 +20,10 @@ export async function hookTarget(deps: KernelDeps, call: InvocationCall, event: 
  * the tool; the call fails validation afterwards unless a later hook repairs them.
  */
 async function retarget(deps: KernelDeps, call: InvocationCall, modified: Readonly<Record<string, unknown>>): Promise<HookMatchTarget> {
-  if (!Object.prototype.hasOwnProperty.call(modified, 'args')) return hookTarget(deps, call, 'pre_tool_use');
-  const args = modified['args'];
+  if (!Object.hasOwn(modified, 'args') && !Object.hasOwn(modified, 'argsPatch')) return hookTarget(deps, call, 'pre_tool_use');
+  const next = hookArguments(deps.security, call.args, modified);
+  if ('error' in next) return { toolName: call.toolName };
+  const args = next.args;
   if (args === call.args) return hookTarget(deps, call, 'pre_tool_use');
   if (validateArguments(call.tool!, args) !== undefined) return { toolName: call.toolName };
   call.argsChanged(args);
@@ -32,8 +35,10 @@ async function retarget(deps: KernelDeps, call: InvocationCall, modified: Readon
  * after one that replaced the arguments are matched against the replaced arguments.
  * - `block` -> `hook_denied` (not retryable); `retry` -> `hook_denied` retryable;
  * - `skip` -> the tool does not run; exit 0 with `metadata.skipped`;
- * - `modified: { args }` replaces the arguments, which are validated AGAIN (a hook cannot
- *   launder invalid arguments into a tool);
+ * - `modified: { argsPatch }` changes only the fields it names; `modified: { args }` replaces
+ *   the arguments, parts handed back unchanged keeping their REAL (unredacted) values; a changed
+ *   field still carrying the redaction marker is refused (see `hookArguments`). The result is
+ *   validated AGAIN (a hook cannot launder invalid arguments into a tool);
  * - a hook that throws, times out or answers garbage fails CLOSED (`hook_denied`).
  * Applies to every origin, host-direct included.
  */
@@ -58,16 +63,16 @@ export async function runPreHooks(deps: KernelDeps, call: InvocationCall): Promi
   }
   const modified = result.modified;
   if (modified !== undefined) {
-    if (!Object.prototype.hasOwnProperty.call(modified, 'args')) {
-      const why = `pre_tool_use hook returned 'modified' without an 'args' field (expected { args: <new arguments> })`;
-      return { output: { output: `Blocked by hook: ${why}`, exitCode: 1, errorKind: { type: 'hook_denied', reason: why, retryable: false } }, outcome: 'denied' };
+    const next = hookArguments(deps.security, call.args, modified);
+    if ('error' in next) {
+      return { output: { output: `Blocked by hook: ${next.error}`, exitCode: 1, errorKind: { type: 'hook_denied', reason: next.error, retryable: false } }, outcome: 'denied' };
     }
-    const stop = validateArguments(call.tool!, modified['args']);
+    const stop = validateArguments(call.tool!, next.args);
     if (stop !== undefined) {
       const message = `arguments modified by a pre_tool_use hook are invalid: ${stop.output.output}`;
       return { output: { output: message, exitCode: 1, errorKind: { type: 'invalid_argument', message } }, outcome: 'failed' };
     }
-    if (modified['args'] !== call.args) call.argsChanged(modified['args']);
+    if (next.args !== call.args) call.argsChanged(next.args);
   }
   return undefined;
 }
