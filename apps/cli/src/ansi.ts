@@ -67,6 +67,21 @@ export function sanitizeTerminalText(text: string): string {
   return text.replace(ANSI_PATTERN, '').replace(C1_SEQUENCE_PATTERN, '').replace(CONTROL_PATTERN, '');
 }
 
+// Invisible and direction-changing characters: bidi overrides and isolates (U+202A-202E,
+// U+2066-2069), marks, zero-width characters (U+200B-200D, U+2060, U+FEFF), other format,
+// private-use and unassigned characters, and spaces other than U+0020.
+const INVISIBLE_PATTERN = /[\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u3164\uFFA0]/gu;
+
+/**
+ * `text` for a question a human approves: control sequences removed (see
+ * {@link sanitizeTerminalText}) and every invisible or direction-changing character shown as a
+ * visible `<U+202E>` tag, so what the human reads is what would run (Trojan Source, hidden
+ * zero-width characters in a command or a diff).
+ */
+export function revealInvisible(text: string): string {
+  return sanitizeTerminalText(text).replace(INVISIBLE_PATTERN, (char) => `<U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`);
+}
+
 /** Cursor and erase sequences used by the live renderer. */
 export const CURSOR = Object.freeze({
   /** Back to column 0 and erase the line. */

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '@a3s-lab/code';
 import type { Style } from './ansi.js';
-import { sanitizeTerminalText } from './ansi.js';
+import { revealInvisible } from './ansi.js';
 import type { CliOutput } from './cli-io.js';
 import type { LineReader } from './line-reader.js';
 import { formatDiff, keyArgument } from './tool-summary.js';
@@ -78,7 +78,7 @@ export class ConfirmationHandler {
     const { session, mode, style } = this.#options;
     const toolId = event.toolId ?? '';
     const toolName = event.toolName ?? '?';
-    const shownName = sanitizeTerminalText(toolName);
+    const shownName = revealInvisible(toolName);
     if (this.#cancelled) return;
     if (this.allowed.has(toolName)) {
       await session.confirmToolUse(toolId, true, `'${toolName}' is always allowed for this session`);
@@ -97,7 +97,7 @@ export class ConfirmationHandler {
     this.#options.beforeQuestion?.();
     const reader = this.#options.reader;
     const preview = changePreview(toolName, event.payload['args']);
-    if (preview.length > 0) this.#options.prompt.write(`${formatDiff(preview, style, '    ')}\n`);
+    if (preview.length > 0) this.#options.prompt.write(`${formatDiff(revealInvisible(preview), style, '    ')}\n`);
     for (;;) {
       this.#options.prompt.write(`${style.yellow('?')} ${style.bold('Allow')} ${what}\n  ${style.bold('[y]')}es / ${style.bold('[n]')}o / ${style.bold('[a]')}lways allow ${shownName} this session › `);
       const line = reader === undefined ? null : await reader.next();
@@ -151,7 +151,7 @@ export const MAX_ASKED_TEXT_CHARS = 8_000;
 
 /** `text` without control characters, cut at {@link MAX_ASKED_TEXT_CHARS} with a note of what was left out. */
 function askedText(text: string): string {
-  const safe = sanitizeTerminalText(text);
+  const safe = revealInvisible(text);
   if (safe.length <= MAX_ASKED_TEXT_CHARS) return safe;
   return `${safe.slice(0, MAX_ASKED_TEXT_CHARS)}… (${safe.length - MAX_ASKED_TEXT_CHARS} more characters not shown)`;
 }
@@ -162,8 +162,8 @@ function askedText(text: string): string {
  * multi-line command keeps its lines, indented.
  */
 export function describeCall(rawToolName: string, args: unknown): string {
-  const key = keyArgument(rawToolName, args);
-  const toolName = sanitizeTerminalText(rawToolName);
+  const key = revealInvisible(keyArgument(rawToolName, args));
+  const toolName = revealInvisible(rawToolName);
   if (rawToolName === 'bash') {
     const command = typeof args === 'object' && args !== null ? (args as Record<string, unknown>)['command'] : undefined;
     if (typeof command !== 'string') return `bash to run: ${key}`;
