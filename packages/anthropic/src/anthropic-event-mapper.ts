@@ -1,5 +1,5 @@
 import type { LlmContentPart, LlmStopReason, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
-import { parseToolCallInput } from '@a3s-lab/code-core';
+import { parseToolCallInput, ToolCallIdAllocator } from '@a3s-lab/code-core';
 import type { RawMessageStreamEvent, StopReason } from '@anthropic-ai/sdk/resources/messages/messages';
 
 type BlockState =
@@ -39,6 +39,8 @@ interface MutableUsage {
  * whether the stream got that far.
  */
 export class AnthropicEventMapper {
+  /** Keeps this message's tool-call ids unique (a replayed or repeated block id). */
+  private readonly ids = new ToolCallIdAllocator();
   private readonly blocks = new Map<number, BlockState>();
   private readonly usage: MutableUsage = { inputTokens: 0, outputTokens: 0 };
   private stopReason: StopReason | null = null;
@@ -86,9 +88,11 @@ export class AnthropicEventMapper {
         // The opaque payload travels in `signature`: it is what must be sent back, not text.
         this.blocks.set(index, { kind: 'reasoning', text: '', signature: block.data, redacted: true });
         return [];
-      case 'tool_use':
-        this.blocks.set(index, { kind: 'tool', id: block.id, name: block.name, json: '' });
-        return [{ type: 'tool_call_start', id: block.id, name: block.name }];
+      case 'tool_use': {
+        const id = this.ids.unique(block.id);
+        this.blocks.set(index, { kind: 'tool', id, name: block.name, json: '' });
+        return [{ type: 'tool_call_start', id, name: block.name }];
+      }
       default:
         this.blocks.set(index, { kind: 'ignored' });
         return [];

@@ -80,6 +80,7 @@ describe('@a3s-lab/code-core public surface', () => {
       'StreamInterruptedError',
       'SubagentManager',
       'TOOL_ERROR_KIND_TYPES',
+      'ToolCallIdAllocator',
       'ToolCallRunner',
       'ToolRegistry',
       'VERIFICATION_REPORT_JSON_SCHEMA',

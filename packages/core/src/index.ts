@@ -115,6 +115,7 @@ export type {
   LlmUsage,
 } from './llm/llm-client.js';
 export { parseToolCallInput } from './llm/parse-tool-call-input.js';
+export { ToolCallIdAllocator } from './llm/tool-call-id-allocator.js';
 export { MAX_ARGUMENT_CHARS, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_NODES } from './kernel/argument-bounds.js';
 export { StreamInterruptedError } from './llm/retry/attempt-failure.js';
 export type { AttemptFailure } from './llm/retry/attempt-failure.js';

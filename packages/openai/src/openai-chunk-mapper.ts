@@ -1,5 +1,5 @@
 import type { LlmContentPart, LlmStopReason, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
-import { parseToolCallInput } from '@a3s-lab/code-core';
+import { parseToolCallInput, ToolCallIdAllocator } from '@a3s-lab/code-core';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 
 type FinishReason = ChatCompletionChunk.Choice['finish_reason'] | string;
@@ -46,6 +46,8 @@ function reasoningOf(delta: object): string | undefined {
  * stream ends, because the usage chunk comes last.
  */
 export class OpenAIChunkMapper {
+  /** Keeps this message's tool-call ids unique (a server may repeat one). */
+  private readonly ids = new ToolCallIdAllocator();
   private text = '';
   private reasoning = '';
   private readonly calls = new Map<number, ToolCallState>();
@@ -112,6 +114,7 @@ export class OpenAIChunkMapper {
     // Start once the name is known; arguments that arrived before it are flushed with the start.
     if (!call.started && call.name !== '') {
       call.started = true;
+      call.id = this.ids.unique(call.id);
       events.push({ type: 'tool_call_start', id: call.id, name: call.name });
       if (call.arguments !== '') events.push({ type: 'tool_call_delta', id: call.id, partialJson: call.arguments });
     } else if (call.started && piece !== '') {
@@ -127,6 +130,7 @@ export class OpenAIChunkMapper {
       call.ended = true;
       if (!call.started) {
         call.started = true;
+        call.id = this.ids.unique(call.id);
         events.push({ type: 'tool_call_start', id: call.id, name: call.name });
         if (call.arguments !== '') events.push({ type: 'tool_call_delta', id: call.id, partialJson: call.arguments });
       }
