@@ -132,7 +132,7 @@ export {
   isRetryableStatus,
   parseRetryAfterMs,
 } from './llm/retry/retry-policy.js';
-export { streamWithRetries } from './llm/retry/stream-with-retries.js';
+export { DEFAULT_STREAM_IDLE_TIMEOUT_MS, streamWithRetries } from './llm/retry/stream-with-retries.js';
 export type { RunAttempt, StreamWithRetriesOptions } from './llm/retry/stream-with-retries.js';
 
 // ---- permission policy (rules, shell-command analysis) ----

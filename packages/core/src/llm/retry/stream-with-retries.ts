@@ -28,7 +28,17 @@ export interface StreamWithRetriesOptions {
    * Stopping before `message_end` still aborts. Default false: every early stop aborts.
    */
   readonly attemptsEndTheirRequest?: boolean;
+  /**
+   * Longest wait for the next event of an attempt (the first one included), ms. A stream that
+   * stalls after its headers fails the attempt (retryable, reason `stream_idle`) instead of
+   * hanging the call forever. The time the consumer spends on an event does not count.
+   * Default {@link DEFAULT_STREAM_IDLE_TIMEOUT_MS}; 0 disables.
+   */
+  readonly idleTimeoutMs?: number | undefined;
 }
+
+/** Default {@link StreamWithRetriesOptions.idleTimeoutMs}: 2 minutes without a stream event. */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000;
 
 /** The error an aborted call ends with: the caller's own reason when it is already an AbortError. */
 function abortError(signal: AbortSignal): Error {
@@ -50,6 +60,53 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/**
+ * One attempt's idle deadline: its signal follows the call's and also aborts when no event
+ * arrived for `timeoutMs` while armed.
+ */
+class IdleWatch {
+  readonly #controller = new AbortController();
+  readonly #parent: AbortSignal;
+  readonly #timeoutMs: number;
+  readonly #onParentAbort = (): void => this.#controller.abort(this.#parent.reason);
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  fired = false;
+
+  constructor(parent: AbortSignal, timeoutMs: number) {
+    this.#parent = parent;
+    this.#timeoutMs = timeoutMs;
+    if (parent.aborted) this.#controller.abort(parent.reason);
+    else parent.addEventListener('abort', this.#onParentAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  arm(): void {
+    if (this.#timeoutMs <= 0 || this.#controller.signal.aborted) return;
+    this.disarm();
+    this.#timer = setTimeout(() => {
+      this.fired = true;
+      this.#controller.abort(new DOMException('The model stream stalled', 'TimeoutError'));
+    }, this.#timeoutMs);
+  }
+
+  disarm(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /**
+   * Stops the timer. The link to the call's signal stays: a consumer that stops early aborts the
+   * call after this attempt's `finally`, and the attempt must still see it (the call's controller
+   * lives only as long as the call, so nothing accumulates).
+   */
+  dispose(): void {
+    this.disarm();
+  }
 }
 
 function finalError(provider: string, failure: AttemptFailure, attempts: number, extra: Record<string, unknown> = {}): CodeError {
@@ -81,6 +138,7 @@ function finalError(provider: string, failure: AttemptFailure, attempts: number,
  */
 export async function* streamWithRetries(runAttempt: RunAttempt, options: StreamWithRetriesOptions): AsyncGenerator<LlmStreamEvent, void, undefined> {
   const { provider, abortSignal, timeoutMs } = options;
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
   if (abortSignal?.aborted) throw abortError(abortSignal);
   // One controller for the whole call: the caller's abort, the deadline and an early `return()`
   // by the consumer all cancel the in-flight request through it.
@@ -115,16 +173,24 @@ export async function* streamWithRetries(runAttempt: RunAttempt, options: Stream
     for (;;) {
       yield retryReason === undefined ? { type: 'attempt_start', attempt } : { type: 'attempt_start', attempt, retryReason };
       let failure: AttemptFailure | undefined;
+      const idle = new IdleWatch(controller.signal, idleTimeoutMs);
       try {
         // An attempt that returns normally delivered its terminal event (`message_end`).
-        for await (const event of runAttempt(controller.signal, attempt)) {
+        idle.arm();
+        for await (const event of runAttempt(idle.signal, attempt)) {
+          idle.disarm();
           if (event.type === 'message_end') delivered = true;
           yield event;
+          idle.arm();
         }
       } catch (error) {
         const stopped = interruption();
         if (stopped) throw stopped;
-        failure = options.classify(error);
+        failure = idle.fired
+          ? { message: `${provider} stream stalled: no event for ${idleTimeoutMs} ms`, retryable: true, reason: 'stream_idle', cause: error }
+          : options.classify(error);
+      } finally {
+        idle.dispose();
       }
       if (failure === undefined) return;
       lastFailure = failure;

@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CodeError } from '../../errors/code-error.js';
+import type { LlmStreamEvent } from '../llm-client.js';
+import type { AttemptFailure } from './attempt-failure.js';
+import { DEFAULT_STREAM_IDLE_TIMEOUT_MS, streamWithRetries } from './stream-with-retries.js';
+
+const classify = (error: unknown): AttemptFailure => ({ message: String(error), retryable: true, reason: 'stream_interrupted', cause: error });
+const delta: LlmStreamEvent = { type: 'text_delta', text: 'x' };
+
+/** An attempt that yields `before` events, then stalls until its signal aborts. */
+function stallingAttempt(before: number) {
+  return async function* (signal: AbortSignal): AsyncGenerator<LlmStreamEvent> {
+    for (let index = 0; index < before; index += 1) yield delta;
+    await new Promise<void>((_resolve, reject) => {
+      if (signal.aborted) reject(signal.reason);
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+  };
+}
+
+async function outcome(iterable: AsyncIterable<LlmStreamEvent>): Promise<unknown> {
+  try {
+    for await (const _event of iterable) {
+      // drain
+    }
+    return null;
+  } catch (error) {
+    return error;
+  }
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('a model stream that stalls', () => {
+  it.each([
+    ['before its first event (right after the headers)', 0],
+    ['after one event', 1],
+    ['after several events', 5],
+  ])('%s fails with LLM_ERROR stream_idle after the retries', async (_name, before) => {
+    const error = await outcome(streamWithRetries(stallingAttempt(before), { provider: 'test', maxRetries: 1, classify, idleTimeoutMs: 30, backoff: () => 0 }));
+    expect(CodeError.hasCode(error, 'LLM_ERROR')).toBe(true);
+    expect((error as CodeError).details).toMatchObject({ reason: 'stream_idle', retryable: true, attempts: 2 });
+  });
+
+  it('has a default idle timeout: no option set still ends a stalled stream', async () => {
+    vi.useFakeTimers();
+    const done = outcome(streamWithRetries(stallingAttempt(1), { provider: 'test', maxRetries: 0, classify }));
+    await vi.advanceTimersByTimeAsync(DEFAULT_STREAM_IDLE_TIMEOUT_MS + 1);
+    const error = await done;
+    expect((error as CodeError).details).toMatchObject({ reason: 'stream_idle' });
+  });
+
+  it('time the consumer spends on an event does not count', async () => {
+    async function* slowButSteady(): AsyncGenerator<LlmStreamEvent> {
+      yield delta;
+      yield { type: 'message_end', stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1 }, content: [] };
+    }
+    const events: LlmStreamEvent[] = [];
+    for await (const event of streamWithRetries(slowButSteady, { provider: 'test', maxRetries: 0, classify, idleTimeoutMs: 20 })) {
+      events.push(event);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    expect(events.map((event) => event.type)).toEqual(['attempt_start', 'text_delta', 'message_end']);
+  });
+});
