@@ -22,6 +22,11 @@ export const PROGRAM_ERROR_CODES = [
   'PROGRAM_TIMEOUT',
   /** The caller aborted the run. */
   'PROGRAM_CANCELLED',
+  /**
+   * Every program worker stayed busy for the whole of the run's `timeoutMs` (the wait for a
+   * worker counts against the run's own deadline); `details`: `{ limit, workers }`.
+   */
+  'PROGRAM_BUSY',
   /** One `ctx` call more than `maxToolCalls` was attempted. */
   'PROGRAM_TOOL_CALL_LIMIT',
   /** The rendered result is larger than `maxOutputBytes`. */

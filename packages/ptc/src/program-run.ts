@@ -5,7 +5,7 @@ import { reachedTools } from './nested-calls.js';
 import { programError } from './program-error-code.js';
 import type { ProgramError } from './program-error-code.js';
 import type { ProgramRunLimits } from './program-limits.js';
-import { programWorkerPool } from './program-worker-pool.js';
+import { MAX_PROGRAM_WORKERS, ProgramPoolBusyError, programWorkerPool } from './program-worker-pool.js';
 import type { ProgramWorker } from './program-worker-pool.js';
 import { utf8Length } from './utf8.js';
 import { MAX_LOG_BYTES, NEVER_CALLABLE_FROM_PROGRAM } from './vm-bounds.js';
@@ -119,11 +119,17 @@ class ProgramRun {
       return this.#outcome(undefined, programError('PROGRAM_INVALID_ARGUMENT', `program inputs must be JSON-serialisable: ${error instanceof Error ? error.message : String(error)}`));
     }
     let worker: ProgramWorker;
+    const { limits: requested } = this.#request;
+    // Loading a module is not the script's time, but waiting for a busy pool is: programs that
+    // never end must not starve others past their own deadline.
+    const queuedSince = programWorkerPool.saturated() ? performance.now() : null;
     try {
-      // Loading a module is not the script's time: the deadline starts once a worker is ready.
-      worker = await programWorkerPool.acquire(signal);
+      worker = await programWorkerPool.acquire(signal, requested.timeoutMs);
     } catch (error) {
       if (signal !== undefined && error === signal.reason) return this.#outcome(undefined, this.#cancelledError());
+      if (error instanceof ProgramPoolBusyError) {
+        return this.#outcome(undefined, programError('PROGRAM_BUSY', `${error.message}; the program did not run`, { limit: requested.timeoutMs, workers: MAX_PROGRAM_WORKERS }));
+      }
       return this.#outcome(undefined, programError('PROGRAM_VM_CRASH', `the program VM could not start: ${error instanceof Error ? error.message : String(error)}`));
     }
     this.#worker = worker;
@@ -131,8 +137,9 @@ class ProgramRun {
     const ended = new Promise<void>((resolve) => {
       this.#settle = resolve;
     });
-    this.#deadlineAt = performance.now() + limits.timeoutMs;
-    const timer = setTimeout(() => this.#end(this.#timeoutError()), limits.timeoutMs);
+    const remainingMs = Math.max(1, limits.timeoutMs - (queuedSince === null ? 0 : performance.now() - queuedSince));
+    this.#deadlineAt = performance.now() + remainingMs;
+    const timer = setTimeout(() => this.#end(this.#timeoutError()), remainingMs);
     const onAbort = (): void => this.#end(this.#cancelledError());
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.begin(
@@ -141,8 +148,8 @@ class ProgramRun {
         runId: this.#runId,
         source: this.#request.source,
         inputsJson,
-        deadline: Date.now() + limits.timeoutMs,
-        timeoutMs: limits.timeoutMs,
+        deadline: Date.now() + remainingMs,
+        timeoutMs: remainingMs,
         maxToolCalls: limits.maxToolCalls,
         maxOutputBytes: limits.maxOutputBytes,
         allowedTools: [...this.#request.allowedTools],

@@ -97,12 +97,30 @@ export class ProgramWorkerPool {
   #started = 0;
   #spareStarting = false;
 
-  /** A ready worker for one run; waits while {@link MAX_PROGRAM_WORKERS} are busy. */
-  acquire(signal?: AbortSignal): Promise<ProgramWorker> {
+  /** True when a run asking now would wait for a busy worker to free up. */
+  saturated(): boolean {
+    return this.#idle.length === 0 && this.#live >= MAX_PROGRAM_WORKERS;
+  }
+
+  /**
+   * A ready worker for one run; waits while {@link MAX_PROGRAM_WORKERS} are busy, at most
+   * `maxWaitMs` (then rejects with {@link ProgramPoolBusyError}). Starting a worker is not waiting.
+   */
+  acquire(signal?: AbortSignal, maxWaitMs?: number): Promise<ProgramWorker> {
     const idle = this.#idle.pop();
-    const pending = idle !== undefined ? Promise.resolve(idle) : this.#live < MAX_PROGRAM_WORKERS ? this.#start(true) : this.#wait();
+    const queued = idle === undefined && this.#live >= MAX_PROGRAM_WORKERS;
+    const pending = idle !== undefined ? Promise.resolve(idle) : !queued ? this.#start(true) : this.#wait();
     void pending.then(() => this.#topUpSpare(), () => {});
+    if (queued && maxWaitMs !== undefined) {
+      const busy = new ProgramPoolBusyError(maxWaitMs);
+      const waitSignal = AbortSignal.any([...(signal === undefined ? [] : [signal]), timeoutSignal(maxWaitMs, busy)]);
+      return this.#bind(pending, waitSignal);
+    }
     if (signal === undefined) return pending;
+    return this.#bind(pending, signal);
+  }
+
+  #bind(pending: Promise<ProgramWorker>, signal: AbortSignal): Promise<ProgramWorker> {
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
         reject(signal.reason);
@@ -183,6 +201,22 @@ export class ProgramWorkerPool {
       },
     );
   }
+}
+
+/** A run waited its whole `timeoutMs` for a worker while every worker stayed busy. */
+export class ProgramPoolBusyError extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`no program worker became free within ${waitedMs} ms (all ${MAX_PROGRAM_WORKERS} busy)`);
+    this.name = 'ProgramPoolBusyError';
+  }
+}
+
+/** A signal that aborts with `reason` after `ms` (unref'd: it never keeps the process alive). */
+function timeoutSignal(ms: number, reason: Error): AbortSignal {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(reason), ms);
+  timer.unref?.();
+  return controller.signal;
 }
 
 /** The process-wide pool every program run uses. */
