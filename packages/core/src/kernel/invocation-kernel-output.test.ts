@@ -10,7 +10,7 @@ describe('kernel output: redaction, bounds, events, error mapping', () => {
   it('redacts output, error messages and every event payload', async () => {
     const secret = 'my-literal-secret-value';
     const tool = recordingTool('leak', async (args, ctx) => {
-      ctx.emitOutputDelta(`partial ${secret}`);
+      ctx.emitOutputDelta(`partial ${secret}\n`);
       if (args['text'] === 'throw') throw new Error(`failed using ${secret}`);
       return { output: `done AKIAIOSFODNN7EXAMPLE ${secret}`, metadata: { token: 'abc123' } };
     });
@@ -24,7 +24,7 @@ describe('kernel output: redaction, bounds, events, error mapping', () => {
     expect(JSON.stringify(events)).not.toContain(secret);
     expect(JSON.stringify(events)).not.toContain('AKIAIOSFODNN7EXAMPLE');
     expect(events.filter((e) => e.payload['tool_id'] === 'r1').map((e) => e.type)).toEqual(['tool_start', 'tool_execution_start', 'tool_output_delta', 'tool_end']);
-    expect(events.find((e) => e.type === 'tool_output_delta')?.payload['delta']).toBe('partial [REDACTED]');
+    expect(events.find((e) => e.type === 'tool_output_delta')?.payload['delta']).toBe('partial [REDACTED]\n');
   });
 
   it('bounds inline output keeping head and tail with exact accounting; full output becomes an artifact', async () => {

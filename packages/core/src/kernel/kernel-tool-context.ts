@@ -1,4 +1,5 @@
 import { createPathDenyFilter } from '../permission/path-deny-filter.js';
+import { DeltaRedactor } from './delta-redactor.js';
 import type { ToolContext, ToolServices } from '../tools/tool.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
@@ -24,6 +25,7 @@ export class KernelToolContext implements ToolContext {
   readonly #invokeNested: NestedInvoker;
   #runtime: InvocationRuntime | null = null;
   #pathDenied: ((path: string) => boolean) | null | undefined = undefined;
+  #deltas: DeltaRedactor | undefined;
 
   constructor(deps: KernelDeps, call: InvocationCall, invokeNested: NestedInvoker) {
     this.#deps = deps;
@@ -92,11 +94,17 @@ export class KernelToolContext implements ToolContext {
     return this.#runtime;
   }
 
-  /** Streams redacted partial output as `tool_output_delta`; ignored once the call has ended. */
+  /**
+   * Streams redacted partial output as `tool_output_delta`; ignored once the call has ended. The
+   * deltas are redacted as one text (see {@link DeltaRedactor}), not chunk by chunk.
+   */
   emitOutputDelta(text: string): void {
     const call = this.#call;
     if (call.lifecycle.state !== 'running' || typeof text !== 'string' || text.length === 0) return;
-    emitCallEvent(this.#deps, call, 'tool_output_delta', { tool_id: call.toolId, tool_name: call.toolName, delta: this.#deps.security.redact(text) });
+    this.#deltas ??= new DeltaRedactor(this.#deps.security);
+    const delta = this.#deltas.push(text);
+    if (delta.length === 0) return;
+    emitCallEvent(this.#deps, call, 'tool_output_delta', { tool_id: call.toolId, tool_name: call.toolName, delta });
   }
 
   /** Stores redacted `content` as an artifact of this tool and returns its URI. */
