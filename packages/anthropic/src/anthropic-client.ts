@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent } from '@a3s-lab/code-core';
+import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
 import { AnthropicEventMapper } from './anthropic-event-mapper.js';
 import { classifyAnthropicError } from './classify-anthropic-error.js';
@@ -43,24 +43,57 @@ export interface AnthropicClientOptions {
 
 const PROVIDER = 'anthropic';
 
-async function* runAttempt(sdk: Anthropic, body: ReturnType<typeof toAnthropicRequest>, signal: AbortSignal): AsyncGenerator<LlmStreamEvent, void, undefined> {
+/** Usage billed by earlier, failed attempts of one call (their prompt was read all the same). */
+type SpentUsage = { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number };
+
+function addUsage(spent: SpentUsage, usage: LlmUsage): void {
+  spent.inputTokens += usage.inputTokens;
+  spent.outputTokens += usage.outputTokens;
+  spent.cacheReadTokens += usage.cacheReadTokens ?? 0;
+  spent.cacheWriteTokens += usage.cacheWriteTokens ?? 0;
+}
+
+/** `event` with the usage of earlier failed attempts added, when it is the `message_end`. */
+function withSpent(event: LlmStreamEvent, spent: SpentUsage): LlmStreamEvent {
+  if (event.type !== 'message_end' || spent.inputTokens + spent.outputTokens + spent.cacheReadTokens + spent.cacheWriteTokens === 0) return event;
+  const usage = event.usage;
+  return {
+    ...event,
+    usage: {
+      ...usage,
+      inputTokens: usage.inputTokens + spent.inputTokens,
+      outputTokens: usage.outputTokens + spent.outputTokens,
+      ...(usage.cacheReadTokens !== undefined || spent.cacheReadTokens > 0 ? { cacheReadTokens: (usage.cacheReadTokens ?? 0) + spent.cacheReadTokens } : {}),
+      ...(usage.cacheWriteTokens !== undefined || spent.cacheWriteTokens > 0 ? { cacheWriteTokens: (usage.cacheWriteTokens ?? 0) + spent.cacheWriteTokens } : {}),
+    },
+  };
+}
+
+async function* runAttempt(sdk: Anthropic, body: ReturnType<typeof toAnthropicRequest>, signal: AbortSignal, spent: SpentUsage): AsyncGenerator<LlmStreamEvent, void, undefined> {
   const stream = await sdk.messages.create(body, { signal, maxRetries: 0 });
   const events = (stream as AsyncIterable<RawMessageStreamEvent>)[Symbol.asyncIterator]();
   const mapper = new AnthropicEventMapper();
-  for (let next = await events.next(); next.done !== true; next = await events.next()) {
-    const mapped = mapper.push(next.value);
-    if (mapper.completed) {
-      // Stop reading at message_stop: nothing after it matters, and a late socket error must not
-      // turn a delivered response into a retry. The request is ended before message_end goes out,
-      // so the consumer stopping there needs no abort (see attemptsEndTheirRequest).
-      await endBody(events, stream.controller);
+  let completed = false;
+  try {
+    for (let next = await events.next(); next.done !== true; next = await events.next()) {
+      const mapped = mapper.push(next.value).map((event) => withSpent(event, spent));
+      if (mapper.completed) {
+        completed = true;
+        // Stop reading at message_stop: nothing after it matters, and a late socket error must not
+        // turn a delivered response into a retry. The request is ended before message_end goes out,
+        // so the consumer stopping there needs no abort (see attemptsEndTheirRequest).
+        await endBody(events, stream.controller);
+        yield* mapped;
+        return;
+      }
       yield* mapped;
-      return;
     }
-    yield* mapped;
+    // The SDK ends quietly when the body closes early (or on abort): the response is incomplete.
+    throw new StreamInterruptedError('stream ended before message_stop');
+  } finally {
+    // An attempt that did not complete was still billed for what message_start reported.
+    if (!completed) addUsage(spent, mapper.usageSoFar());
   }
-  // The SDK ends quietly when the body closes early (or on abort): the response is incomplete.
-  throw new StreamInterruptedError('stream ended before message_stop');
 }
 
 /**
@@ -122,7 +155,9 @@ export function createAnthropicClient(options: AnthropicClientOptions): LlmClien
       return (async function* () {
         // Mapping errors (bad image type, misplaced parts) surface here, before any request.
         const body = toAnthropicRequest(request, settings);
-        yield* streamWithRetries((signal) => runAttempt(sdk, body, signal), {
+        // Retried attempts' billed tokens are added to the final usage.
+        const spent: SpentUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+        yield* streamWithRetries((signal) => runAttempt(sdk, body, signal, spent), {
           provider: PROVIDER,
           maxRetries,
           abortSignal: callOptions.abortSignal,

@@ -133,6 +133,14 @@ export class AnthropicEventMapper {
     return [{ type: 'tool_call_end', id: block.id, name: block.name, input: parsed.input }];
   }
 
+  /**
+   * Usage reported so far (from `message_start`, then `message_delta`): what an attempt that
+   * fails now has already been billed. Zero before `message_start`.
+   */
+  usageSoFar(): LlmUsage {
+    return { ...this.usage };
+  }
+
   private mergeUsage(usage: { input_tokens?: number | null; output_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): void {
     // `message_delta` usage is cumulative; null means "unchanged since message_start".
     if (typeof usage.input_tokens === 'number') this.usage.inputTokens = usage.input_tokens;
