@@ -76,7 +76,10 @@ export class ConfirmationHandler {
 
   async #answer(event: AgentEvent): Promise<void> {
     const { session, mode, style } = this.#options;
-    const toolId = event.toolId ?? '';
+    // The confirmation id names THIS request: an answer can never approve a later call that
+    // reuses the tool id. (Older cores send none: the tool id then.)
+    const confirmationId = event.payload['confirmation_id'];
+    const toolId = typeof confirmationId === 'string' && confirmationId.length > 0 ? confirmationId : (event.toolId ?? '');
     const toolName = event.toolName ?? '?';
     const shownName = revealInvisible(toolName);
     if (this.#cancelled) return;

@@ -33,7 +33,7 @@ describe('ConfirmationManager', () => {
     expect(manager.confirm('t2', false)).toBe(true);
     expect(await denied).toMatchObject({ approved: false, source: 'user' });
     expect(events.map((e) => e.type)).toEqual(['confirmation_required', 'confirmation_received', 'confirmation_required', 'confirmation_received']);
-    expect(events[0]!.payload).toEqual({ tool_id: 't1', tool_name: 'write', args: { file_path: 'a' }, timeout_ms: 30000 });
+    expect(events[0]!.payload).toEqual({ tool_id: 't1', tool_name: 'write', args: { file_path: 'a' }, timeout_ms: 30000, confirmation_id: 't1#1' });
     expect(events[1]!.payload).toEqual({ tool_id: 't1', tool_name: 'write', approved: true, reason: 'ok' });
   });
 

@@ -38,6 +38,12 @@ export const DEFAULT_CONFIRMATION_POLICY: ConfirmationPolicy = Object.freeze({
 /** One call waiting for an answer. */
 export interface PendingConfirmation {
   readonly toolId: string;
+  /**
+   * Identifies THIS request (also `confirmation_id` of its `confirmation_required` event). Answer
+   * with it instead of the tool id to be sure a late answer never approves a later call that
+   * reuses the id.
+   */
+  readonly confirmationId: string;
   readonly toolName: string;
   /** Arguments as shown to the human (redacted by the kernel). */
   readonly args: unknown;
@@ -69,6 +75,9 @@ export interface ConfirmationOutcome {
 
 interface PendingEntry {
   readonly request: ConfirmationRequest;
+  readonly confirmationId: string;
+  /** The tool id was already used by an earlier, decided request: only `confirmationId` answers it. */
+  readonly reusedId: boolean;
   readonly deadlineMs: number;
   readonly settle: (outcome: ConfirmationOutcome) => void;
 }
@@ -123,6 +132,9 @@ export function validateConfirmationPolicy(value: unknown): ConfirmationPolicy {
   });
 }
 
+/** Decided tool ids remembered to recognise a reused id. */
+const MAX_REMEMBERED_DECIDED_IDS = 4096;
+
 /**
  * Human-in-the-loop confirmations of `ask` decisions. The kernel calls {@link request}; a host
  * lists {@link pending} calls and answers with {@link confirm}. Each call is decided exactly
@@ -132,6 +144,10 @@ export class ConfirmationManager {
   /** The validated policy. */
   readonly policy: ConfirmationPolicy;
   readonly #pending = new Map<string, PendingEntry>();
+  readonly #byConfirmationId = new Map<string, PendingEntry>();
+  /** Tool ids of decided requests (bounded): a request reusing one is answerable by confirmation id only. */
+  readonly #decided = new Set<string>();
+  #sequence = 0;
   readonly #emit: ((event: AgentEvent) => void) | undefined;
 
   /**
@@ -176,19 +192,24 @@ export class ConfirmationManager {
         // Only the first decision counts; the entry is gone afterwards so late answers are refused.
         if (this.#pending.get(request.toolId) !== entry) return;
         this.#pending.delete(request.toolId);
+        this.#byConfirmationId.delete(entry.confirmationId);
+        this.#decided.add(request.toolId);
+        if (this.#decided.size > MAX_REMEMBERED_DECIDED_IDS) this.#decided.delete(this.#decided.values().next().value as string);
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         resolve(outcome);
       };
-      const entry: PendingEntry = { request, deadlineMs: Date.now() + timeoutMs, settle };
+      this.#sequence += 1;
+      const entry: PendingEntry = { request, confirmationId: `${request.toolId}#${this.#sequence}`, reusedId: this.#decided.has(request.toolId), deadlineMs: Date.now() + timeoutMs, settle };
       this.#pending.set(request.toolId, entry);
+      this.#byConfirmationId.set(entry.confirmationId, entry);
       timer = setTimeout(() => {
         const action = this.policy.timeoutAction;
         emit(createAgentEvent('confirmation_timeout', { tool_id: request.toolId, tool_name: request.toolName, action }));
         settle({ approved: action === 'auto_approve', reason: `no answer within ${timeoutMs} ms (timeoutAction: ${action})`, source: 'timeout' });
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
-      emit(createAgentEvent('confirmation_required', { tool_id: request.toolId, tool_name: request.toolName, args: request.args, timeout_ms: timeoutMs }));
+      emit(createAgentEvent('confirmation_required', { tool_id: request.toolId, tool_name: request.toolName, args: request.args, timeout_ms: timeoutMs, confirmation_id: entry.confirmationId }));
     });
   }
 
@@ -197,6 +218,7 @@ export class ConfirmationManager {
     const now = Date.now();
     return [...this.#pending.values()].map((e) => ({
       toolId: e.request.toolId,
+      confirmationId: e.confirmationId,
       toolName: e.request.toolName,
       args: e.request.args,
       remainingMs: Math.max(0, e.deadlineMs - now),
@@ -204,12 +226,17 @@ export class ConfirmationManager {
   }
 
   /**
-   * Answers the pending confirmation of `toolId`. Returns false, changing nothing, when no such
-   * confirmation is pending (unknown id, already decided, timed out or cancelled).
+   * Answers a pending confirmation, named by its `confirmationId` (exact) or by its tool id.
+   * Returns false, changing nothing, when no such confirmation is pending (unknown id, already
+   * decided, timed out or cancelled), and when a tool id names a request that REUSES the id of an
+   * earlier, decided one: a late answer meant for that earlier call must not approve this one, so
+   * it can only be answered by its `confirmationId`.
    */
-  confirm(toolId: string, approved: boolean, reason?: string): boolean {
-    const entry = this.#pending.get(toolId);
+  confirm(id: string, approved: boolean, reason?: string): boolean {
+    const byToolId = this.#pending.get(id);
+    const entry = this.#byConfirmationId.get(id) ?? (byToolId !== undefined && !byToolId.reusedId ? byToolId : undefined);
     if (entry === undefined) return false;
+    const toolId = entry.request.toolId;
     const text = reason ?? (approved ? 'approved' : 'rejected');
     guarded(entry.request.emit ?? this.#emit)(createAgentEvent('confirmation_received', { tool_id: toolId, tool_name: entry.request.toolName, approved, reason: text }));
     entry.settle({ approved, reason: text, source: 'user' });
