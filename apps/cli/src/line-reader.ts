@@ -13,9 +13,16 @@ export class LineReader {
   #waiter: ((line: string | null) => void) | null = null;
   #ended = false;
   #attached = false;
+  readonly #discardTypeAhead: boolean;
 
-  constructor(input: CliInput) {
+  /**
+   * @param options.discardTypeAhead drop lines typed before a question was asked (left over
+   *   after the previous answer), so a `y` typed ahead never answers a question the human has
+   *   not seen. Default: true when `input` is a terminal; piped input keeps every line.
+   */
+  constructor(input: CliInput, options: { readonly discardTypeAhead?: boolean } = {}) {
     this.#input = input;
+    this.#discardTypeAhead = options.discardTypeAhead ?? input.isTTY === true;
   }
 
   readonly #onData = (chunk: string | Buffer): void => {
@@ -29,9 +36,16 @@ export class LineReader {
     this.#deliver();
   };
 
-  /** The next line (without its newline), or `null` at end of input or after {@link cancel}. */
+  /**
+   * The next line (without its newline), or `null` at end of input or after {@link cancel}. On a
+   * terminal, complete lines typed before this call are discarded (see the constructor).
+   */
   next(): Promise<string | null> {
     if (this.#waiter !== null) return Promise.reject(new Error('LineReader.next() called while a line is already awaited'));
+    if (this.#discardTypeAhead) {
+      const lastNewline = this.#buffer.lastIndexOf('\n');
+      if (lastNewline >= 0) this.#buffer = this.#buffer.slice(lastNewline + 1);
+    }
     const promise = new Promise<string | null>((resolve) => {
       this.#waiter = resolve;
     });
