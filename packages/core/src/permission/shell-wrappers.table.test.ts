@@ -64,6 +64,19 @@ const DENIED: string[] = [
   "nix develop -c 'rm -rf /tmp/x'",
   "nix-shell --run 'rm -rf /tmp/x'",
   'doppler run -- rm -rf /tmp/x',
+  // privilege droppers, init shims, launchers
+  "capsh --caps='' -- -c 'rm -rf /tmp/x'",
+  'gosu nobody rm -rf /tmp/x',
+  'su-exec nobody rm -rf /tmp/x',
+  'tini -- rm -rf /tmp/x',
+  'dumb-init rm -rf /tmp/x',
+  'ssh-agent rm -rf /tmp/x',
+  'xvfb-run -a rm -rf /tmp/x',
+  'eatmydata rm -rf /tmp/x',
+  'ccache rm -rf /tmp/x',
+  'lxc-attach -n box -- rm -rf /tmp/x',
+  "hyperfine 'rm -rf /tmp/x'",
+  'watchexec -- rm -rf /tmp/x',
   // nested through a new wrapper
   "setarch x86_64 bash -c 'rm -rf /tmp/x'",
   "linux64 sudo -u root sh -c 'rm -rf /tmp/x'",
@@ -90,6 +103,11 @@ const NOT_SIMPLE: string[] = [
   "tmux new-session -d 'rm -rf /tmp/x'",
   "echo 'rm -rf /tmp/x' | at now",
   "docker run --rm alpine sh -c 'id'",
+  "compgen -C 'touch /tmp/x' word",
+  "complete -C 'touch /tmp/x' git",
+  "bind -x '\\C-t: touch /tmp/x'",
+  'enable -f ./evil.so evil',
+  "nodemon --exec 'rm -rf /tmp/x'",
 ];
 
 describe('wrapper commands (every command that executes its arguments)', () => {
