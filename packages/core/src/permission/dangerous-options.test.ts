@@ -12,7 +12,7 @@ const decide = (command: string): string => evaluatePermission(policy, { toolNam
 
 const TABLE: Record<string, { dangerous: string[]; fine: string[] }> = {
   git: {
-    dangerous: ['git log --output=/tmp/x', 'git log --output /tmp/x', 'git log --outp=/tmp/x', 'git diff --no-index /etc/passwd a.txt', 'git diff --ext-diff', 'git log -p --textconv', 'git grep -O foo', 'git grep --open-files-in-pager=vi foo'],
+    dangerous: ['git log --output=/tmp/x', 'git log --output /tmp/x', 'git log --outp=/tmp/x', 'git diff --no-index /etc/passwd a.txt', 'git diff --ext-diff', 'git log -p --textconv', 'git grep -O foo', 'git grep --open-files-in-pager=vi foo', 'git log --show-signature -1'],
     fine: ['git log --oneline -5', 'git diff HEAD~1 -- src', 'git grep -c foo', 'git log -c', 'git status'],
   },
   find: {

@@ -19,7 +19,7 @@ export const DANGEROUS_OPTIONS: Readonly<Record<string, DangerousOptionTable>> =
   git: {
     style: 'getopt',
     leadingOptions: ['-c', '--config-env', '--exec-path', '--git-dir', '--work-tree', '--namespace'],
-    options: ['--output', '--no-index', '--ext-diff', '--textconv', '--upload-pack', '--receive-pack', '--exec', '--open-files-in-pager', '-O', '--template', '--separate-git-dir'],
+    options: ['--output', '--no-index', '--ext-diff', '--textconv', '--show-signature', '--upload-pack', '--receive-pack', '--exec', '--open-files-in-pager', '-O', '--template', '--separate-git-dir'],
   },
   find: { style: 'exact', options: ['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls'] },
   rg: { style: 'getopt', options: ['--pre', '--hostname-bin'] },
