@@ -55,13 +55,16 @@ describe.runIf(process.platform === 'linux')('descendants that leave the process
     return value;
   };
 
+  // Each payload waits for a flag its escaped child writes after leaving the group, so the call
+  // cannot end (and kill the group) before the child has really escaped.
+  const WAIT = 'while [ ! -e escaped.flag ]; do sleep 0.01; done; echo started';
+  const child = (t: string): string => `sh -c 'touch escaped.flag; exec sleep ${t}'`;
   it.each([
-    ['setsid in the background', (t: string) => `setsid sleep ${t} & echo started`],
-    ['setsid -f', (t: string) => `setsid -f sleep ${t}; echo started`],
-    ['setsid from a subshell', (t: string) => `(setsid sleep ${t} &); echo started`],
-    // The flag file makes the call wait until the child has really left the group.
-    ['nohup setsid with redirected output', (t: string) => `nohup setsid sh -c 'touch escaped.flag; exec sleep ${t}' >/dev/null 2>&1 & while [ ! -e escaped.flag ]; do sleep 0.01; done; echo started`],
-    ['a double fork through a second shell', (t: string) => `bash -c 'setsid bash -c "sleep ${t}" >/dev/null 2>&1 &'; echo started`],
+    ['setsid in the background', (t: string) => `setsid ${child(t)} & ${WAIT}`],
+    ['setsid -f', (t: string) => `setsid -f ${child(t)}; ${WAIT}`],
+    ['setsid from a subshell', (t: string) => `(setsid ${child(t)} &); ${WAIT}`],
+    ['nohup setsid with redirected output', (t: string) => `nohup setsid ${child(t)} >/dev/null 2>&1 & ${WAIT}`],
+    ['a double fork through a second shell', (t: string) => `bash -c "setsid sh -c 'touch escaped.flag; exec sleep ${t}' >/dev/null 2>&1 &"; ${WAIT}`],
   ])('%s is killed when the call ends, and reported', async (_name, command) => {
     const t = token();
     const backend = new LocalWorkspaceBackend(root);
