@@ -70,7 +70,7 @@ describe.skipIf(skip)('the packed a3s-code binary', () => {
     const home = fixture.tempDir('a3s-packed-home-');
     const ws = fixture.tempDir('a3s-packed-ws-', { 'README.md': '# packed\n' });
     const model = await fixture.start([toolCallResponse('read', { file_path: 'README.md' }), textResponse(['Packed ', 'answer.']), textResponse('Plain answer.')]);
-    writeWorkspaceConfig(ws, model);
+    writeWorkspaceConfig(ws, model, home);
     const json = await runPacked(bin, ['run', '-', '--workspace', ws, '--json', '--compact', '-o', 'answer.txt'], { env: cleanEnv(home), cwd: ws, input: 'what is in the readme?\n' });
     expect(json.code).toBe(0);
     expect(JSON.stringify(model.requests[0]?.body)).toContain('what is in the readme?');

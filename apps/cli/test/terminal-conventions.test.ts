@@ -35,7 +35,7 @@ describe('terminal conventions', () => {
   it('TERM=dumb on a TTY: no escape sequences, no spinner, no redrawn lines', async () => {
     const ws = fixture.tempDir('a3s-cli-dumb-', { 'README.md': '# dumb\n' });
     const home = fixture.tempDir('a3s-cli-home-');
-    writeWorkspaceConfig(ws, await fixture.start([toolCallResponse('read', { file_path: 'README.md' }, { latencyMs: 300 }), textResponse(['Read ', 'it.'], { latencyMs: 300 })]));
+    writeWorkspaceConfig(ws, await fixture.start([toolCallResponse('read', { file_path: 'README.md' }, { latencyMs: 300 }), textResponse(['Read ', 'it.'], { latencyMs: 300 })]), home);
     const output = (tty: boolean): { stream: PassThrough & { isTTY?: boolean; columns?: number }; text: () => string } => {
       const stream = Object.assign(new PassThrough(), tty ? { isTTY: true, columns: 80 } : {});
       let text = '';
@@ -64,7 +64,7 @@ describe('terminal conventions', () => {
     expect(typeof error.metadata.timestamp_ms).toBe('number');
 
     const ws = fixture.tempDir('a3s-cli-json-', { 'README.md': '# json\n' });
-    writeWorkspaceConfig(ws, await fixture.start([toolCallResponse('read', { file_path: 'README.md' }), textResponse('Done.')]));
+    writeWorkspaceConfig(ws, await fixture.start([toolCallResponse('read', { file_path: 'README.md' }), textResponse('Done.')]), home);
     const run = await runMain(['run', 'read it', '--workspace', ws, '--json'], { env: cleanEnv(home), cwd: ws });
     const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { metadata?: unknown });
     expect(lines.length).toBeGreaterThan(5);
@@ -75,7 +75,7 @@ describe('terminal conventions', () => {
     const home = fixture.tempDir('a3s-cli-home-');
     const ws = fixture.tempDir('a3s-cli-stdin-', { 'README.md': '# stdin\n' });
     const model = await fixture.start([toolCallResponse('read', { file_path: 'README.md' }), textResponse(['The ', 'answer.'])]);
-    writeWorkspaceConfig(ws, model);
+    writeWorkspaceConfig(ws, model, home);
     const stdin = new PassThrough();
     stdin.end('what does the readme say?\n');
     const out = new PassThrough();
@@ -104,7 +104,7 @@ describe('terminal conventions', () => {
   it('a 401 is printed once on a terminal; with stdout redirected, stderr still says why', async () => {
     const home = fixture.tempDir('a3s-cli-home-');
     const ws = fixture.tempDir('a3s-cli-401-', { 'README.md': '# 401\n' });
-    writeWorkspaceConfig(ws, await fixture.start(() => errorResponse(401, { message: 'invalid x-api-key' })));
+    writeWorkspaceConfig(ws, await fixture.start(() => errorResponse(401, { message: 'invalid x-api-key' })), home);
     const capture = (tty: boolean): { stream: PassThrough; text: () => string } => {
       const stream = Object.assign(new PassThrough(), tty ? { isTTY: true, columns: 100 } : {});
       let text = '';
