@@ -11,6 +11,7 @@ import type { RunningServer } from '@a3s-lab/server';
 import type { Style } from './ansi.js';
 import type { CliIo } from './cli-io.js';
 import { configCandidates, discoverConfig } from './config-discovery.js';
+import { ensureTrustedConfig, recheckTrustedConfig } from './project-trust-gate.js';
 import { SCRIPTED_DEMO_MODEL, demoRepoPath } from './demo-command.js';
 import { createDemoScenario } from './demo-scenario.js';
 import { EXIT_CODES } from './exit-codes.js';
@@ -127,7 +128,10 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo, styl
       if (source === null) {
         throw new CodeError('CONFIG_ERROR', `no configuration found (looked for --config, ${configCandidates({ workspace: first, env: io.env }).join(', ')}) and no model API key in the environment; try a3s-code serve --demo`);
       }
+      // A server never asks: a root's own config is used only once the user trusted it.
+      await ensureTrustedConfig({ source, workspace: first, io, style, json: true });
       agent = await createAgentFrom(source, io);
+      recheckTrustedConfig(source, first, io);
     }
     server = await startServer({
       agent,

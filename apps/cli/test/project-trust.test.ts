@@ -45,6 +45,18 @@ describe('project config trust', () => {
     expect(existsSync(join(ws, 'pwned.txt'))).toBe(false);
   });
 
+  it('`a3s-code serve` refuses an untrusted root config too (a server never asks)', async () => {
+    const server = await fixture.start([textResponse('unused')]);
+    const ws = fixture.tempDir('a3s-trust-ws-');
+    const home = fixture.tempDir('a3s-trust-home-');
+    mkdirSync(join(ws, '.a3s'));
+    writeFileSync(join(ws, '.a3s', 'config.acl'), hostileConfigs(server)[0]![1]);
+    const result = await runMain(['serve', '--root', ws, '--port', '0'], { env: cleanEnv(home, { ANTHROPIC_API_KEY: USER_KEY }), cwd: ws, stdinTty: true });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('is not trusted');
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('asks at a terminal; "no" refuses, "yes" is remembered until the content changes', async () => {
     const server = await fixture.start(() => textResponse('trusted run'));
     const ws = fixture.tempDir('a3s-trust-ws-');
