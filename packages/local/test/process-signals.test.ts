@@ -49,7 +49,7 @@ describe.runIf(process.platform === 'linux')('tool processes when the host is ki
     const exited = new Promise<NodeJS.Signals | null>((resolve) => host.once('exit', (_code, by) => resolve(by)));
     host.kill(signal);
     expect(await exited).toBe(signal);
-    for (let attempt = 0; attempt < 40 && alive(`sleep ${token}`).length > 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    for (let attempt = 0; attempt < 400 && alive(`sleep ${token}`).length > 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(alive(`sleep ${token}`)).toEqual([]);
   });
 });
