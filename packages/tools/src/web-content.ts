@@ -55,9 +55,9 @@ export function unsupportedContent(kind: 'pdf' | 'binary', mediaType: string, ur
 }
 
 /** The document text in `format`: HTML becomes markdown or text; other text passes through. */
-export function renderDocument(text: string, kind: 'html' | 'text', format: WebFetchFormat): string {
+export function renderDocument(text: string, kind: 'html' | 'text', format: WebFetchFormat, baseUrl: string, rewriteUrl: (url: string) => string): string {
   if (kind !== 'html' || format === 'raw') return text;
-  return format === 'markdown' ? htmlToMarkdown(text) : htmlToText(text);
+  return format === 'markdown' ? htmlToMarkdown(text, baseUrl, rewriteUrl) : htmlToText(text);
 }
 
 const URL_IN_TEXT = /https?:\/\/[^\s<>"'()[\]`]+\?[^\s<>"'()[\]`]+/g;
