@@ -1,4 +1,3 @@
-import { DomUtils, parseDocument } from 'htmlparser2';
 import type { SearchEngine, SearchHit } from './search-engine.js';
 import { cleanHit, fetchEngine, unreadablePage } from './search-engine.js';
 import { utf8Decoder } from './tool-support.js';
@@ -25,6 +24,8 @@ export function createBingRssEngine(options: BingRssEngineOptions = {}): SearchE
     name,
     protocol: 'rss',
     async search(request) {
+      // Loaded on first search: sessions that never search do not pay for importing the parser.
+      const { DomUtils, parseDocument } = await import('htmlparser2');
       const url = new URL(baseUrl);
       url.searchParams.set('format', 'rss');
       url.searchParams.set('q', request.query);

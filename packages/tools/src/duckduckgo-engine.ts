@@ -1,4 +1,3 @@
-import { DomUtils, parseDocument } from 'htmlparser2';
 import type { SearchEngine, SearchHit } from './search-engine.js';
 import { cleanHit, engineFailure, fetchEngine, unreadablePage } from './search-engine.js';
 import { utf8Decoder } from './tool-support.js';
@@ -27,6 +26,8 @@ export function createDuckDuckGoEngine(options: DuckDuckGoEngineOptions = {}): S
     name,
     protocol: 'html',
     async search(request) {
+      // Loaded on first search: sessions that never search do not pay for importing the parser.
+      const { DomUtils, parseDocument } = await import('htmlparser2');
       const url = new URL(baseUrl);
       url.searchParams.set('q', request.query);
       const response = await fetchEngine(name, request, url.toString(), { accept: 'text/html' });

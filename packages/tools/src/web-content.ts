@@ -1,6 +1,5 @@
 import { toolFailure } from '@a3s-lab/code-core';
 import type { ToolOutput } from '@a3s-lab/code-core';
-import { htmlToMarkdown, htmlToText } from './html-to-markdown.js';
 import { looksBinary } from './tool-support.js';
 
 /** What `web_fetch` returns a page as: readable markdown, plain text, or the body as sent. */
@@ -54,9 +53,14 @@ export function unsupportedContent(kind: 'pdf' | 'binary', mediaType: string, ur
   return toolFailure(message, { type: 'unsupported', message }, { url, content_type: mediaType, reason: 'unsupported_content' });
 }
 
-/** The document text in `format`: HTML becomes markdown or text; other text passes through. */
-export function renderDocument(text: string, kind: 'html' | 'text', format: WebFetchFormat, baseUrl: string, rewriteUrl: (url: string) => string): string {
+/**
+ * The document text in `format`: HTML becomes markdown or text; other text passes through. The
+ * converter (turndown, htmlparser2) is loaded on first use, so sessions that never fetch a page
+ * do not pay for importing it.
+ */
+export async function renderDocument(text: string, kind: 'html' | 'text', format: WebFetchFormat, baseUrl: string, rewriteUrl: (url: string) => string): Promise<string> {
   if (kind !== 'html' || format === 'raw') return text;
+  const { htmlToMarkdown, htmlToText } = await import('./html-to-markdown.js');
   return format === 'markdown' ? htmlToMarkdown(text, baseUrl, rewriteUrl) : htmlToText(text);
 }
 

@@ -107,7 +107,7 @@ async function fetchDocument(client: WebClient, url: string, format: WebFetchFor
   const { mediaType, charset } = parseContentType(response.headers['content-type']);
   const kind = contentKind(mediaType, response.body);
   if (kind === 'pdf' || kind === 'binary') return unsupportedContent(kind, mediaType, response.url);
-  const text = renderDocument(decodeBody(response.body, charset, kind), kind, format, response.url, stripSensitiveQueryParams);
+  const text = await renderDocument(decodeBody(response.body, charset, kind), kind, format, response.url, stripSensitiveQueryParams);
   return {
     bytes: utf8Encoder.encode(stripUrlsInText(text, stripSensitiveQueryParams)),
     finalUrl: response.url,
