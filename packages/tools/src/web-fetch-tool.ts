@@ -40,15 +40,15 @@ export interface WebFetchArgs {
 export function createWebFetchTool(): Tool<WebFetchArgs> {
   return {
     name: 'web_fetch',
-    description: 'Fetch an http(s) page as markdown, text or raw. Long pages: call again with offset=next_offset.',
+    description: 'Fetch an http(s) URL as markdown, text or raw. Long pages: pass offset=next_offset.',
     parameters: {
       type: 'object',
       additionalProperties: false,
       required: ['url'],
       properties: {
-        url: { type: 'string', minLength: 1, maxLength: MAX_WEB_FETCH_URL_LENGTH, description: 'http(s) URL' },
-        offset: { type: 'integer', minimum: 0, description: 'Byte offset to continue at' },
-        max_bytes: { type: 'integer', minimum: MIN_WEB_FETCH_MAX_BYTES, maximum: MAX_WEB_FETCH_MAX_BYTES, description: 'Page size, default 32768' },
+        url: { type: 'string', maxLength: MAX_WEB_FETCH_URL_LENGTH, description: 'http(s) URL' },
+        offset: { type: 'integer', minimum: 0, description: 'A next_offset' },
+        max_bytes: { type: 'integer', minimum: MIN_WEB_FETCH_MAX_BYTES, maximum: MAX_WEB_FETCH_MAX_BYTES, description: 'Default 32768' },
         format: { enum: ['markdown', 'text', 'raw'], description: 'Default markdown' },
       },
     },

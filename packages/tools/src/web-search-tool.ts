@@ -45,14 +45,14 @@ interface EngineOutcome {
 export function createWebSearchTool(): Tool<WebSearchArgs> {
   return {
     name: 'web_search',
-    description: 'Search the web; returns ranked titles, URLs and snippets.',
+    description: 'Search the web: ranked titles, URLs and snippets.',
     parameters: {
       type: 'object',
       additionalProperties: false,
       required: ['query'],
       properties: {
-        query: { type: 'string', minLength: 1, maxLength: 2000, description: 'Search terms' },
-        engines: { type: 'array', minItems: 1, maxItems: 8, uniqueItems: true, items: { type: 'string', minLength: 1 }, description: 'Default: configured' },
+        query: { type: 'string', maxLength: 2000, description: 'Search terms' },
+        engines: { type: 'array', maxItems: 8, items: { type: 'string' }, description: 'Engine names' },
         limit: { type: 'integer', minimum: 1, maximum: MAX_WEB_SEARCH_LIMIT, description: 'Default 10' },
         timeout: { type: 'integer', minimum: 1, maximum: MAX_WEB_SEARCH_TIMEOUT_S, description: 'Seconds, default 10' },
         format: { enum: ['text', 'json'], description: 'Default text' },
@@ -66,7 +66,7 @@ export function createWebSearchTool(): Tool<WebSearchArgs> {
         return toolFailure('web search is not configured for this session', { type: 'unsupported', message: 'no web search service' });
       }
       if (args.query.trim() === '') return invalidArgument('query is blank');
-      const names = args.engines ?? service.defaultEngines;
+      const names = args.engines === undefined || args.engines.length === 0 ? service.defaultEngines : [...new Set(args.engines)];
       const unknown = names.find((name) => !service.engines.has(name));
       if (unknown !== undefined) return invalidArgument(`unknown engine '${unknown}'; configured engines: ${[...service.engines.keys()].join(', ')}`);
       const limit = args.limit ?? DEFAULT_WEB_SEARCH_LIMIT;
