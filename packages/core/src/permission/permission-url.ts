@@ -1,6 +1,13 @@
 import { globToRegExp } from '../glob/glob-to-regexp.js';
-import type { PermissionDecision, PermissionDecisionValue } from './permission-policy.js';
 import type { PermissionRule } from './permission-rule.js';
+
+// Structurally the PermissionDecision of permission-policy.ts, which imports this module.
+type Decision = 'allow' | 'ask' | 'deny';
+interface UrlDecision {
+  readonly decision: Decision;
+  readonly rule?: string;
+  readonly reason: string;
+}
 
 /** The rules of one tool, split by gate (what `evaluatePermission` hands over). */
 interface UrlRules {
@@ -56,7 +63,7 @@ function compile(specifier: string): (target: UrlTarget, strict: boolean) => boo
  * Judges a call whose target is a URL: deny and ask rules (case-insensitive) before allow rules;
  * a bare rule matches every call of its tools; nothing matching -> `fallback`.
  */
-export function evaluateUrl(rules: UrlRules, toolName: string, target: UrlTarget, fallback: PermissionDecisionValue): PermissionDecision {
+export function evaluateUrl(rules: UrlRules, toolName: string, target: UrlTarget, fallback: Decision): UrlDecision {
   for (const gate of ['deny', 'ask'] as const) {
     for (const rule of rules[gate]) {
       if (rule.specifier === null || urlSpecifierMatches(rule.specifier, target, true)) {
