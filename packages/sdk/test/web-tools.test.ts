@@ -20,6 +20,11 @@ const site = createServer((request, response) => {
     response.end('<div id="links"><div class="result"><a class="result__a" href="https://docs.example.org/">Example docs</a><a class="result__snippet">The docs.</a></div></div>');
     return;
   }
+  if ((request.url ?? '').startsWith('/large')) {
+    response.writeHead(200, { 'content-type': 'text/plain' });
+    response.end('x'.repeat(100_000));
+    return;
+  }
   response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
   response.end('<html><head><title>Changelog</title></head><body><h2>v2.0</h2><p>Breaking: <code>send()</code> is async.</p></body></html>');
 });
@@ -81,6 +86,8 @@ describe('web tools through the SDK', () => {
     h = await startHarness('anthropic', []);
     const session = h.agent.session(h.dir, { webFetch: { allowHosts: ['127.0.0.1'] } });
     expect((await session.tool('web_fetch', { url: `${origin}/changelog`, format: 'text' })).output).toContain('Breaking: send() is async.');
+    const capped = h.agent.session(h.dir, { webFetch: { allowHosts: ['127.0.0.1'], maxResponseBytes: 2048 } });
+    expect((await capped.tool('web_fetch', { url: `${origin}/large` })).metadata).toMatchObject({ total_bytes: 2048, source_truncated: true });
     const error = (() => {
       try {
         h.agent.session(h.dir, { webFetch: { allowHosts: ['http://127.0.0.1/'] } });

@@ -36,6 +36,7 @@ function route(request: IncomingMessage, response: ServerResponse): void {
   if (path === '/latin1') return send(200, 'text/plain; charset=iso-8859-1', Buffer.from([0x63, 0x61, 0x66, 0xe9]));
   if (path === '/json') return send(200, 'application/json', '{"name":"a3s","ok":true}');
   if (path === '/big') return send(200, 'text/html; charset=utf-8', BIG_HTML);
+  if (path === '/medium') return send(200, 'text/plain; charset=utf-8', 'line of text ✓\n'.repeat(10_000));
   if (path === '/png') return send(200, 'image/png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]));
   if (path === '/pdf') return send(200, 'application/pdf', '%PDF-1.7\n');
   if (path === '/limited') return send(429, 'text/plain', 'slow down', { 'retry-after': '7' });
@@ -170,6 +171,16 @@ describe('web_fetch', () => {
     expect(hits).toEqual(['/big']);
     expect(artifact).toBeUndefined(); // bigger than the artifact bound: continuation is the way
   }, 120_000);
+
+  it('stores a multi-page document of moderate size whole as an artifact on its first page', async () => {
+    const { fetch } = setup();
+    const first = await fetch({ url: `${origin}/medium`, max_bytes: 4096 });
+    expect(first.metadata).toMatchObject({ truncated: true, artifact: expect.stringMatching(/^a3s:\/\/tool-output\/web_fetch\//) });
+    const second = await fetch({ url: `${origin}/medium`, max_bytes: 4096, offset: (first.metadata as { next_offset: number }).next_offset });
+    expect(second.metadata).toMatchObject({ cached: true });
+    expect(second.metadata).not.toHaveProperty('artifact');
+    expect(second.output.split('\n')[3]).toBe('line of text ✓');
+  });
 
   it('rejects an offset past the end', async () => {
     const result = await setup().fetch({ url: `${origin}/json`, offset: 10_000 });
