@@ -90,7 +90,8 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): WebCl
     if (literal !== null) return { url, host, port, pinned: { address: literal, family: isIP(literal) } };
     let answers: readonly ResolvedAddress[];
     try {
-      answers = await resolver(host, { abortSignal });
+      // The system resolver cannot be cancelled: race it, so the deadline and aborts still bite.
+      answers = await untilAborted(resolver(host, { abortSignal }), abortSignal);
     } catch (error) {
       if (abortSignal.aborted) throw error;
       const code = String((error as { code?: unknown }).code ?? 'ERROR');
@@ -224,6 +225,25 @@ function send(target: CheckedTarget, method: string, headers: Readonly<Record<st
       reject(error);
     });
     request.end(body);
+  });
+}
+
+/** `promise`, or a rejection as soon as `abortSignal` aborts (the promise itself runs on). */
+function untilAborted<T>(promise: Promise<T>, abortSignal: AbortSignal): Promise<T> {
+  if (abortSignal.aborted) return Promise.reject(new Error('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Error('aborted'));
+    abortSignal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        abortSignal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        abortSignal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
   });
 }
 

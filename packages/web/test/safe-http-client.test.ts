@@ -125,6 +125,12 @@ describe('createSafeHttpClient', () => {
     expect(error.details['errorKind']).toMatchObject({ type: 'timeout', op: 'web_fetch' });
   });
 
+  it('keeps its deadline while DNS hangs', async () => {
+    const stuck = createSafeHttpClient({ resolver: () => new Promise(() => undefined), timeoutMs: 100 });
+    const error = await failure(stuck.fetch({ url: 'http://slow-dns.test/' }));
+    expect(error.details['errorKind']).toMatchObject({ type: 'timeout' });
+  });
+
   it('is cancelled by its abort signal', async () => {
     const controller = new AbortController();
     const pending = web.fetch({ url: `${server.origin}/hang`, abortSignal: controller.signal });
