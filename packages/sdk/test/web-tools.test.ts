@@ -109,6 +109,23 @@ describe('web tools through the SDK', () => {
     expect(hits).toEqual([]);
   });
 
+  it('asks a human under an ask rule; a refusal sends nothing', async () => {
+    hits.length = 0;
+    h = await startHarness('anthropic', [toolCallResponse('web_fetch', { url: `${origin}/changelog` }), textResponse('ok')]);
+    const session = h.agent.session(h.dir, { webFetch: { allowHosts: ['127.0.0.1'] }, permissionPolicy: { ask: ['web_fetch'], defaultDecision: 'allow' }, confirmationPolicy: { defaultTimeoutMs: 30_000 } });
+    const events: AgentEvent[] = [];
+    for await (const event of await session.stream('fetch it')) {
+      events.push(event);
+      if (event.type === 'confirmation_required') {
+        const [pending] = await session.pendingConfirmations();
+        expect(pending).toMatchObject({ toolName: 'web_fetch' });
+        await session.confirmToolUse(pending!.toolId, false, 'not that site');
+      }
+    }
+    expect(events.find((event) => event.type === 'tool_end')?.payload['error_kind']).toMatchObject({ type: 'permission_denied' });
+    expect(hits).toEqual([]);
+  });
+
   it('searches with engines configured in the ACL', async () => {
     const server = await startScriptedModelServer({ scenario: [] });
     try {
