@@ -8,6 +8,9 @@ export type WebFetchFormat = 'markdown' | 'text' | 'raw';
 /** How a response body is treated, from its content type (sniffed when the type is missing). */
 export type WebContentKind = 'html' | 'text' | 'pdf' | 'binary';
 
+/** `%PDF-`: how a PDF starts, whatever its declared type. */
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d];
+
 const TEXT_TYPES = /^(text\/|application\/(json|ld\+json|xml|javascript|ecmascript|x-javascript|x-yaml|yaml|toml|x-sh|graphql|sql|x-ndjson|csv|rss\+xml|atom\+xml|problem\+json)$)|\+(json|xml)$/;
 
 /** The media type (lower-case, no parameters) and charset of a `content-type` header. */
@@ -23,8 +26,8 @@ export function contentKind(mediaType: string, body: Uint8Array): WebContentKind
   if (mediaType === 'application/pdf') return 'pdf';
   if (TEXT_TYPES.test(mediaType)) return 'text';
   if (mediaType === '' || mediaType === 'application/octet-stream' || mediaType === 'binary/octet-stream') {
-    if (looksBinary(body)) return body.subarray(0, 5).every((byte, index) => byte === [0x25, 0x50, 0x44, 0x46, 0x2d][index]) ? 'pdf' : 'binary';
-    if (body.subarray(0, 5).every((byte, index) => byte === [0x25, 0x50, 0x44, 0x46, 0x2d][index])) return 'pdf';
+    if (PDF_MAGIC.every((byte, index) => body[index] === byte)) return 'pdf';
+    if (looksBinary(body)) return 'binary';
     const head = new TextDecoder().decode(body.subarray(0, 512)).trimStart().toLowerCase();
     return head.startsWith('<!doctype html') || head.startsWith('<html') ? 'html' : 'text';
   }

@@ -6,7 +6,7 @@ describe('stripSensitiveQueryParams', () => {
     expect(isSensitiveQueryParam(name)).toBe(true);
   });
 
-  it.each(['q', 'page', 'query', 'lang', 'monkey', 'keyword', 'version', 'tab'])('keeps %s', (name) => {
+  it.each(['q', 'page', 'query', 'lang', 'monkey', 'keyword', 'version', 'tab', 'author'])('keeps %s', (name) => {
     expect(isSensitiveQueryParam(name)).toBe(false);
   });
 

@@ -25,7 +25,8 @@ export const SENSITIVE_QUERY_PARAMS: readonly string[] = Object.freeze([
   'otp',
 ]);
 
-const PREFIXES = ['token', 'secret', 'session', 'signature', 'credential', 'password', 'apikey', 'auth'];
+// Prefixes catch `sessionid`, `tokenvalue`, `passwordhash`; `auth` is exact only (`author` is not a secret).
+const PREFIXES = ['token', 'secret', 'session', 'signature', 'credential', 'password', 'apikey'];
 
 /** True when the query parameter `name` is one whose value must not be sent or shown. */
 export function isSensitiveQueryParam(name: string): boolean {
