@@ -100,6 +100,14 @@ describe('web tools through the SDK', () => {
     expect((error as CodeError).details['field']).toBe('webFetch.allowHosts[0]');
   });
 
+  it('keeps webFetch across save and resume', async () => {
+    h = await startHarness('anthropic', []);
+    const session = h.agent.session(h.dir, { webFetch: { allowHosts: ['127.0.0.1'] } });
+    await session.save();
+    const resumed = await h.agent.resumeSessionAsync(session.id);
+    expect((await resumed.tool('web_fetch', { url: `${origin}/changelog` })).exitCode).toBe(0);
+  });
+
   it('is governed: a deny rule on the domain stops the call before any request', async () => {
     hits.length = 0;
     h = await startHarness('anthropic', [toolCallResponse('web_fetch', { url: `${origin}/changelog` }), textResponse('denied')]);
