@@ -59,8 +59,35 @@ export const agentConfigJsonSchema = {
     thinkingBudget: { type: 'integer', minimum: 0 },
     workerAgents: { type: 'array', items: { $ref: '#/$defs/workerAgent' } },
     mcpServers: { type: 'array', items: { $ref: '#/$defs/mcpServer' } },
+    webFetch: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        allowHosts: { type: 'array', items: { type: 'string', minLength: 1 } },
+        maxResponseBytes: { type: 'integer', minimum: 1024 },
+        timeoutMs: { type: 'integer', minimum: 1, maximum: 600000 },
+        maxRedirects: { type: 'integer', minimum: 0, maximum: 20 },
+      },
+    },
+    webSearch: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        defaultEngines: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+        engines: { type: 'object', additionalProperties: { $ref: '#/$defs/searchEngine' } },
+      },
+    },
   },
   $defs: {
+    searchEngine: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        kind: { enum: ['duckduckgo', 'bing', 'brave'] },
+        apiKey: { type: 'string' },
+        baseUrl: { type: 'string', pattern: '^https?://' },
+      },
+    },
     provider: {
       type: 'object',
       required: ['name'],

@@ -139,6 +139,41 @@ export interface AgentSessionDefaults {
   readonly thinkingBudget?: number;
   /** Worker agents registered on every session. */
   readonly workerAgents?: readonly WorkerAgentConfig[];
+  /** `web_fetch { allow_hosts = [...] }`: network reach of the web tools (session option `webFetch`). */
+  readonly webFetch?: WebFetchConfig;
+}
+
+/** `web_fetch { ... }`: defaults of the session option `webFetch`. */
+export interface WebFetchConfig {
+  /** Private hosts the web tools may reach: `127.0.0.1`, `docs.internal:8443`, `[::1]:3000`. */
+  readonly allowHosts?: readonly string[];
+  /** Body cap after decompression, bytes (default 10 MiB). */
+  readonly maxResponseBytes?: number;
+  /** Deadline of one fetch, ms (default 30000). */
+  readonly timeoutMs?: number;
+  /** Redirects followed per fetch (default 5). */
+  readonly maxRedirects?: number;
+}
+
+/** Kinds of `web_search` engines: two keyless (HTML, RSS) and one API engine. */
+export type SearchEngineKind = 'duckduckgo' | 'bing' | 'brave';
+
+/** `engines "name" { ... }` inside `web_search`. */
+export interface SearchEngineConfig {
+  /** Engine kind; default the block name when it is a kind. */
+  readonly kind?: SearchEngineKind;
+  /** API key (`brave`), e.g. `env("BRAVE_API_KEY")`. Sent in a header, never in the URL. */
+  readonly apiKey?: string;
+  /** Endpoint; default the engine's public one. */
+  readonly baseUrl?: string;
+}
+
+/** `web_search { default_engines = [...]  engines "duckduckgo" {} ... }`. */
+export interface WebSearchConfig {
+  /** Engines a call that names none uses. Default: the first configured engine. */
+  readonly defaultEngines?: readonly string[];
+  /** Engines by name. Default (no block): `duckduckgo` alone. */
+  readonly engines?: Readonly<Record<string, SearchEngineConfig>>;
 }
 
 /**
@@ -186,6 +221,8 @@ export interface AgentConfig extends AgentSessionDefaults {
   readonly skillDirs: readonly string[];
   /** MCP servers inherited by every session. Default `[]`. */
   readonly mcpServers: readonly McpServerEntryConfig[];
+  /** `web_search { ... }`: the search engines of `web_search`. */
+  readonly webSearch?: WebSearchConfig;
   /** Absolute path of the config file, when the config came from a file. */
   readonly configFile?: string;
   /**

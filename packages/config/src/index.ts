@@ -19,6 +19,10 @@ export type {
   PermissionPolicyConfig,
   ProviderConfig,
   ProviderKind,
+  SearchEngineConfig,
+  SearchEngineKind,
+  WebFetchConfig,
+  WebSearchConfig,
   WorkerAgentConfig,
 } from './agent-config.js';
 export { resolveModel } from './resolve-model.js';

@@ -290,3 +290,25 @@ mcp_servers "docs" {
     expect(unknownKey.message).toContain('oauth');
   });
 });
+
+describe('loadAgentConfig: web tools', () => {
+  it('reads web_fetch and web_search blocks', () => {
+    const config = loadAgentConfig(
+      `${MINIMAL}web_fetch { allow_hosts = ["127.0.0.1", "docs.internal:8443"]  timeout_ms = 5000 }
+web_search {
+  default_engines = ["duckduckgo", "brave"]
+  engines "duckduckgo" {}
+  engines "brave" { api_key = env("BRAVE_API_KEY")  base_url = "http://127.0.0.1:9/brave" }
+}`,
+      { env: { BRAVE_API_KEY: 'bk' } },
+    );
+    expect(config.webFetch).toEqual({ allowHosts: ['127.0.0.1', 'docs.internal:8443'], timeoutMs: 5000 });
+    expect(config.webSearch).toEqual({ defaultEngines: ['duckduckgo', 'brave'], engines: { duckduckgo: {}, brave: { apiKey: 'bk', baseUrl: 'http://127.0.0.1:9/brave' } } });
+    expect(config.extensions).toEqual({});
+  });
+
+  it('rejects unknown keys and kinds in the web blocks', () => {
+    expect(failure(() => loadAgentConfig(`${MINIMAL}web_fetch { allow_host = ["x"] }`)).message).toMatch(/allowHost/);
+    expect(failure(() => loadAgentConfig(`${MINIMAL}web_search { engines "g" { kind = "google" } }`)).message).toMatch(/kind/);
+  });
+});

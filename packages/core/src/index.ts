@@ -80,6 +80,9 @@ export type { DefaultSecurityProviderOptions, SecurityProvider } from './securit
 export { ArtifactStore, DEFAULT_MAX_ARTIFACTS, DEFAULT_MAX_ARTIFACT_BYTES } from './artifacts/artifact-store.js';
 export type { Artifact, ArtifactRef, ArtifactStoreLimits, ArtifactStoreSnapshot } from './artifacts/artifact-store.js';
 export { boundUtf8HeadTail, omissionMarker, utf8ByteLength } from './artifacts/utf8.js';
+export { WEB_CLIENT_SERVICE, isWebClient } from './web/web-client.js';
+export type { WebClient, WebRequest, WebResponse } from './web/web-client.js';
+export { SENSITIVE_QUERY_PARAMS, isSensitiveQueryParam, stripSensitiveQueryParams } from './web/sensitive-query-params.js';
 export type { BoundedText } from './artifacts/utf8.js';
 
 export type {
@@ -212,7 +215,7 @@ export type { RetentionLimits, RunEventPage, RunHandle, RunRecord, RunSnapshot, 
 export { normalizeSendRequest, toUserMessage } from './session/send-request.js';
 export type { Attachment, SendRequest, SendResult } from './session/send-request.js';
 export { SESSION_OPTION_DEFAULTS, SESSION_OPTION_NAMES, resolveSessionOptions } from './session/session-options.js';
-export type { ResolvedSessionOptions, SessionOptions, WorkerAgentSpec, WorkerKind } from './session/session-options.js';
+export type { ResolvedSessionOptions, SessionOptions, WebFetchOptions, WorkerAgentSpec, WorkerKind } from './session/session-options.js';
 export { SESSION_STATE_VERSION } from './session/session-state.js';
 export type { SessionStateV1 } from './session/session-state.js';
 export { buildSystemPrompt } from './session/system-prompt.js';

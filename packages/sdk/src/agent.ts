@@ -5,7 +5,7 @@ import { loadAgentDirectory, loadAgentDocument, mergeAclDocuments, toAgentConfig
 import type { AgentDirectory, LoadedAclDocument } from '@a3s-lab/code-config';
 import type { AgentConfig } from '@a3s-lab/code-config';
 import { AgentSession, builtinSubagents, CodeError, DefaultSecurityProvider, MemorySessionStore, SESSION_OPTION_NAMES, resolveSessionOptions, workerDefinition } from '@a3s-lab/code-core';
-import type { AnyTool, ChildSessionRequest, SecurityProvider, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, ToolSource, ToolSourceBinding, WorkerAgentSpec, WorkspaceBackend } from '@a3s-lab/code-core';
+import type { AnyTool, ChildSessionRequest, SecurityProvider, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, ToolServices, ToolSource, ToolSourceBinding, WorkerAgentSpec, WorkspaceBackend } from '@a3s-lab/code-core';
 import type { McpServerConfig, McpToolSource } from '@a3s-lab/code-mcp';
 import { resolveModel } from '@a3s-lab/code-config';
 import { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
@@ -36,6 +36,8 @@ export interface ServeAgentDirOptions {
   /** Extra options of the schedule sessions (permissionPolicy, model...). */
   readonly sessionOptions?: SessionOptions;
 }
+import { createSearchEngines, createWebServices } from './web-services.js';
+import type { SearchEngineSet } from './web-services.js';
 
 /** Options of {@link Agent.create}. */
 export interface AgentCreateOptions {
@@ -81,6 +83,7 @@ export class Agent {
   readonly #mcp: McpToolSource | null;
   /** False for the agents derived for agent directories, which share their parent's servers. */
   readonly #ownsMcp: boolean;
+  readonly #searchEngines: SearchEngineSet;
   #closed = false;
 
   readonly #options: AgentCreateOptions;
@@ -90,6 +93,7 @@ export class Agent {
     this.config = config;
     this.#options = options;
     this.#document = document;
+    this.#searchEngines = createSearchEngines(config.webSearch);
     this.#factory = options.llmClientFactory ?? createLlmClient;
     this.#env = options.env ?? process.env;
     this.sessionStore = sessionStore ?? (config.storageBackend === 'file' ? new FileSessionStore(config.sessionsDir) : new MemorySessionStore('memory:agent'));
@@ -297,7 +301,7 @@ export class Agent {
    * Builds a subagent's session: its agent's tools within the parent's (built-ins, and the parent's
    * MCP tools in `parentTools`), its model, on the parent's workspace.
    */
-  #childSession(request: ChildSessionRequest, security: SecurityProvider, parentMcpTools: readonly AnyTool[] = []): AgentSession {
+  #childSession(request: ChildSessionRequest, security: SecurityProvider, services: ToolServices, parentMcpTools: readonly AnyTool[] = []): AgentSession {
     const model = request.model ?? this.config.defaultModel;
     const window = modelContextWindow(this.config, model);
     const options = resolveSessionOptions({
@@ -315,6 +319,8 @@ export class Agent {
       tools,
       options,
       security,
+      // The parent's web client: the same allow-list and caps (delegation never widens reach).
+      services,
       ownsWorkspace: false,
       model,
       inheritedPolicies: request.inheritedPolicies,
@@ -418,6 +424,8 @@ export class Agent {
     // The declared window of the session's model is the default of maxContextTokens.
     const window = modelContextWindow(this.config, options.model ?? this.config.defaultModel);
     const resolved = resolveSessionOptions({ ...(window === undefined ? {} : { maxContextTokens: window }), ...this.#configDefaults(), ...options });
+    // Built first: a bad webFetch.allowHosts entry fails the session before anything is opened.
+    const services = createWebServices(resolved.webFetch, this.#searchEngines);
     const model = resolved.model ?? this.config.defaultModel;
     let backend = resolved.workspaceBackend as WorkspaceBackend | undefined;
     const ownsWorkspace = backend === undefined;
@@ -443,13 +451,14 @@ export class Agent {
       tools,
       options: resolved,
       security,
+      services,
       ownsWorkspace,
       model,
       ...(declaredToolCall(this.config, model) === false ? { modelToolCalls: false } : {}),
       ...(project === '' ? {} : { projectInstructions: project }),
       skills: loadSkillDirs([...this.config.skillDirs, ...(resolved.skillDirs ?? [])]),
       // Late-bound: the session's tool sources attach after the core session exists.
-      sessionFactory: (request) => this.#childSession(request, security, extensions?.currentMcp?.tools() ?? []),
+      sessionFactory: (request) => this.#childSession(request, security, services, extensions?.currentMcp?.tools() ?? []),
       checkModel: (m, worker) => this.#checkModel(m, worker),
       store: resolved.sessionStore ?? this.sessionStore,
       ...(snapshot === undefined ? {} : { snapshot }),

@@ -46,5 +46,6 @@ export type {
   ToolSource,
   ToolSourceBinding,
   ToolSurface,
+  WebFetchOptions,
   WorkspaceBackend,
 } from '@a3s-lab/code-core';

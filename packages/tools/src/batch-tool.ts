@@ -64,7 +64,7 @@ const BATCH_PARAMETERS: JsonSchema = {
 
 const DESCRIPTION = [
   `Run up to ${MAX_BATCH_INVOCATIONS} independent tool calls in one step: invocations [{tool, args, id?, step?}].`,
-  'When every call is read-only and idempotent (read, grep, glob, ls, git log/status/diff, edit with dry_run) they run concurrently;',
+  'When every call is read-only and idempotent they run concurrently;',
   'otherwise they run one by one in the given order. Each call is judged by permission policy on its own.',
   'Results come back in request order; when some calls fail the batch still completes and metadata.batch.failed lists their indices,',
   'so retry only those. A batch cannot contain another batch.',

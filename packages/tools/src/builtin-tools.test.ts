@@ -104,14 +104,15 @@ describe('built-in tools', () => {
     expect(byName('write').permissionTarget?.({ file_path: '.env', content: '' })).toEqual({ kind: 'paths', paths: ['.env'] });
     expect(byName('ls').permissionTarget?.({})).toEqual({ kind: 'paths', paths: ['.'] });
     expect(byName('bash').permissionTarget?.({ command: 'rm -rf x' })).toEqual({ kind: 'command', command: 'rm -rf x' });
+    expect(byName('web_fetch').permissionTarget?.({ url: 'https://Docs.rs/a?api_key=s&b=1' })).toEqual({ kind: 'url', url: 'https://docs.rs/a?b=1', host: 'docs.rs' });
   });
 
   it('are selected by workspace capabilities', () => {
     const s3: WorkspaceCapabilities = { read: true, write: true, list: true, search: false, exec: false, git: false, versionedWrites: true };
-    expect(selectToolsForWorkspace(tools, s3).map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'patch', 'ls', 'batch']);
+    expect(selectToolsForWorkspace(tools, s3).map((tool) => tool.name)).toEqual(['read', 'write', 'edit', 'patch', 'ls', 'batch', 'web_fetch', 'web_search']);
     const local: WorkspaceCapabilities = { ...s3, search: true, exec: true, git: true };
-    expect(selectToolsForWorkspace(tools, local)).toHaveLength(10);
-    expect(selectToolsForWorkspace(tools, { ...local, write: false }).map((tool) => tool.name)).toEqual(['read', 'ls', 'glob', 'grep', 'bash', 'git', 'batch']);
+    expect(selectToolsForWorkspace(tools, local)).toHaveLength(12);
+    expect(selectToolsForWorkspace(tools, { ...local, write: false }).map((tool) => tool.name)).toEqual(['read', 'ls', 'glob', 'grep', 'bash', 'git', 'batch', 'web_fetch', 'web_search']);
   });
 
   it('pins the public export list', () => {
@@ -120,6 +121,8 @@ describe('built-in tools', () => {
         "BASH_KERNEL_MARGIN_MS",
         "BASH_MAX_OUTPUT_BYTES",
         "BATCH_MAX_OUTPUT_BYTES",
+        "BING_RSS_URL",
+        "BRAVE_SEARCH_URL",
         "BUILTIN_TOOL_NAMES",
         "DEFAULT_BASH_TIMEOUT_MS",
         "DEFAULT_BATCH_CONCURRENCY",
@@ -131,6 +134,10 @@ describe('built-in tools', () => {
         "DEFAULT_READ_LIMIT",
         "DEFAULT_READ_MAX_OUTPUT_BYTES",
         "DEFAULT_REPAIR_ATTEMPTS",
+        "DEFAULT_WEB_FETCH_MAX_BYTES",
+        "DEFAULT_WEB_SEARCH_LIMIT",
+        "DEFAULT_WEB_SEARCH_TIMEOUT_S",
+        "DUCKDUCKGO_HTML_URL",
         "GENERATE_OBJECT_MODES",
         "GIT_COMMANDS",
         "GIT_SUBCOMMANDS",
@@ -149,18 +156,29 @@ describe('built-in tools', () => {
         "MAX_READ_FILES",
         "MAX_READ_MAX_OUTPUT_BYTES",
         "MAX_REPAIR_ATTEMPTS",
+        "MAX_WEB_FETCH_MAX_BYTES",
+        "MAX_WEB_SEARCH_LIMIT",
+        "MAX_WEB_SEARCH_TIMEOUT_S",
         "MIN_PARALLEL_TASKS",
         "MIN_READ_MAX_OUTPUT_BYTES",
+        "MIN_WEB_FETCH_MAX_BYTES",
         "PARALLEL_TASK_MAX_OUTPUT_BYTES",
         "PARTIAL_OBJECT_EVENT_BYTES",
         "PARTIAL_OBJECT_INTERVAL_MS",
         "PREVIEW_BYTES",
+        "SEARCH_BREAKER_COOLDOWN_MS",
+        "SEARCH_BREAKER_THRESHOLD",
         "TASK_ITEM_SCHEMA",
         "TASK_RESULT_MAX_BYTES",
+        "WEB_FETCH_ARTIFACT_MAX_BYTES",
+        "WEB_SEARCH_SERVICE",
         "compileObjectSchema",
         "createBashTool",
         "createBatchTool",
+        "createBingRssEngine",
+        "createBraveEngine",
         "createBuiltinTools",
+        "createDuckDuckGoEngine",
         "createEditTool",
         "createGenerateObjectTool",
         "createGitTool",
@@ -175,6 +193,9 @@ describe('built-in tools', () => {
         "createTaskTool",
         "createUnifiedDiff",
         "createUpdatePlanTool",
+        "createWebFetchTool",
+        "createWebSearchService",
+        "createWebSearchTool",
         "createWriteTool",
         "execOutputText",
         "isReadOnlyGit",

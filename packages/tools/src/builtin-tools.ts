@@ -8,10 +8,12 @@ import { createGrepTool } from './grep-tool.js';
 import { createLsTool } from './ls-tool.js';
 import { createPatchTool } from './patch-tool.js';
 import { createReadTool } from './read-tool.js';
+import { createWebFetchTool } from './web-fetch-tool.js';
+import { createWebSearchTool } from './web-search-tool.js';
 import { createWriteTool } from './write-tool.js';
 
 /** Names of the built-in tools, in the order {@link createBuiltinTools} returns them. */
-export const BUILTIN_TOOL_NAMES = ['read', 'write', 'edit', 'patch', 'ls', 'glob', 'grep', 'bash', 'git', 'batch'] as const;
+export const BUILTIN_TOOL_NAMES = ['read', 'write', 'edit', 'patch', 'ls', 'glob', 'grep', 'bash', 'git', 'batch', 'web_fetch', 'web_search'] as const;
 
 /** A built-in tool name. */
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
@@ -35,11 +37,13 @@ const FACTORIES: Readonly<Record<BuiltinToolName, () => AnyTool>> = {
   bash: createBashTool,
   git: createGitTool,
   batch: createBatchTool,
+  web_fetch: createWebFetchTool,
+  web_search: createWebSearchTool,
 };
 
 /**
  * The built-in tools in a stable order (`read, write, edit, patch, ls, glob, grep, bash, git,
- * batch`), freshly created. Pass the result through {@link selectToolsForWorkspace} to drop
+ * batch, web_fetch, web_search`), freshly created. Pass the result through {@link selectToolsForWorkspace} to drop
  * the ones a backend cannot serve.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyTool[] {

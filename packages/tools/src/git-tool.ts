@@ -36,9 +36,9 @@ export function createGitTool(): Tool<GitArgs> {
   return {
     name: 'git',
     description:
-      'Run a git command in the workspace repository with typed results: status (branch, upstream, ahead/behind, staged/unstaged/untracked), ' +
-      'log (commits, paginated with limit/cursor), diff (paginated by bytes with cursor), branch/stash/remote/worktree (subcommand list by default), ' +
-      'checkout (ref). Mutating subcommands: branch create/remove (name, ref), stash push/pop/apply/drop, worktree create/remove (path, branch, ref).',
+      'Run git in the workspace with typed results: status, log (paged by limit/cursor), diff (paged by bytes with cursor), ' +
+      'branch/stash/remote/worktree (subcommand, default list), checkout (ref). Mutating: branch create/remove (name, ref), ' +
+      'stash push/pop/apply/drop, worktree create/remove (path, branch, ref).',
     parameters: {
       type: 'object',
       additionalProperties: false,
@@ -46,9 +46,9 @@ export function createGitTool(): Tool<GitArgs> {
       properties: {
         command: { type: 'string', enum: [...GIT_COMMANDS], description: 'The git command.' },
         subcommand: { type: 'string', enum: [...GIT_SUBCOMMANDS], description: 'For branch/stash/remote/worktree. Default list.' },
-        limit: { type: 'integer', minimum: 1, maximum: 200, description: `Items per page for log and list subcommands (1-200). Default ${DEFAULT_GIT_LIMIT}.` },
-        cursor: { type: 'string', minLength: 1, maxLength: 64, description: 'Continuation cursor (metadata.next_cursor) from a previous call with the same arguments.' },
-        max_bytes: { type: 'integer', minimum: 256, maximum: 102400, description: `Byte size of one diff page (256-102400). Default ${DEFAULT_GIT_MAX_BYTES}.` },
+        limit: { type: 'integer', minimum: 1, maximum: 200, description: `Items per page (log, list). Default ${DEFAULT_GIT_LIMIT}.` },
+        cursor: { type: 'string', minLength: 1, maxLength: 64, description: 'metadata.next_cursor of the previous call with the same arguments.' },
+        max_bytes: { type: 'integer', minimum: 256, maximum: 102400, description: `Bytes per diff page. Default ${DEFAULT_GIT_MAX_BYTES}.` },
         path: { type: 'string', minLength: 1, description: 'Workspace-relative path: limits status/log/diff to it; the worktree directory for worktree create/remove.' },
         ref: { type: 'string', minLength: 1, maxLength: 256, description: 'Commit-ish: log/diff start or range (a..b), checkout target, start point of branch/worktree create, stash entry (stash@{n}).' },
         branch: { type: 'string', minLength: 1, maxLength: 256, description: 'New branch for worktree create; alternative to ref for checkout.' },

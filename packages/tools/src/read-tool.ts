@@ -26,7 +26,7 @@ export interface ReadArgs {
 }
 
 const offsetSchema = { type: 'integer', minimum: 0, description: '0-based line to start from. Default 0.' } as const;
-const limitSchema = { type: 'integer', minimum: 1, maximum: DEFAULT_READ_LIMIT, description: `Number of lines to show (1-${DEFAULT_READ_LIMIT}). Default ${DEFAULT_READ_LIMIT}.` } as const;
+const limitSchema = { type: 'integer', minimum: 1, maximum: DEFAULT_READ_LIMIT, description: `Lines to show. Default ${DEFAULT_READ_LIMIT}.` } as const;
 
 /** Reserve for the single-file continuation note. */
 const SINGLE_RESERVED_BYTES = 128;
@@ -41,9 +41,9 @@ export function createReadTool(): Tool<ReadArgs> {
     name: 'read',
     description:
       'Read a text file from the workspace with line numbers (cat -n style). Use file_path (+ optional 0-based offset and limit) for one file, ' +
-      'or files (1-32 entries of {path, offset?, limit?}) to read several known files in one bounded response. Long files end with a note ' +
+      'or files to read several known files in one bounded response. Long files end with a note ' +
       'naming the next offset; in files mode, when metadata.batch.truncated is true pass metadata.batch.continuation as files to continue. ' +
-      'Images (png, jpeg, gif, webp) are returned as attachments.',
+      'Images come back as attachments.',
     parameters: {
       type: 'object',
       additionalProperties: false,
@@ -78,7 +78,7 @@ export function createReadTool(): Tool<ReadArgs> {
           type: 'integer',
           minimum: MIN_READ_MAX_OUTPUT_BYTES,
           maximum: MAX_READ_MAX_OUTPUT_BYTES,
-          description: `Byte budget of the whole response, headers and continuation text included. Default ${DEFAULT_READ_MAX_OUTPUT_BYTES}.`,
+          description: `Byte budget of the whole response, headers included. Default ${DEFAULT_READ_MAX_OUTPUT_BYTES}.`,
         },
       },
     },

@@ -20,7 +20,7 @@ afterEach(async () => {
 describe('tools over LocalWorkspaceBackend', () => {
   it('offers every built-in tool on a local workspace', async () => {
     fixture = await createLocalFixture();
-    expect(selectToolsForWorkspace(createBuiltinTools(), fixture.backend.capabilities)).toHaveLength(10);
+    expect(selectToolsForWorkspace(createBuiltinTools(), fixture.backend.capabilities)).toHaveLength(12);
   });
 
   it('reads, writes, edits and patches real files', async () => {

@@ -8,14 +8,14 @@ export const CONFIRMATION_LANES = ['query', 'write', 'execute', 'network', 'mcp'
  * - `query`: read-only calls (per the call's capabilities);
  * - `write`: file mutations and anything else not covered below;
  * - `execute`: `bash`, `git`;
- * - `network`: `web_fetch`;
+ * - `network`: `web_fetch`, `web_search`;
  * - `mcp`: tools bridged from MCP servers (`mcp__*`);
  * - `program`: orchestrating programs (`program`, tools with `orchestration: 'program'`).
  */
 export type ConfirmationLane = (typeof CONFIRMATION_LANES)[number];
 
 const EXECUTE_TOOLS: ReadonlySet<string> = new Set(['bash', 'git']);
-const NETWORK_TOOLS: ReadonlySet<string> = new Set(['web_fetch']);
+const NETWORK_TOOLS: ReadonlySet<string> = new Set(['web_fetch', 'web_search']);
 
 /**
  * The lane of one call. Origin-specific lanes win over read-only-ness: a read-only MCP tool is

@@ -103,6 +103,7 @@ describe('confirmationLaneOf', () => {
     expect(confirmationLaneOf('bash', DEFAULT_TOOL_CAPABILITIES)).toBe('execute');
     expect(confirmationLaneOf('git', READ_ONLY_TOOL_CAPABILITIES)).toBe('execute');
     expect(confirmationLaneOf('web_fetch', READ_ONLY_TOOL_CAPABILITIES)).toBe('network');
+    expect(confirmationLaneOf('web_search', READ_ONLY_TOOL_CAPABILITIES)).toBe('network');
     expect(confirmationLaneOf('read', READ_ONLY_TOOL_CAPABILITIES)).toBe('query');
     expect(confirmationLaneOf('write', DEFAULT_TOOL_CAPABILITIES)).toBe('write');
   });

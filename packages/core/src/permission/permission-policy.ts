@@ -7,6 +7,7 @@ import { analyzeShellCommand } from './shell-command-parser.js';
 import type { ShellSubCommand } from './shell-command-parser.js';
 import { dangerousOptionOf } from './dangerous-options.js';
 import { describeSource } from './shell-issue.js';
+import { evaluateUrl } from './permission-url.js';
 
 /** What a permission check concludes for one call. */
 export type PermissionDecisionValue = 'allow' | 'ask' | 'deny';
@@ -84,6 +85,7 @@ export function evaluatePermission(policy: PermissionPolicy, request: Permission
   const target = request.target;
   if (target.kind === 'command') return evaluateCommand(rules, request.toolName, target.command, fallback);
   if (target.kind === 'paths') return evaluatePaths(rules, request.toolName, target.paths, fallback);
+  if (target.kind === 'url') return evaluateUrl(rules, request.toolName, target, fallback);
   for (const gate of GATES) {
     const bare = rules[gate].find((rule) => rule.specifier === null);
     if (bare !== undefined) return bareDecision(gate, bare, request.toolName);

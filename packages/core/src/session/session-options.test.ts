@@ -41,6 +41,7 @@ const VALID: Record<string, unknown> = {
   instructions: '',
   budget: { maxToolCalls: 10, maxTokens: 1000, maxWallTimeMs: 60_000, softThresholds: [0.5, 0.9] },
   maxOutputTokens: 4096,
+  webFetch: { allowHosts: ['127.0.0.1', 'docs.internal:8443'], maxResponseBytes: 1_048_576, timeoutMs: 10_000, maxRedirects: 3 },
 };
 
 /** [field value, the field the error must name]. */
@@ -96,6 +97,9 @@ const INVALID: readonly [string, unknown, string][] = [
   ['budget', { softThresholds: [1] }, 'budget.softThresholds'],
   ['budget', { maxTools: 1 }, 'budget.maxTools'],
   ['maxOutputTokens', 0, 'maxOutputTokens'],
+  ['webFetch', { allowHosts: '127.0.0.1' }, 'webFetch.allowHosts'],
+  ['webFetch', { allowHost: ['127.0.0.1'] }, 'webFetch.allowHost'],
+  ['webFetch', { maxRedirects: 50 }, 'webFetch.maxRedirects'],
   ['temperatur', 0.2, 'temperatur'],
 ];
 

@@ -113,6 +113,24 @@ export interface SessionOptions {
   readonly maxContinuationTurns?: number;
   /** Wall-clock bound of one run, ms; the run is cancelled past it (default none). */
   readonly maxExecutionTimeMs?: number;
+  /** Network reach and caps of `web_fetch` / `web_search` (see {@link WebFetchOptions}). */
+  readonly webFetch?: WebFetchOptions;
+}
+
+/** Session option `webFetch`; the ACL block `web_fetch { allow_hosts = [...] }` sets its default. */
+export interface WebFetchOptions {
+  /**
+   * Hosts that may be reached although they are private, loopback or link-local: `127.0.0.1`,
+   * `docs.internal`, `docs.internal:8443`, `[::1]:8080`. A name matches the URL's host; an IP
+   * matches the URL's host or any address a name resolves to. Default none.
+   */
+  readonly allowHosts?: readonly string[];
+  /** Most body bytes (decompressed) read per response; the rest is cut. Default 10 MiB. */
+  readonly maxResponseBytes?: number;
+  /** Deadline of one fetch (all redirects included), ms. Default 30000. */
+  readonly timeoutMs?: number;
+  /** Most redirects followed per fetch. Default 5. */
+  readonly maxRedirects?: number;
 }
 
 /** Options with defaults applied. */
@@ -313,6 +331,7 @@ const FIELDS: Record<string, Check> = {
   continuationEnabled: bool,
   maxContinuationTurns: int(0, 100),
   maxExecutionTimeMs: int(1, 86_400_000),
+  webFetch: object({ allowHosts: stringList, maxResponseBytes: int(1024, 256 * 1024 * 1024), timeoutMs: int(1, 600_000), maxRedirects: int(0, 20) }),
 };
 
 /** Names of every accepted session option. */

@@ -7,11 +7,14 @@ import type { ToolOutput } from './tool-result.js';
 
 /**
  * What a permission rule's specifier is matched against for one call:
- * `bash(git status)` matches a `command`, `write(**\/.env*)` matches `paths`.
+ * `bash(git status)` matches a `command`, `write(**\/.env*)` matches `paths`,
+ * `web_fetch(domain:docs.rs)` matches a `url`'s host.
  */
 export type PermissionTarget =
   | { readonly kind: 'command'; readonly command: string }
   | { readonly kind: 'paths'; readonly paths: readonly string[] }
+  /** A network target: `web_fetch(domain:docs.rs)` matches `host`, `web_fetch(https://x.dev/*)` the `url`. */
+  | { readonly kind: 'url'; readonly url: string; readonly host: string }
   | { readonly kind: 'none' };
 
 /** Session-level services a tool may use (model access for `generate_object`, subagents...). */
