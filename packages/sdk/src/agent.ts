@@ -440,7 +440,9 @@ export class Agent {
     const llm = this.#factory(this.#configFor(model, options.maxContextTokens !== undefined), model, this.#env);
     const available = selectToolsForWorkspace(defaultTools(), backend.capabilities);
     const tools = actingAs === undefined ? available : toolsFor(actingAs, available);
-    const security = new DefaultSecurityProvider({ secretValues: secretEnvironmentValues(this.#env) });
+    // Keys written literally in the config are secrets too, like those from the environment.
+    const configKeys = this.config.providers.flatMap((p) => (typeof p.apiKey === 'string' && p.apiKey.length >= 8 ? [p.apiKey] : []));
+    const security = new DefaultSecurityProvider({ secretValues: [...secretEnvironmentValues(this.#env), ...configKeys] });
     const local = ownsWorkspace || backend instanceof LocalWorkspaceBackend;
     const project = local && resolved.projectInstructions !== false && resolved.systemPrompt === undefined ? projectInstructionsSection(findProjectInstructions(backend.root)) : '';
     let extensions: SessionExtensions | null = null;

@@ -140,3 +140,17 @@ describe('config conventions', () => {
     await agent.close();
   });
 });
+
+describe('secrets in provider errors', () => {
+  it('a literal api_key of the config is redacted from the thrown error and the run record', async () => {
+    // The harness config holds the literal key "sk-test-openai-000000" (OpenAI provider); the
+    // Anthropic endpoint echoes it in an error body.
+    h = await startHarness('anthropic', [errorResponse(400, { message: 'upstream said: invalid key sk-test-openai-000000 for this org' })]);
+    const session = await h.agent.sessionAsync(h.dir);
+    const error = await session.send('hi').catch((e: unknown) => e as Error);
+    expect(error.message).toContain('upstream said');
+    expect(error.message).not.toContain('sk-test-openai-000000');
+    const [run] = await session.runs();
+    expect(run?.error?.message).not.toContain('sk-test-openai-000000');
+  });
+});

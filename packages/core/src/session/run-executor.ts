@@ -220,9 +220,9 @@ export class RunExecutor {
     d.bus.emitToRun(sink, terminal);
     afterRun?.();
     if (stream !== null) {
-      stream.end(outcome.ok ? { ok: true, value: resultOf(record, outcome.text, summary) } : { ok: false, error: outcome.error });
+      stream.end(outcome.ok ? { ok: true, value: resultOf(record, outcome.text, summary) } : { ok: false, error: redactedError(outcome.error, d.security) });
     }
-    if (!outcome.ok) throw outcome.error;
+    if (!outcome.ok) throw redactedError(outcome.error, d.security);
     return resultOf(record, outcome.text, summary);
   }
 
@@ -312,6 +312,13 @@ function surfacedError(thrown: unknown): CodeError {
     details: { ...error.details },
     cause: error,
   });
+}
+
+/** The run's error as the host receives it: message and details redacted (provider bodies can echo secrets). */
+function redactedError(error: CodeError, security: SecurityProvider): CodeError {
+  const message = security.redact(error.message);
+  if (message === error.message) return error;
+  return new CodeError(error.code, message, { details: security.redactValue(error.details) as Record<string, unknown> });
 }
 
 function budgetExhausted(kind: string, limit: number, used: number): CodeError {
