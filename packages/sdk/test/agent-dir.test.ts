@@ -10,6 +10,7 @@ import { systemPromptOf, textResponse, toolCallResponse, toolResultsOf } from '@
 import type { RecordedRequest, ScriptedResponse } from '@a3s-lab/code-testing';
 import type { AgentEvent, ScheduleClock } from '../src/index.js';
 import { FileSessionStore } from '../src/index.js';
+import { fixtureMcpStdioCommand } from '@a3s-lab/code-testing/mcp';
 import { startHarness } from './harness.js';
 import type { Harness } from './harness.js';
 
@@ -74,6 +75,9 @@ describe('agent directories', () => {
   it('spec sample: schedules fire on a fake clock as governed sends; a script tool runs within its allowed tools; a restart continues each history', { timeout: 60_000 }, async () => {
     const agentDir = join(tempDir(), 'janitor');
     cpSync(join(here, 'fixtures', 'agent-dir'), agentDir, { recursive: true });
+    // And an MCP tool: the fixture MCP server over stdio.
+    const { command, args } = fixtureMcpStdioCommand();
+    writeFileSync(join(agentDir, 'tools', 'fx.md'), `---\nkind: mcp\nname: fx\ntransport: stdio\ncommand: ${JSON.stringify(command)}\nargs: ${JSON.stringify(args)}\n---\nThe fixture server.\n`);
     const sessionsDir = tempDir();
     let nightly = 0;
     let hourly = 0;
@@ -97,7 +101,8 @@ describe('agent directories', () => {
     expect(handle.sessions().get('nightly')?.id).toBe('schedule:nightly');
     // agent.acl was merged over the agent's configuration.
     expect(handle.sessions().get('nightly')?.core.options.maxToolRounds).toBe(7);
-    expect(handle.sessions().get('nightly')?.toolNames()).toEqual(expect.arrayContaining(['count_todos', 'Skill', 'search_skills']));
+    expect(handle.sessions().get('nightly')?.toolNames()).toEqual(expect.arrayContaining(['count_todos', 'Skill', 'search_skills', 'mcp__fx__echo']));
+    expect((await handle.sessions().get('hourly')?.tool('mcp__fx__echo', { text: 'from a schedule' }))?.output).toBe('from a schedule');
     expect(handle.sessions().get('nightly')?.core.skills().map((s) => s.name)).toEqual(['tidy']);
     // Hour by hour, letting each fire finish (a fire still running when the next is due is skipped).
     for (const [at, count] of [['2026-12-02T00:30:00Z', 1], ['2026-12-02T01:30:00Z', 2], ['2026-12-02T02:30:00Z', 4]] as const) {
