@@ -147,7 +147,10 @@ describe('secrets in provider errors', () => {
     // Anthropic endpoint echoes it in an error body.
     h = await startHarness('anthropic', [errorResponse(400, { message: 'upstream said: invalid key sk-test-openai-000000 for this org' })]);
     const session = await h.agent.sessionAsync(h.dir);
-    const error = await session.send('hi').catch((e: unknown) => e as Error);
+    const error = (await session.send('hi').then(
+      () => new Error('the send should have failed'),
+      (e: unknown) => e as Error,
+    ));
     expect(error.message).toContain('upstream said');
     expect(error.message).not.toContain('sk-test-openai-000000');
     const [run] = await session.runs();
