@@ -139,7 +139,8 @@ async function reverifyDirectory(rootReal: string, directory: string, relative: 
   }
 }
 
-async function syncDirectory(directory: string): Promise<void> {
+/** fsyncs a directory so a rename in it is durable (a no-op where the filesystem refuses it). */
+export async function syncDirectory(directory: string): Promise<void> {
   const handle = await open(directory, 'r');
   try {
     await handle.sync();

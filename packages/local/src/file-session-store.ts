@@ -3,6 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 import { lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
+import { syncDirectory } from './atomic-write.js';
 import { CodeError, parseSessionSnapshotText, serializeSessionSnapshot, validateSessionId } from '@a3s-lab/code-core';
 import type { SessionSnapshotV1, SessionStore, SessionStoreCapabilities, SessionStoreEntry } from '@a3s-lab/code-core';
 
@@ -187,15 +188,4 @@ function ioError(message: string, error: unknown, store: string, sessionId: stri
     details: { store, sessionId, ...(typeof code === 'string' ? { hostCode: code } : {}) },
     cause: error,
   });
-}
-
-async function syncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, 'r');
-  try {
-    await handle.sync();
-  } catch {
-    // Some filesystems refuse fsync on a directory; the rename itself is still atomic there.
-  } finally {
-    await handle.close();
-  }
 }
