@@ -157,10 +157,12 @@ describe.skipIf(skip)('browser UI (chromium)', () => {
     try {
       await fresh.goto(`${h.server.url}/`);
       await fresh.locator('#token-input').waitFor();
+      await fresh.locator('#app').waitFor({ state: 'hidden' });
       expect(await fresh.locator('#app').isHidden()).toBe(true);
       await fresh.fill('#token-input', 'wrong-token-wrong-token-wrong');
       await fresh.press('#token-input', 'Enter');
       await fresh.locator('#status', { hasText: 'token needed' }).waitFor();
+      await fresh.locator('#auth').waitFor({ state: 'visible' });
       expect(await fresh.locator('#auth').isVisible()).toBe(true);
       await fresh.fill('#token-input', TEST_TOKEN);
       await fresh.press('#token-input', 'Enter');
