@@ -224,3 +224,9 @@ export { ToolCallRunner } from './session/tool-call-runner.js';
 export type { ToolCallRequest } from './session/tool-call-runner.js';
 export { cancelledError, runTurnLoop, stableJson, toBase64 } from './session/turn-loop.js';
 export type { TurnLoopContext, TurnLoopLimits, TurnLoopOutcome } from './session/turn-loop.js';
+
+// ---- workspace helpers shared by the backends (local, s3) ----
+export { abortError, throwIfAborted } from './workspace/abort.js';
+export { decodeCursor, encodeCursor } from './workspace/search-cursor.js';
+export { anchorGlob, compileGlobRule, escapeGlobLiteral, ruleMatches } from './glob/glob-pattern.js';
+export type { GlobRule } from './glob/glob-pattern.js';

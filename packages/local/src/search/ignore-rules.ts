@@ -1,5 +1,5 @@
-import { compileGlobRule, ruleMatches } from './glob-pattern.js';
-import type { GlobRule } from './glob-pattern.js';
+import { compileGlobRule, ruleMatches } from '@a3s-lab/code-core';
+import type { GlobRule } from '@a3s-lab/code-core';
 
 /** Verdict of a rule set for one path. */
 export type IgnoreVerdict = 'ignore' | 'whitelist' | null;

@@ -3,7 +3,7 @@ import { lstat } from 'node:fs/promises';
 import type { GlobOptions, Page } from '@a3s-lab/code-core';
 
 import { checkLimit } from './run-search.js';
-import { decodeCursor, encodeCursor } from './search-cursor.js';
+import { decodeCursor, encodeCursor } from '@a3s-lab/code-core';
 import type { EngineFilesRequest, SearchEngine } from './search-engine.js';
 
 /**

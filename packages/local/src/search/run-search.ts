@@ -1,7 +1,7 @@
 import { CodeError } from '@a3s-lab/code-core';
 import type { SearchLine, SearchOptions, SearchResult } from '@a3s-lab/code-core';
 
-import { decodeCursor, encodeCursor } from './search-cursor.js';
+import { decodeCursor, encodeCursor } from '@a3s-lab/code-core';
 import type { EngineMode, EngineSearchRequest, SearchEngine } from './search-engine.js';
 
 /**

@@ -1,13 +1,12 @@
-import { createHash } from 'node:crypto';
-
-import { CodeError } from '@a3s-lab/code-core';
+import { CodeError } from '../errors/code-error.js';
 
 /**
  * Encodes an opaque cursor: the item offset plus a fingerprint of the query, so a cursor is never
  * silently applied to a different query.
  */
 export function encodeCursor(offset: number, query: unknown): string {
-  return Buffer.from(JSON.stringify({ o: offset, q: fingerprint(query) }), 'utf8').toString('base64url');
+  // The JSON is ASCII (a number and a hex fingerprint), so btoa's Latin-1 input is exact.
+  return btoa(JSON.stringify({ o: offset, q: fingerprint(query) })).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 /**
@@ -19,7 +18,7 @@ export function decodeCursor(cursor: string | undefined, query: unknown): number
   if (cursor === undefined || cursor === '') return 0;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    parsed = JSON.parse(atob(cursor.replace(/-/g, '+').replace(/_/g, '/')));
   } catch {
     parsed = undefined;
   }
@@ -31,6 +30,15 @@ export function decodeCursor(cursor: string | undefined, query: unknown): number
   return record.o;
 }
 
+// Two 32-bit FNV-1a hashes with different offsets (runtime-neutral; a mismatch detector, not a MAC).
 function fingerprint(query: unknown): string {
-  return createHash('sha256').update(JSON.stringify(query)).digest('base64url').slice(0, 16);
+  const text = JSON.stringify(query) ?? '';
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x5bd1e995);
+  }
+  return `${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}`;
 }
