@@ -1,0 +1,5 @@
+// Public surface of @a3s-lab/code-s3. Every export is listed by name.
+export { S3WorkspaceBackend, S3_WORKSPACE_DEFAULTS } from './s3-workspace-backend.js';
+export type { S3WorkspaceBackendOptions } from './s3-workspace-backend.js';
+export { S3_CONNECTION_DEFAULTS } from './s3-connection.js';
+export type { S3ConnectionOptions } from './s3-connection.js';

@@ -1,0 +1,93 @@
+import { S3Client } from '@aws-sdk/client-s3';
+import { CodeError } from '@a3s-lab/code-core';
+
+/** How to reach an S3-compatible endpoint; shared by the workspace backend and the session store. */
+export interface S3ConnectionOptions {
+  /** Endpoint URL (`https://minio.local:9000`); omit for AWS S3. */
+  readonly endpoint?: string;
+  readonly region: string;
+  /** Static credentials; omit both to use the AWS SDK's default provider chain (environment, profile, IMDS...). */
+  readonly accessKeyId?: string;
+  readonly secretAccessKey?: string;
+  readonly sessionToken?: string;
+  /** Path-style URLs (`endpoint/bucket/key`): true for MinIO, RustFS, R2. Default false. */
+  readonly forcePathStyle?: boolean;
+  /** The SDK's retry mode. Default `standard`. */
+  readonly retryMode?: 'standard' | 'adaptive';
+  /** Attempts per request including the first (the SDK retries 5xx, throttling, timeouts). Default 3. */
+  readonly maxAttempts?: number;
+  /** Deadline of one attempt once connected, in ms. Default 30000. */
+  readonly requestTimeoutMs?: number;
+  /** Deadline of connecting, in ms. Default 5000. */
+  readonly connectionTimeoutMs?: number;
+}
+
+/** Defaults of {@link S3ConnectionOptions}. */
+export const S3_CONNECTION_DEFAULTS = Object.freeze({ retryMode: 'standard', maxAttempts: 3, requestTimeoutMs: 30_000, connectionTimeoutMs: 5_000 } as const);
+
+/** Connection settings after validation. */
+export interface ResolvedS3Connection {
+  readonly client: S3Client;
+  readonly requestTimeoutMs: number;
+  /** Credential values scrubbed from every message. */
+  readonly secrets: readonly string[];
+}
+
+/**
+ * Validates connection options and builds the real {@link S3Client}: the SDK's retry mode and
+ * attempts, request/connection timeouts on its Node HTTP handler, and checksums only where an
+ * operation requires them (MinIO, R2 and older servers reject the SDK's default trailers).
+ *
+ * @throws CodeError CONFIG_ERROR naming the field; never echoing a credential.
+ */
+export function createS3Connection(options: S3ConnectionOptions, owner: string): ResolvedS3Connection {
+  const fail = (field: string, what: string): never => {
+    throw new CodeError('CONFIG_ERROR', `${owner}: ${field} ${what}`, { details: { field } });
+  };
+  if (typeof options !== 'object' || options === null) fail('options', 'must be an object');
+  if (typeof options.region !== 'string' || options.region.length === 0) fail('region', 'must be a non-empty string');
+  if (options.endpoint !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(options.endpoint);
+    } catch {
+      fail('endpoint', 'must be an http(s) URL');
+    }
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) fail('endpoint', 'must be an http(s) URL');
+    if (url !== undefined && (url.username !== '' || url.password !== '')) fail('endpoint', 'must not carry credentials: use accessKeyId / secretAccessKey');
+  }
+  const hasId = options.accessKeyId !== undefined;
+  const hasSecret = options.secretAccessKey !== undefined;
+  if (hasId !== hasSecret) fail(hasId ? 'secretAccessKey' : 'accessKeyId', 'is required with the other static credential');
+  for (const field of ['accessKeyId', 'secretAccessKey', 'sessionToken'] as const) {
+    const value = options[field];
+    if (value !== undefined && (typeof value !== 'string' || value.length === 0)) fail(field, 'must be a non-empty string');
+  }
+  if (options.sessionToken !== undefined && !hasId) fail('sessionToken', 'needs accessKeyId and secretAccessKey');
+  if (options.forcePathStyle !== undefined && typeof options.forcePathStyle !== 'boolean') fail('forcePathStyle', 'must be a boolean');
+  const retryMode = options.retryMode ?? S3_CONNECTION_DEFAULTS.retryMode;
+  if (retryMode !== 'standard' && retryMode !== 'adaptive') fail('retryMode', "must be 'standard' or 'adaptive'");
+  const positive = (field: 'maxAttempts' | 'requestTimeoutMs' | 'connectionTimeoutMs', fallback: number): number => {
+    const value = options[field] ?? fallback;
+    if (!Number.isSafeInteger(value) || value < 1) fail(field, 'must be a positive integer');
+    return value;
+  };
+  const maxAttempts = positive('maxAttempts', S3_CONNECTION_DEFAULTS.maxAttempts);
+  const requestTimeoutMs = positive('requestTimeoutMs', S3_CONNECTION_DEFAULTS.requestTimeoutMs);
+  const connectionTimeoutMs = positive('connectionTimeoutMs', S3_CONNECTION_DEFAULTS.connectionTimeoutMs);
+  const client = new S3Client({
+    region: options.region,
+    ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
+    forcePathStyle: options.forcePathStyle ?? false,
+    ...(options.accessKeyId !== undefined && options.secretAccessKey !== undefined
+      ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey, ...(options.sessionToken === undefined ? {} : { sessionToken: options.sessionToken }) } }
+      : {}),
+    retryMode,
+    maxAttempts,
+    requestHandler: { requestTimeout: requestTimeoutMs, connectionTimeout: connectionTimeoutMs },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  const secrets = [options.secretAccessKey, options.sessionToken, options.accessKeyId].filter((value): value is string => typeof value === 'string');
+  return { client, requestTimeoutMs, secrets };
+}

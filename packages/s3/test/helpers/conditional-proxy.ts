@@ -1,0 +1,225 @@
+import { createServer, request } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A fault the proxy injects instead of (or while) forwarding a request. */
+export type ProxyFault =
+  /** Answer with an S3 error document and this status, without forwarding. */
+  | { readonly kind: 'status'; readonly status: number; readonly code: string }
+  /** Wait before forwarding (not forwarded at all if the client gave up meanwhile). */
+  | { readonly kind: 'slow'; readonly delayMs: number }
+  /** Cut the connection mid-body: a request body after half of it (nothing forwarded), a response body after half of it. */
+  | { readonly kind: 'cut' };
+
+/** When a fault applies. */
+export interface FaultRule {
+  readonly method?: string;
+  /** Substring of the decoded request path. */
+  readonly pathIncludes?: string;
+  readonly fault: ProxyFault;
+  /** How many matching requests get it. */
+  readonly times: number;
+}
+
+/** One request the proxy saw. */
+export interface ProxiedRequest {
+  readonly method: string;
+  readonly path: string;
+  /** Header names as received (lower case), for checks that nothing secret leaves. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly faulted: boolean;
+}
+
+/**
+ * An HTTP proxy of ours in front of s3rver: s3rver ignores `If-Match` / `If-None-Match` on PUT
+ * and DELETE, so the proxy enforces them (a HEAD of the key and the forwarded write run under
+ * one per-key lock, and a failed precondition is answered 412 PreconditionFailed like S3), and
+ * injects faults for the fault-injection tests (5xx, 503 SlowDown, slow answers, cut bodies).
+ */
+export class ConditionalProxy {
+  readonly requests: ProxiedRequest[] = [];
+  #rules: { rule: FaultRule; left: number }[] = [];
+  readonly #locks = new Map<string, Promise<void>>();
+  readonly #server: Server;
+  readonly #upstream: URL;
+  #port = 0;
+
+  private constructor(upstream: string) {
+    this.#upstream = new URL(upstream);
+    this.#server = createServer((req, res) => {
+      void this.#handle(req, res).catch(() => res.destroy());
+    });
+  }
+
+  /** Starts a proxy on 127.0.0.1 (a free port) forwarding to `upstream`. */
+  static async start(upstream: string): Promise<ConditionalProxy> {
+    const proxy = new ConditionalProxy(upstream);
+    await new Promise<void>((resolve) => proxy.#server.listen(0, '127.0.0.1', resolve));
+    proxy.#port = (proxy.#server.address() as AddressInfo).port;
+    return proxy;
+  }
+
+  get endpoint(): string {
+    return `http://127.0.0.1:${this.#port}`;
+  }
+
+  /** Adds a fault rule (rules are consumed in the order added). */
+  inject(rule: FaultRule): void {
+    this.#rules.push({ rule, left: rule.times });
+  }
+
+  /** Drops every pending fault rule. */
+  clearFaults(): void {
+    this.#rules = [];
+  }
+
+  async close(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const path = safeDecode(url.split('?')[0] ?? '/');
+    const fault = this.#takeFault(method, path);
+    this.requests.push({ method, path, headers: { ...req.headers }, faulted: fault !== undefined });
+    if (fault?.kind === 'status') {
+      req.resume();
+      sendError(res, fault.status, fault.code);
+      return;
+    }
+    if (fault?.kind === 'cut' && method !== 'GET' && method !== 'HEAD') {
+      let seen = 0;
+      const total = Number(req.headers['content-length'] ?? '0');
+      req.on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen >= total / 2) req.socket.destroy();
+      });
+      if (total === 0) req.socket.destroy();
+      return;
+    }
+    if (fault?.kind === 'slow') {
+      await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+      if (req.socket.destroyed || res.destroyed) return;
+    }
+    const objectPath = url.split('?')[0] ?? '/';
+    // The SDK adds `?x-id=PutObject`; any other query (uploads, tagging, acl...) is not a plain object write.
+    const query = new URLSearchParams(url.split('?')[1] ?? '');
+    query.delete('x-id');
+    const isObjectWrite = (method === 'PUT' || method === 'DELETE') && /^\/[^/]+\/.+/.test(objectPath) && [...query.keys()].length === 0;
+    if (!isObjectWrite) {
+      await this.#forward(req, res, fault?.kind === 'cut');
+      return;
+    }
+    await this.#withLock(objectPath, async () => {
+      const ifMatch = header(req, 'if-match');
+      const ifNoneMatch = header(req, 'if-none-match');
+      if (ifMatch !== undefined || ifNoneMatch !== undefined) {
+        const current = await this.#headEtag(objectPath);
+        const failed = (ifNoneMatch === '*' && current !== null) || (ifMatch !== undefined && (current === null || !etagsEqual(ifMatch, current)));
+        if (failed) {
+          req.resume();
+          sendError(res, 412, 'PreconditionFailed');
+          return;
+        }
+      }
+      await this.#forward(req, res, false);
+    });
+  }
+
+  #takeFault(method: string, path: string): ProxyFault | undefined {
+    for (const entry of this.#rules) {
+      if (entry.left <= 0) continue;
+      if (entry.rule.method !== undefined && entry.rule.method !== method) continue;
+      if (entry.rule.pathIncludes !== undefined && !path.includes(entry.rule.pathIncludes)) continue;
+      entry.left -= 1;
+      return entry.rule.fault;
+    }
+    return undefined;
+  }
+
+  async #withLock(key: string, run: () => Promise<void>): Promise<void> {
+    const previous = this.#locks.get(key) ?? Promise.resolve();
+    const current = previous.then(run, run);
+    const settled = current.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#locks.set(key, settled);
+    try {
+      await current;
+    } finally {
+      if (this.#locks.get(key) === settled) this.#locks.delete(key);
+    }
+  }
+
+  /** ETag of the key upstream (anonymous HEAD: s3rver serves unsigned requests), `null` when absent. */
+  #headEtag(path: string): Promise<string | null> {
+    return new Promise((resolve, reject) => {
+      const upstream = request({ host: this.#upstream.hostname, port: this.#upstream.port, method: 'HEAD', path }, (response) => {
+        response.resume();
+        if (response.statusCode === 404) resolve(null);
+        else if (response.statusCode === 200) resolve(String(response.headers.etag ?? ''));
+        else reject(new Error(`HEAD ${path} answered ${String(response.statusCode)}`));
+      });
+      upstream.on('error', reject);
+      upstream.end();
+    });
+  }
+
+  /** Forwards the request as is (signed headers unchanged); with `cut`, the answer's body is cut in half. */
+  #forward(req: IncomingMessage, res: ServerResponse, cut: boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const upstream = request({ host: this.#upstream.hostname, port: this.#upstream.port, method: req.method, path: req.url, headers: req.headers }, (response) => {
+        if (!cut) {
+          res.writeHead(response.statusCode ?? 502, response.headers as OutgoingHttpHeaders);
+          response.pipe(res);
+          response.on('end', () => resolve());
+          response.on('error', () => resolve());
+          return;
+        }
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const body = Buffer.concat(chunks);
+          res.writeHead(response.statusCode ?? 502, response.headers as OutgoingHttpHeaders);
+          res.write(body.subarray(0, Math.floor(body.length / 2)), () => {
+            res.socket?.destroy();
+            resolve();
+          });
+        });
+      });
+      upstream.on('error', () => {
+        res.destroy();
+        resolve();
+      });
+      req.pipe(upstream);
+      res.on('close', () => resolve());
+    });
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function etagsEqual(a: string, b: string): boolean {
+  const bare = (tag: string): string => tag.trim().replace(/^W\//, '').replace(/"/g, '');
+  return bare(a) === bare(b);
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+function sendError(res: ServerResponse, status: number, code: string): void {
+  const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>injected by the test proxy</Message><RequestId>proxy</RequestId></Error>`;
+  res.writeHead(status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
