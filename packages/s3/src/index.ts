@@ -3,3 +3,5 @@ export { S3WorkspaceBackend, S3_WORKSPACE_DEFAULTS } from './s3-workspace-backen
 export type { S3WorkspaceBackendOptions } from './s3-workspace-backend.js';
 export { S3_CONNECTION_DEFAULTS } from './s3-connection.js';
 export type { S3ConnectionOptions } from './s3-connection.js';
+export { S3SessionStore } from './s3-session-store.js';
+export type { S3SessionStoreOptions } from './s3-session-store.js';
