@@ -84,7 +84,7 @@ export function createS3Connection(options: S3ConnectionOptions, owner: string):
       : {}),
     retryMode,
     maxAttempts,
-    requestHandler: { requestTimeout: requestTimeoutMs, connectionTimeout: connectionTimeoutMs },
+    requestHandler: { requestTimeout: requestTimeoutMs, connectionTimeout: connectionTimeoutMs, throwOnRequestTimeout: true },
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });

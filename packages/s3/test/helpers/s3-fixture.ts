@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
-import { ConditionalProxy } from './conditional-proxy.js';
-import { S3RVER_CREDENTIALS, startS3rver } from './s3rver-process.js';
-import type { S3rverProcess } from './s3rver-process.js';
+import { ConditionalS3Proxy, S3RVER_ACCESS_KEY_ID, S3RVER_SECRET_ACCESS_KEY, startS3rver } from '@a3s-lab/code-testing/s3';
+import type { S3rverProcess } from '@a3s-lab/code-testing/s3';
 
 /** The bucket every fixture creates. */
 export const TEST_BUCKET = 'workspace';
@@ -12,7 +11,7 @@ export const TEST_BUCKET = 'workspace';
 /** s3rver plus our enforcing proxy, and a raw client straight to s3rver for checks behind the backend's back. */
 export interface S3Fixture {
   readonly server: S3rverProcess;
-  readonly proxy: ConditionalProxy;
+  readonly proxy: ConditionalS3Proxy;
   /** Connection options through the proxy (what backends under test use). */
   readonly connection: { readonly endpoint: string; readonly region: string; readonly forcePathStyle: true; readonly accessKeyId: string; readonly secretAccessKey: string };
   /** Direct client to s3rver. */
@@ -30,8 +29,8 @@ export interface S3Fixture {
 /** Starts s3rver (child process) and the proxy; one per test file (`beforeAll`). */
 export async function startS3Fixture(): Promise<S3Fixture> {
   const server = await startS3rver([TEST_BUCKET]);
-  const proxy = await ConditionalProxy.start(server.endpoint);
-  const raw = new S3Client({ endpoint: server.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { ...S3RVER_CREDENTIALS }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  const proxy = await ConditionalS3Proxy.start(server.endpoint);
+  const raw = new S3Client({ endpoint: server.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: S3RVER_ACCESS_KEY_ID, secretAccessKey: S3RVER_SECRET_ACCESS_KEY }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
   let counter = 0;
   const keysUnder = async (prefix: string): Promise<string[]> => {
     const keys: string[] = [];
@@ -46,7 +45,7 @@ export async function startS3Fixture(): Promise<S3Fixture> {
   return {
     server,
     proxy,
-    connection: { endpoint: proxy.endpoint, region: 'us-east-1', forcePathStyle: true, ...S3RVER_CREDENTIALS },
+    connection: { endpoint: proxy.endpoint, region: 'us-east-1', forcePathStyle: true, accessKeyId: S3RVER_ACCESS_KEY_ID, secretAccessKey: S3RVER_SECRET_ACCESS_KEY },
     raw,
     freshPrefix: (label = 't') => `${label}-${(counter += 1)}-${randomBytes(4).toString('hex')}`,
     keysUnder,

@@ -1,13 +1,26 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
-const here = dirname(fileURLToPath(import.meta.url));
+// The child: runs s3rver, prints `{"port":N}` once listening, stops when its stdin closes (the
+// parent closed it or exited).
+const CHILD_SCRIPT = `
+const [entry, directory, ...buckets] = process.argv.slice(1);
+const { pathToFileURL } = await import('node:url');
+const { default: S3rver } = await import(pathToFileURL(entry).href);
+const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
+const { port } = await server.run();
+process.stdout.write(JSON.stringify({ port }) + '\\n');
+process.stdin.resume();
+process.stdin.on('end', () => { void server.close().finally(() => process.exit(0)); });
+`;
 
-/** The access key s3rver accepts (its default account). */
-export const S3RVER_CREDENTIALS = Object.freeze({ accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
+/** The access key id s3rver accepts (its default account). */
+export const S3RVER_ACCESS_KEY_ID = 'S3RVER';
+/** The secret access key of s3rver's default account. */
+export const S3RVER_SECRET_ACCESS_KEY = 'S3RVER';
 
 /** A running s3rver child process. */
 export interface S3rverProcess {
@@ -24,7 +37,8 @@ export interface S3rverProcess {
  */
 export async function startS3rver(buckets: readonly string[]): Promise<S3rverProcess> {
   const directory = await mkdtemp(join(tmpdir(), 'a3s-s3rver-'));
-  const child = spawn(process.execPath, [join(here, 's3rver-main.mjs'), directory, ...buckets], {
+  const entry = createRequire(import.meta.url).resolve('s3rver');
+  const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD_SCRIPT, entry, directory, ...buckets], {
     env: { ...process.env, NODE_OPTIONS: '--openssl-legacy-provider' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

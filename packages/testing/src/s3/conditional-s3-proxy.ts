@@ -33,10 +33,11 @@ export interface ProxiedRequest {
 /**
  * An HTTP proxy of ours in front of s3rver: s3rver ignores `If-Match` / `If-None-Match` on PUT
  * and DELETE, so the proxy enforces them (a HEAD of the key and the forwarded write run under
- * one per-key lock, and a failed precondition is answered 412 PreconditionFailed like S3), and
- * injects faults for the fault-injection tests (5xx, 503 SlowDown, slow answers, cut bodies).
+ * one per-key lock, and a failed precondition is answered 412 PreconditionFailed like S3); it
+ * answers a ranged GET of an empty object 416 InvalidRange like S3 (s3rver never answers it); and
+ * it injects faults for the fault-injection tests (5xx, 503 SlowDown, slow answers, cut bodies).
  */
-export class ConditionalProxy {
+export class ConditionalS3Proxy {
   readonly requests: ProxiedRequest[] = [];
   #rules: { rule: FaultRule; left: number }[] = [];
   readonly #locks = new Map<string, Promise<void>>();
@@ -52,8 +53,8 @@ export class ConditionalProxy {
   }
 
   /** Starts a proxy on 127.0.0.1 (a free port) forwarding to `upstream`. */
-  static async start(upstream: string): Promise<ConditionalProxy> {
-    const proxy = new ConditionalProxy(upstream);
+  static async start(upstream: string): Promise<ConditionalS3Proxy> {
+    const proxy = new ConditionalS3Proxy(upstream);
     await new Promise<void>((resolve) => proxy.#server.listen(0, '127.0.0.1', resolve));
     proxy.#port = (proxy.#server.address() as AddressInfo).port;
     return proxy;
@@ -108,6 +109,12 @@ export class ConditionalProxy {
     const query = new URLSearchParams(url.split('?')[1] ?? '');
     query.delete('x-id');
     const isObjectWrite = (method === 'PUT' || method === 'DELETE') && /^\/[^/]+\/.+/.test(objectPath) && [...query.keys()].length === 0;
+    if (method === 'GET' && req.headers.range !== undefined && /^\/[^/]+\/.+/.test(objectPath) && (await this.#headEtag(objectPath, true)) === '0') {
+      // s3rver never answers a ranged GET of an empty object; S3 answers 416 InvalidRange.
+      req.resume();
+      sendError(res, 416, 'InvalidRange');
+      return;
+    }
     if (!isObjectWrite) {
       await this.#forward(req, res, fault?.kind === 'cut');
       return;
@@ -154,13 +161,16 @@ export class ConditionalProxy {
     }
   }
 
-  /** ETag of the key upstream (anonymous HEAD: s3rver serves unsigned requests), `null` when absent. */
-  #headEtag(path: string): Promise<string | null> {
+  /**
+   * ETag (or, with `size`, the Content-Length) of the key upstream (anonymous HEAD: s3rver serves
+   * unsigned requests), `null` when absent.
+   */
+  #headEtag(path: string, size = false): Promise<string | null> {
     return new Promise((resolve, reject) => {
       const upstream = request({ host: this.#upstream.hostname, port: this.#upstream.port, method: 'HEAD', path }, (response) => {
         response.resume();
         if (response.statusCode === 404) resolve(null);
-        else if (response.statusCode === 200) resolve(String(response.headers.etag ?? ''));
+        else if (response.statusCode === 200) resolve(String((size ? response.headers['content-length'] : response.headers.etag) ?? ''));
         else reject(new Error(`HEAD ${path} answered ${String(response.statusCode)}`));
       });
       upstream.on('error', reject);
