@@ -17,7 +17,7 @@ export const agentConfigJsonSchema = {
   properties: {
     defaultModel: { type: 'string', pattern: '^[^/]+/.+$', description: 'provider/model' },
     providers: { type: 'array', minItems: 1, items: { $ref: '#/$defs/provider' } },
-    storageBackend: { enum: ['memory', 'file'] },
+    storageBackend: { enum: ['memory', 'file', 's3'] },
     sessionsDir: { type: 'string', minLength: 1 },
     agentDirs: { type: 'array', items: { type: 'string', minLength: 1 } },
     skillDirs: { type: 'array', items: { type: 'string', minLength: 1 } },
@@ -67,6 +67,21 @@ export const agentConfigJsonSchema = {
         maxResponseBytes: { type: 'integer', minimum: 1024 },
         timeoutMs: { type: 'integer', minimum: 1, maximum: 600000 },
         maxRedirects: { type: 'integer', minimum: 0, maximum: 20 },
+      },
+    },
+    s3: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['region'],
+      properties: {
+        region: { type: 'string', minLength: 1 },
+        endpoint: { type: 'string', pattern: '^https?://' },
+        accessKeyId: { type: 'string', minLength: 1 },
+        secretAccessKey: { type: 'string', minLength: 1 },
+        sessionToken: { type: 'string', minLength: 1 },
+        forcePathStyle: { type: 'boolean' },
+        bucket: { type: 'string', minLength: 3 },
+        prefix: { type: 'string' },
       },
     },
     webSearch: {

@@ -168,6 +168,27 @@ export interface SearchEngineConfig {
   readonly baseUrl?: string;
 }
 
+/**
+ * `s3 { region = "us-east-1"  endpoint = "http://127.0.0.1:9000"  access_key_id = env("AWS_ACCESS_KEY_ID")
+ * secret_access_key = env("AWS_SECRET_ACCESS_KEY")  force_path_style = true  bucket = "sessions"  prefix = "a3s" }`:
+ * the connection used by `storage_backend = "s3"` (sessions under `bucket`/`prefix`) and by
+ * `s3://bucket/prefix` workspaces. Credentials omitted: the AWS SDK's default provider chain.
+ */
+export interface S3StorageConfig {
+  readonly region: string;
+  /** S3-compatible endpoint; omit for AWS S3. */
+  readonly endpoint?: string;
+  readonly accessKeyId?: string;
+  readonly secretAccessKey?: string;
+  readonly sessionToken?: string;
+  /** Path-style URLs (MinIO, RustFS, R2). */
+  readonly forcePathStyle?: boolean;
+  /** Bucket of the session store (required with `storage_backend = "s3"`). */
+  readonly bucket?: string;
+  /** Key prefix of the session documents. Default `sessions`. */
+  readonly prefix?: string;
+}
+
 /** `web_search { default_engines = [...]  engines "duckduckgo" {} ... }`. */
 export interface WebSearchConfig {
   /** Engines a call that names none uses. Default: the first configured engine. */
@@ -211,8 +232,8 @@ export interface AgentConfig extends AgentSessionDefaults {
   readonly defaultModel: string;
   /** Providers in source order. */
   readonly providers: readonly ProviderConfig[];
-  /** Where sessions are stored by default. Default `memory`. */
-  readonly storageBackend: 'memory' | 'file';
+  /** Where sessions are stored by default. Default `memory`. `s3` needs an `s3 { bucket ... }` block. */
+  readonly storageBackend: 'memory' | 'file' | 's3';
   /** Absolute directory of the file session store. Default `.a3s/sessions` under the base directory. */
   readonly sessionsDir: string;
   /** Absolute agent directories. Default `[]`. */
@@ -221,6 +242,8 @@ export interface AgentConfig extends AgentSessionDefaults {
   readonly skillDirs: readonly string[];
   /** MCP servers inherited by every session. Default `[]`. */
   readonly mcpServers: readonly McpServerEntryConfig[];
+  /** `s3 { ... }`: the S3 connection of `storage_backend = "s3"` and `s3://` workspaces. */
+  readonly s3?: S3StorageConfig;
   /** `web_search { ... }`: the search engines of `web_search`. */
   readonly webSearch?: WebSearchConfig;
   /** Absolute path of the config file, when the config came from a file. */

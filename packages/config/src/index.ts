@@ -22,6 +22,7 @@ export type {
   SearchEngineConfig,
   SearchEngineKind,
   WebFetchConfig,
+  S3StorageConfig,
   WebSearchConfig,
   WorkerAgentConfig,
 } from './agent-config.js';

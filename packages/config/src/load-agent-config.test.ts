@@ -195,11 +195,11 @@ describe('loadAgentConfig: providers', () => {
 describe('loadAgentConfig: schema violations', () => {
   it('lists every violation with its position', () => {
     const error = failure(() =>
-      loadAgentConfig('default_model = "openai/m"\nmax_tool_rounds = 0\nstorage_backend = "s3"\nproviders "openai" {\n  models "m" { tool_call = "yes"  limit = { context = 1.5 } }\n}', { env: {} }),
+      loadAgentConfig('default_model = "openai/m"\nmax_tool_rounds = 0\nstorage_backend = "redis"\nproviders "openai" {\n  models "m" { tool_call = "yes"  limit = { context = 1.5 } }\n}', { env: {} }),
     );
     expect(error.details['issues']).toEqual(
       expect.arrayContaining([
-        { path: '/storageBackend', message: 'must be one of "memory", "file"', line: 3, column: 1 },
+        { path: '/storageBackend', message: 'must be one of "memory", "file", "s3"', line: 3, column: 1 },
         { path: '/maxToolRounds', message: 'must be >= 1', line: 2, column: 1 },
         { path: '/providers/0/models/0/toolCall', message: 'must be boolean', line: 5, column: 16 },
         { path: '/providers/0/models/0/limit/context', message: 'must be integer', line: 5, column: 35 },
@@ -288,6 +288,32 @@ mcp_servers "docs" {
     const unknownKey = failure(() => loadAgentConfig(`${MINIMAL}\nmcp_servers "x" {\n  transport = { type = "stdio"  command = "a" }\n  oauth = true\n}`, { env: {} }));
     expect(unknownKey.code).toBe('CONFIG_ERROR');
     expect(unknownKey.message).toContain('oauth');
+  });
+});
+
+describe('loadAgentConfig: s3 storage', () => {
+  it('reads storage_backend = "s3" with its s3 block, credentials from env()', () => {
+    const config = loadAgentConfig(
+      `${MINIMAL}storage_backend = "s3"
+s3 {
+  region = "us-east-1"
+  endpoint = "http://127.0.0.1:9000"
+  access_key_id = env("S3_KEY_ID")
+  secret_access_key = env("S3_SECRET")
+  force_path_style = true
+  bucket = "sessions"
+  prefix = "a3s/prod"
+}`,
+      { env: { S3_KEY_ID: 'id', S3_SECRET: 'secret' } },
+    );
+    expect(config.storageBackend).toBe('s3');
+    expect(config.s3).toEqual({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', accessKeyId: 'id', secretAccessKey: 'secret', forcePathStyle: true, bucket: 'sessions', prefix: 'a3s/prod' });
+  });
+
+  it('refuses storage_backend = "s3" without a bucket, and unknown s3 keys', () => {
+    expect(failure(() => loadAgentConfig(`${MINIMAL}storage_backend = "s3"\ns3 { region = "us-east-1" }`)).message).toMatch(/needs an s3 \{/);
+    expect(failure(() => loadAgentConfig(`${MINIMAL}storage_backend = "s3"`)).message).toMatch(/needs an s3 \{/);
+    expect(failure(() => loadAgentConfig(`${MINIMAL}s3 { region = "us-east-1"  bukket = "x" }`)).message).toMatch(/bukket/);
   });
 });
 

@@ -176,6 +176,11 @@ export function toAgentConfig(document: AclDocument, options: ToAgentConfigOptio
     throw new CodeError('CONFIG_ERROR', `default_model: ${error.message}`, { cause: error, details: { ...error.details, line: at.line, column: at.column, ...(file === undefined ? {} : { file }) } });
   }
 
+  if (known['storageBackend'] === 's3' && typeof (known['s3'] as { bucket?: unknown } | undefined)?.bucket !== 'string') {
+    const at = positions.get('/storageBackend') ?? { line: 1, column: 1 };
+    throw aclSyntaxError('storage_backend = "s3" needs an s3 { region = "..."  bucket = "..." } block naming the bucket of the sessions', at, file);
+  }
+
   const absolute = (path: string): string => resolve(options.baseDir, path);
   return {
     ...known,

@@ -4,16 +4,18 @@ import { join } from 'node:path';
 import { loadAgentDirectory, loadAgentDocument, mergeAclDocuments, toAgentConfig } from '@a3s-lab/code-config';
 import type { AgentDirectory, LoadedAclDocument } from '@a3s-lab/code-config';
 import type { AgentConfig } from '@a3s-lab/code-config';
-import { AgentSession, builtinSubagents, CodeError, DefaultSecurityProvider, MemorySessionStore, SESSION_OPTION_NAMES, resolveSessionOptions, workerDefinition } from '@a3s-lab/code-core';
-import type { AnyTool, ChildSessionRequest, SecurityProvider, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, ToolServices, ToolSource, ToolSourceBinding, WorkerAgentSpec, WorkspaceBackend } from '@a3s-lab/code-core';
+import { AgentSession, builtinSubagents, CodeError, DefaultSecurityProvider, SESSION_OPTION_NAMES, resolveSessionOptions, workerDefinition } from '@a3s-lab/code-core';
+import type { AnyTool, ChildSessionRequest, SecurityProvider, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, ToolServices, ToolSource, ToolSourceBinding, WorkerAgentSpec } from '@a3s-lab/code-core';
 import type { McpServerConfig, McpToolSource } from '@a3s-lab/code-mcp';
 import { resolveModel } from '@a3s-lab/code-config';
-import { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
+import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
 import { createProgramTool } from '@a3s-lab/code-ptc';
 import { createBuiltinTools, createGenerateObjectTool, createParallelTaskTool, createSearchSkillsTool, createSkillTool, createTaskTool, createUpdatePlanTool, selectToolsForWorkspace } from '@a3s-lab/code-tools';
 import { createLlmClient } from './create-llm-client.js';
 import type { LlmClientFactory } from './create-llm-client.js';
 import { loadMcp } from './load-mcp.js';
+import { configuredSessionStore, s3ConfigCredentials, s3WorkspaceFromConfig } from './s3-from-config.js';
+import { s3CredentialValues } from './s3-workspace-backend.js';
 import { modelContextWindow } from './model-context-window.js';
 import { findProjectInstructions, projectInstructionsSection } from './project-instructions.js';
 import { directorySkills, loadSkillDirs } from './load-skills.js';
@@ -96,7 +98,7 @@ export class Agent {
     this.#searchEngines = createSearchEngines(config.webSearch);
     this.#factory = options.llmClientFactory ?? createLlmClient;
     this.#env = options.env ?? process.env;
-    this.sessionStore = sessionStore ?? (config.storageBackend === 'file' ? new FileSessionStore(config.sessionsDir) : new MemorySessionStore('memory:agent'));
+    this.sessionStore = sessionStore ?? configuredSessionStore(config);
     this.#toolSources = [...(options.toolSources ?? [])];
     this.#mcp = mcp.source;
     this.#ownsMcp = mcp.owned;
@@ -427,8 +429,9 @@ export class Agent {
     // Built first: a bad webFetch.allowHosts entry fails the session before anything is opened.
     const services = createWebServices(resolved.webFetch, this.#searchEngines);
     const model = resolved.model ?? this.config.defaultModel;
-    let backend = resolved.workspaceBackend as WorkspaceBackend | undefined;
+    let backend = resolved.workspaceBackend;
     const ownsWorkspace = backend === undefined;
+    if (backend === undefined && workspace.startsWith('s3://')) backend = s3WorkspaceFromConfig(this.config, workspace);
     if (backend === undefined) {
       if (/^[a-z][a-z0-9+.-]*:\/\//i.test(workspace)) {
         throw new CodeError('SESSION_CONFIGURATION_ERROR', `workspace '${workspace}' is not a local directory: pass a workspaceBackend for it`, { details: { field: 'workspaceBackend' } });
@@ -442,8 +445,10 @@ export class Agent {
     const tools = actingAs === undefined ? available : toolsFor(actingAs, available);
     // Keys written literally in the config are secrets too, like those from the environment.
     const configKeys = this.config.providers.flatMap((p) => (typeof p.apiKey === 'string' && p.apiKey.length >= 8 ? [p.apiKey] : []));
-    const security = new DefaultSecurityProvider({ secretValues: [...secretEnvironmentValues(this.#env), ...configKeys] });
-    const local = ownsWorkspace || backend instanceof LocalWorkspaceBackend;
+    // S3 credentials (of the config, the backend and the store) are never shown either.
+    const s3Keys = [...s3ConfigCredentials(this.config), ...s3CredentialValues(backend), ...s3CredentialValues(resolved.sessionStore ?? this.sessionStore)];
+    const security = new DefaultSecurityProvider({ secretValues: [...secretEnvironmentValues(this.#env), ...configKeys, ...s3Keys] });
+    const local = backend instanceof LocalWorkspaceBackend;
     const project = local && resolved.projectInstructions !== false && resolved.systemPrompt === undefined ? projectInstructionsSection(findProjectInstructions(backend.root)) : '';
     let extensions: SessionExtensions | null = null;
     const core = new AgentSession({

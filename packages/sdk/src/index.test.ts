@@ -15,6 +15,8 @@ describe('@a3s-lab/code public surface', () => {
       'InvocationRuntime',
       'LocalWorkspaceBackend',
       'MemorySessionStore',
+      'S3SessionStore',
+      'S3WorkspaceBackend',
       'SESSION_SNAPSHOT_SCHEMA',
       'Session',
       'VERIFICATION_REPORT_SCHEMA',

@@ -13,6 +13,10 @@ export { secretEnvironmentValues } from './secret-environment.js';
 export type { McpHttpTransportConfig, McpServerConfig, McpServerStatus, McpStdioTransportConfig, McpTransportConfig } from '@a3s-lab/code-mcp';
 
 export { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
+// S3 support lives in the optional @a3s-lab/code-s3, loaded on first use by these two classes.
+export { S3WorkspaceBackend } from './s3-workspace-backend.js';
+export { S3SessionStore } from './s3-session-store.js';
+export type { S3ConnectionOptions, S3SessionStoreOptions, S3WorkspaceBackendOptions } from '@a3s-lab/code-s3';
 export {
   AGENT_EVENT_TYPES_V1,
   CodeError,

@@ -5,6 +5,7 @@ import type { RetentionLimits } from './run-store.js';
 import { isSessionStore } from './session-store.js';
 import type { SessionStore } from './session-store.js';
 import type { InlineSkill } from '../skills/inline-skills.js';
+import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
 
 /** Kinds of worker agents (subagents). */
 export type WorkerKind = 'read_only' | 'planner' | 'implementer' | 'verifier' | 'reviewer' | 'custom';
@@ -76,8 +77,8 @@ export interface SessionOptions {
     readonly timeoutAction?: 'reject' | 'auto_approve';
     readonly yoloLanes?: readonly string[];
   };
-  /** Workspace backend; default a local backend rooted at the session workspace. */
-  readonly workspaceBackend?: unknown;
+  /** Workspace backend (`LocalWorkspaceBackend`, `S3WorkspaceBackend`...); default a local backend rooted at the session workspace. */
+  readonly workspaceBackend?: WorkspaceBackend;
   /** Where `save()` and `autoSave` publish snapshots (`MemorySessionStore`, `FileSessionStore`, `S3SessionStore`...). */
   readonly sessionStore?: SessionStore;
   /** Session id; default generated. */
