@@ -116,6 +116,8 @@ export class ConditionalS3Proxy {
       return;
     }
     if (!isObjectWrite) {
+      // Reads of a key wait for a write of it in flight (see #settled).
+      if (/^\/[^/]+\/.+/.test(objectPath)) await this.#locks.get(objectPath);
       await this.#forward(req, res, fault?.kind === 'cut');
       return;
     }
@@ -131,8 +133,21 @@ export class ConditionalS3Proxy {
           return;
         }
       }
-      await this.#forward(req, res, false);
+      await this.#forward(req, res, false, method === 'PUT' ? (etag) => this.#settled(objectPath, etag) : undefined);
     });
+  }
+
+  /**
+   * s3rver answers a PUT before its file is fully on disk (and truncates the old file first), so a
+   * read right after it could see a short object; S3 publishes whole objects. The proxy holds the
+   * answer (and the key's lock) until a HEAD shows the new ETag.
+   */
+  async #settled(path: string, etag: string): Promise<void> {
+    for (let attempt = 0; attempt < 400; attempt += 1) {
+      const current = await this.#headEtag(path).catch(() => null);
+      if (current !== null && etagsEqual(current, etag)) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   }
 
   #takeFault(method: string, path: string): ProxyFault | undefined {
@@ -179,9 +194,22 @@ export class ConditionalS3Proxy {
   }
 
   /** Forwards the request as is (signed headers unchanged); with `cut`, the answer's body is cut in half. */
-  #forward(req: IncomingMessage, res: ServerResponse, cut: boolean): Promise<void> {
+  #forward(req: IncomingMessage, res: ServerResponse, cut: boolean, settle?: (etag: string) => Promise<void>): Promise<void> {
     return new Promise((resolve) => {
       const upstream = request({ host: this.#upstream.hostname, port: this.#upstream.port, method: req.method, path: req.url, headers: req.headers }, (response) => {
+        const etag = response.headers.etag;
+        if (settle !== undefined && response.statusCode === 200 && typeof etag === 'string') {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            void settle(etag).then(() => {
+              res.writeHead(200, response.headers as OutgoingHttpHeaders);
+              res.end(Buffer.concat(chunks));
+              resolve();
+            });
+          });
+          return;
+        }
         if (!cut) {
           res.writeHead(response.statusCode ?? 502, response.headers as OutgoingHttpHeaders);
           response.pipe(res);
