@@ -147,6 +147,28 @@ describe('S3 workspaces through @a3s-lab/code', () => {
     await agent.close();
   });
 
+  it('importing @a3s-lab/code loads neither @a3s-lab/code-s3 nor the AWS SDK until an S3 backend is used (built SDK)', async () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const { S3WorkspaceBackend } = await import('@a3s-lab/code');
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((path) => path.includes('@aws-sdk'));
+      const before = loaded();
+      const backend = new S3WorkspaceBackend({ region: 'us-east-1', bucket: 'workspace', prefix: 'p', accessKeyId: 'k', secretAccessKey: 's' });
+      const afterConstruct = loaded();
+      await backend.resolvePath({ path: 'a.txt' });
+      process.stdout.write(JSON.stringify({ before, afterConstruct, afterUse: loaded() }));
+      await backend.close();
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: here, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ before: false, afterConstruct: false, afterUse: true });
+  });
+
   it('names the package when @a3s-lab/code-s3 is not installed', async () => {
     const missing = Object.assign(new Error("Cannot find package '@a3s-lab/code-s3'"), { code: 'ERR_MODULE_NOT_FOUND' });
     const error = await importS3(() => Promise.reject(missing)).catch((caught: unknown) => caught);
