@@ -18,10 +18,10 @@ afterAll(async () => {
 
 const decoder = new TextDecoder();
 
-/** A backend with two attempts and a short request timeout, on a fresh prefix holding `file.txt` = `before`. */
+/** A backend with two attempts and a 1.5 s request timeout (generous for a loaded CI machine), on a fresh prefix holding `file.txt` = `before`. */
 async function seeded(): Promise<{ backend: S3WorkspaceBackend; prefix: string; key: string }> {
   const prefix = `faults/${fixture.freshPrefix()}`;
-  const backend = new S3WorkspaceBackend({ ...fixture.connection, bucket: TEST_BUCKET, prefix, maxAttempts: 2, requestTimeoutMs: 400, searchEnabled: true });
+  const backend = new S3WorkspaceBackend({ ...fixture.connection, bucket: TEST_BUCKET, prefix, maxAttempts: 2, requestTimeoutMs: 1500, searchEnabled: true });
   await backend.writeFile({ path: 'file.txt', content: 'before' });
   return { backend, prefix, key: `${prefix}/file.txt` };
 }
@@ -65,15 +65,15 @@ describe('S3WorkspaceBackend fault injection (through the proxy)', () => {
 
   it('slow answers: a typed timeout for reads, and a timed-out write is never applied', async () => {
     const { backend, key } = await seeded();
-    fixture.proxy.inject({ method: 'GET', pathIncludes: key, fault: { kind: 'slow', delayMs: 1500 }, times: 10 });
+    fixture.proxy.inject({ method: 'GET', pathIncludes: key, fault: { kind: 'slow', delayMs: 4000 }, times: 10 });
     const read = await failureOf(backend.readFile({ path: 'file.txt' }));
-    expect(read.details['errorKind']).toEqual({ type: 'timeout', op: 's3:GetObject', duration_ms: 400 });
+    expect(read.details['errorKind']).toEqual({ type: 'timeout', op: 's3:GetObject', duration_ms: 1500 });
 
-    fixture.proxy.inject({ method: 'PUT', pathIncludes: key, fault: { kind: 'slow', delayMs: 1500 }, times: 10 });
+    fixture.proxy.inject({ method: 'PUT', pathIncludes: key, fault: { kind: 'slow', delayMs: 4000 }, times: 10 });
     const write = await failureOf(backend.writeFile({ path: 'file.txt', content: 'after' }));
     expect(write.details['errorKind']).toMatchObject({ type: 'timeout' });
     // The delayed requests would have been forwarded by now: the proxy drops those whose client gave up.
-    await new Promise((resolve) => setTimeout(resolve, 1800));
+    await new Promise((resolve) => setTimeout(resolve, 4500));
     expect(await fixture.getText(key)).toBe('before');
   });
 

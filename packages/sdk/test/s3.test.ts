@@ -94,7 +94,7 @@ describe('S3 workspaces through @a3s-lab/code', () => {
   it('turns S3 faults into typed tool errors: rate_limited, transport, timeout', async () => {
     const agent = await Agent.create(aclFor(model, 'anthropic'));
     const prefix = fresh('faults');
-    const backend = new S3WorkspaceBackend({ ...connection(), bucket: 'workspace', prefix, maxAttempts: 1, requestTimeoutMs: 300 });
+    const backend = new S3WorkspaceBackend({ ...connection(), bucket: 'workspace', prefix, maxAttempts: 1, requestTimeoutMs: 1500 });
     const session = await agent.sessionAsync('s3://workspace/faults', { workspaceBackend: backend });
     await session.writeFile('f.txt', 'content\n');
     const key = `/workspace/${prefix}/f.txt`;
@@ -102,7 +102,7 @@ describe('S3 workspaces through @a3s-lab/code', () => {
     expect((await session.tool('read', { file_path: 'f.txt' })).errorKind).toEqual({ type: 'rate_limited' });
     proxy.inject({ method: 'PUT', pathIncludes: key, fault: { kind: 'status', status: 500, code: 'InternalError' }, times: 1 });
     expect((await session.tool('write', { file_path: 'f.txt', content: 'changed\n' })).errorKind).toMatchObject({ type: 'transport', op: 's3:PutObject' });
-    proxy.inject({ method: 'GET', pathIncludes: key, fault: { kind: 'slow', delayMs: 1000 }, times: 1 });
+    proxy.inject({ method: 'GET', pathIncludes: key, fault: { kind: 'slow', delayMs: 4000 }, times: 1 });
     expect((await session.tool('read', { file_path: 'f.txt' })).errorKind).toMatchObject({ type: 'timeout', op: 's3:GetObject' });
     expect(await session.readFile('f.txt')).toBe('content\n');
     await agent.close();
@@ -246,7 +246,7 @@ describe('two hosts sharing sessions on S3 (built SDK in child processes)', () =
       // Both hosts resume the same generation and edit the same file at the same moment; the
       // proxy holds their PUTs so both have read the same version before either lands.
       const key = `/workspace/${prefix}/ws/notes/plan.md`;
-      proxy.inject({ method: 'PUT', pathIncludes: key, fault: { kind: 'slow', delayMs: 1500 }, times: 2 });
+      proxy.inject({ method: 'PUT', pathIncludes: key, fault: { kind: 'slow', delayMs: 5000 }, times: 2 });
       const editors = [host([acl, 'edit', sessionId, 'draft', 'final by one']), host([acl, 'edit', sessionId, 'draft', 'final by two'])];
       await Promise.all(editors.map((editor) => editor.ready));
       for (const editor of editors) editor.go();
