@@ -15,6 +15,7 @@ import { createLlmClient } from './create-llm-client.js';
 import type { LlmClientFactory } from './create-llm-client.js';
 import { loadMcp } from './load-mcp.js';
 import { configuredSessionStore, s3ConfigCredentials, s3WorkspaceFromConfig } from './s3-from-config.js';
+import { S3SessionStore } from './s3-session-store.js';
 import { s3CredentialValues } from './s3-workspace-backend.js';
 import { modelContextWindow } from './model-context-window.js';
 import { findProjectInstructions, projectInstructionsSection } from './project-instructions.js';
@@ -90,6 +91,8 @@ export class Agent {
 
   readonly #options: AgentCreateOptions;
   readonly #document: LoadedAclDocument;
+  /** The S3 store this agent built from its config (its client is released by `close()`). */
+  readonly #ownedS3Store: S3SessionStore | null;
 
   private constructor(config: AgentConfig, document: LoadedAclDocument, options: AgentCreateOptions, sessionStore?: SessionStore, mcp: { readonly source: McpToolSource | null; readonly owned: boolean } = { source: null, owned: false }) {
     this.config = config;
@@ -99,6 +102,7 @@ export class Agent {
     this.#factory = options.llmClientFactory ?? createLlmClient;
     this.#env = options.env ?? process.env;
     this.sessionStore = sessionStore ?? configuredSessionStore(config);
+    this.#ownedS3Store = sessionStore === undefined && this.sessionStore instanceof S3SessionStore ? this.sessionStore : null;
     this.#toolSources = [...(options.toolSources ?? [])];
     this.#mcp = mcp.source;
     this.#ownsMcp = mcp.owned;
@@ -495,6 +499,7 @@ export class Agent {
     await Promise.all([...this.#sessions].map((s) => s.closeAsync()));
     this.#sessions.clear();
     if (this.#ownsMcp) await this.#mcp?.close();
+    await this.#ownedS3Store?.close();
   }
 
   /** Attaches the tool sources (host sources, then the config's MCP servers when `inheritMcp`) to a new session's surface. */
