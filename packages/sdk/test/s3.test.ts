@@ -188,7 +188,7 @@ interface HostOutput {
   readonly stderr: string;
 }
 
-/** Runs the host fixture (the built SDK); `release` resolves when it printed `ready`, `go()` lets it continue. */
+/** Runs the host fixture (the built SDK); `ready` resolves when it printed `ready`, `go()` lets it continue. */
 function host(args: readonly string[]): { done: Promise<HostOutput>; ready: Promise<void>; go(): void } {
   const child = spawn(process.execPath, [join(here, 'fixtures', 's3-host.mjs'), ...args], { cwd: here, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
