@@ -15,7 +15,7 @@ interface Envelope {
   version: number;
   type: string;
   payload: Record<string, unknown>;
-  metadata?: Record<string, unknown>;
+  metadata: Record<string, unknown>;
 }
 
 /** Every stdout line parsed and schema-checked; fails the test on the first bad line. */
@@ -26,7 +26,9 @@ function parseJsonl(stdout: string): Envelope[] {
     const value = JSON.parse(line) as Envelope;
     const ok = validate(value);
     expect(ok, `line ${i + 1} is not a v1 envelope: ${line}\n${JSON.stringify(validate.errors)}`).toBe(true);
-    expect(Object.keys(value).sort()).toEqual(value.metadata === undefined ? ['payload', 'type', 'version'] : ['metadata', 'payload', 'type', 'version']);
+    // Every line carries metadata, as the README promises.
+    expect(Object.keys(value).sort()).toEqual(['metadata', 'payload', 'type', 'version']);
+    expect(typeof value.metadata).toBe('object');
     return value;
   });
 }
@@ -62,7 +64,7 @@ describe('a3s-code run --json', () => {
     expect(received.map((e) => e.payload['reason'])).toEqual(['approved by --yes', 'approved by --yes']);
     const edit = events.filter((e) => e.type === 'tool_end')[1]!;
     expect((edit.payload['metadata'] as Record<string, unknown>)['diff']).toContain('+uno');
-    expect(events.every((e) => typeof e.metadata?.['sequence'] === 'number')).toBe(true);
+    expect(events.every((e) => typeof e.metadata['sequence'] === 'number')).toBe(true);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('uno\ntwo\n');
     expect(result.code).toBe(0);
     expect(fixture.server()!.errors).toEqual([]);
