@@ -32,6 +32,13 @@ describe('promptWithStdin', () => {
     expect(await prompt).toBe('summarize\n\n<stdin>\nline one\nline two\n</stdin>');
   });
 
+  it('a stdin already read to its end resolves at once', async () => {
+    const stdin = new PassThrough();
+    stdin.end('x');
+    expect((await readStdin(stdin)).text).toBe('x');
+    expect(await readStdin(stdin)).toEqual({ text: '', timedOut: false });
+  });
+
   it('leaves a terminal stdin alone', async () => {
     const stdin = Object.assign(new PassThrough(), { isTTY: true });
     expect(await promptWithStdin('hello', ioWith(stdin).io, style, 10)).toBe('hello');

@@ -21,6 +21,8 @@ export interface StdinText {
  * data has arrived by then, and stops listening so the process can exit.
  */
 export function readStdin(stdin: CliInput, firstByteTimeoutMs?: number): Promise<StdinText> {
+  // Already read to its end elsewhere: nothing more will come (no 'end' event either).
+  if ('readableEnded' in stdin && stdin.readableEnded === true) return Promise.resolve({ text: '', timedOut: false });
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
