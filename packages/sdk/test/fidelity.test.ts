@@ -1,6 +1,7 @@
 // Drop-in behaviour for code written against the documented API: direct helpers' result
 // shapes, request forms, lifecycle names, and the options the original package accepts.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorResponse, malformedToolCallResponse, textResponse } from '@a3s-lab/code-testing';
@@ -49,6 +50,33 @@ describe('direct helpers return what tools.md documents', () => {
     expect(h.agent.isClosed()).toBe(false);
     await h.agent.close();
     expect(h.agent.isClosed()).toBe(true);
+  });
+});
+
+describe('refusals reach SDK callers as SECURITY_ERROR', () => {
+  it('a path escape and an absolute path outside are SECURITY_ERROR; other failures stay TOOL_ERROR', async () => {
+    h = await startHarness('anthropic', []);
+    writeFileSync(join(h.dir, 'inside.txt'), 'ok\n');
+    const session = await h.agent.sessionAsync(h.dir);
+    await expect(session.readFile('../../etc/passwd')).rejects.toMatchObject({ code: 'SECURITY_ERROR', details: { tool: 'read', errorKind: { type: 'permission_denied' } } });
+    await expect(session.grep('root', { path: '/etc' })).rejects.toMatchObject({ code: 'SECURITY_ERROR' });
+    await expect(session.readFile('missing.txt')).rejects.toMatchObject({ code: 'TOOL_ERROR', details: { errorKind: { type: 'not_found' } } });
+  });
+});
+
+describe('patch and real git diffs', () => {
+  it('session.patchFile applies the output of `git diff` for a CRLF file', async () => {
+    h = await startHarness('anthropic', [], { 'w.txt': 'one\r\ntwo\r\nthree\r\n' }, { git: true });
+    const git = (...args: string[]): string => execFileSync('git', ['-c', 'core.autocrlf=false', ...args], { cwd: h!.dir, encoding: 'utf8' });
+    writeFileSync(join(h.dir, 'w.txt'), 'one\r\n2\r\nthree\r\n');
+    const diff = git('diff');
+    expect(diff).toContain('+2\r\n');
+    git('checkout', '--', 'w.txt');
+    const session = await h.agent.sessionAsync(h.dir);
+    const result = await session.patchFile('w.txt', diff);
+    expect(result.exitCode, result.output).toBe(0);
+    expect(readFileSync(join(h.dir, 'w.txt'), 'utf8')).toBe('one\r\n2\r\nthree\r\n');
+    expect(git('status', '--porcelain')).toBe(' M w.txt\n');
   });
 });
 
