@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorResponse, malformedToolCallResponse, textResponse } from '@a3s-lab/code-testing';
+import { errorResponse, malformedToolCallResponse, textResponse, toolCallResponse, toolResultsOf } from '@a3s-lab/code-testing';
+import type { AgentEvent } from '../src/index.js';
 import { PROTOCOLS, startHarness } from './harness.js';
 import type { Harness } from './harness.js';
 
@@ -61,6 +62,23 @@ describe('refusals reach SDK callers as SECURITY_ERROR', () => {
     await expect(session.readFile('../../etc/passwd')).rejects.toMatchObject({ code: 'SECURITY_ERROR', details: { tool: 'read', errorKind: { type: 'permission_denied' } } });
     await expect(session.grep('root', { path: '/etc' })).rejects.toMatchObject({ code: 'SECURITY_ERROR' });
     await expect(session.readFile('missing.txt')).rejects.toMatchObject({ code: 'TOOL_ERROR', details: { errorKind: { type: 'not_found' } } });
+  });
+});
+
+describe('bash streams its output while it runs', () => {
+  it('tool_output_delta events carry the live output before tool_end; the result is unchanged', async () => {
+    const command = 'for i in 1 2 3; do echo tick$i; sleep 0.3; done; echo done >&2';
+    h = await startHarness('anthropic', [toolCallResponse('bash', { command }), textResponse('ran')]);
+    const session = await h.agent.sessionAsync(h.dir);
+    const events: AgentEvent[] = [];
+    for await (const event of await session.stream('run it')) events.push(event);
+    const end = events.findIndex((event) => event.type === 'tool_end');
+    const deltas = events.slice(0, end).filter((event) => event.type === 'tool_output_delta' && event.toolName === 'bash');
+    expect(deltas.length).toBeGreaterThanOrEqual(3);
+    expect(deltas.map((event) => event.text ?? '').join('')).toBe('tick1\ntick2\ntick3\ndone\n');
+    const result = toolResultsOf(h.server.requests[1]!)[0]?.content;
+    expect(result).toContain('stdout:\ntick1\ntick2\ntick3\n');
+    expect(result).toContain('stderr:\ndone\n');
   });
 });
 

@@ -1,5 +1,6 @@
 import { toolFailure } from '@a3s-lab/code-core';
 import { maskCutSeams } from './cut-seams.js';
+import { OutputStreamer } from './output-streamer.js';
 import type { ExecResult, Tool, ToolOutput } from '@a3s-lab/code-core';
 import { mutatingCapabilities } from './tool-support.js';
 
@@ -52,8 +53,14 @@ export function createBashTool(): Tool<BashArgs> {
       const { workspace, abortSignal } = context;
       if (workspace.exec === undefined) return toolFailure('this workspace cannot run commands', { type: 'unsupported', message: 'workspace has no exec capability' });
       const timeoutMs = args.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
-      const result = await workspace.exec({ command: args.command, timeoutMs, maxOutputBytes: BASH_MAX_OUTPUT_BYTES, abortSignal });
-      return renderExec(result, timeoutMs);
+      // Live output for UIs as bounded tool_output_delta events; the result below is unchanged.
+      const live = new OutputStreamer((text) => context.emitOutputDelta(text));
+      try {
+        const result = await workspace.exec({ command: args.command, timeoutMs, maxOutputBytes: BASH_MAX_OUTPUT_BYTES, abortSignal, onOutput: (_stream, text) => live.push(text) });
+        return renderExec(result, timeoutMs);
+      } finally {
+        live.close();
+      }
     },
   };
 }
