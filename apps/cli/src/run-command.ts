@@ -1,5 +1,5 @@
 import { statSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { Agent, CodeError } from '@a3s-lab/code';
 import type { SessionOptions } from '@a3s-lab/code';
 import type { Style } from './ansi.js';
@@ -22,14 +22,27 @@ export const INTERACTIVE_CONFIRMATION_TIMEOUT_MS = 30 * 60_000;
 /** The workspace directory of a run; CONFIG_ERROR when it is not a directory. */
 export function resolveWorkspace(io: CliIo, workspace: string | undefined): string {
   const dir = resolve(io.cwd, workspace ?? '.');
-  let ok = false;
-  try {
-    ok = statSync(dir).isDirectory();
-  } catch {
-    ok = false;
-  }
-  if (!ok) throw new CodeError('CONFIG_ERROR', `workspace is not a directory: ${dir}`, { details: { argument: '--workspace', path: dir } });
+  if (!isDirectory(dir)) throw new CodeError('CONFIG_ERROR', `workspace is not a directory: ${dir}`, { details: { argument: '--workspace', path: dir } });
   return dir;
+}
+
+const isDirectory = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The file `-o` writes the answer to, checked before the run so a bad path costs no model call:
+ * CONFIG_ERROR when its directory is missing or the path is a directory.
+ */
+export function resolveOutputFile(io: CliIo, output: string): string {
+  const file = resolve(io.cwd, output);
+  const problem = isDirectory(file) ? 'is a directory' : isDirectory(dirname(file)) ? null : 'is in a directory that does not exist';
+  if (problem !== null) throw new CodeError('CONFIG_ERROR', `-o ${output}: ${file} ${problem}`, { details: { usage: true, argument: '--output', path: file } });
+  return file;
 }
 
 /** Loads the agent from a discovered config; a broken file is a CONFIG_ERROR that names it. */
@@ -49,6 +62,7 @@ export async function runCommand(options: RunCommandOptions, io: CliIo, style: S
   let agent: Agent | undefined;
   try {
     const workspace = resolveWorkspace(io, options.workspace);
+    const outputFile = options.output === undefined ? undefined : resolveOutputFile(io, options.output);
     const source = discoverConfig({
       workspace,
       cwd: io.cwd,
@@ -91,7 +105,7 @@ export async function runCommand(options: RunCommandOptions, io: CliIo, style: S
     }
     const prompt = await promptWithStdin(options.prompt, io, style);
     const outcome = await hostRun({ session, prompt, io, style, json: options.json, yes: options.yes, model, compact: options.compact === true });
-    if (options.output !== undefined && outcome.error === undefined && !outcome.cancelled) writeFileSync(resolve(io.cwd, options.output), outcome.text);
+    if (outputFile !== undefined && outcome.error === undefined && !outcome.cancelled) writeFileSync(outputFile, outcome.text);
     // The renderer's error line (stderr) or the `error` envelope (--json) already said why the
     // run failed: a 401 is reported once.
     return outcome.exitCode;

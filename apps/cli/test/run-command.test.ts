@@ -128,6 +128,19 @@ describe('a3s-code run', () => {
     expect(result.code).toBe(1);
   });
 
+  it('rejects an -o path in a missing directory (or a directory) before any model call, exit 2', async () => {
+    const { ws, home } = dirs();
+    const s = await start([textResponse('unused')]);
+    writeWorkspaceConfig(ws, s, home);
+    for (const target of [join('no', 'such', 'dir', 'out.md'), '.']) {
+      const result = await runMain(['run', 'hi', '--workspace', ws, '-o', target], { env: cleanEnv(home), cwd: ws });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/\[CONFIG_ERROR\] -o .*(does not exist|is a directory)/);
+      expect(result.stdout).toBe('');
+    }
+    expect(s.requests).toHaveLength(0);
+  });
+
   it('rejects a missing workspace and an unknown model with exit 2', async () => {
     const { ws, home } = dirs();
     writeWorkspaceConfig(ws, await start([textResponse('unused')]), home);
