@@ -35,8 +35,8 @@ interface ToolState {
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /**
- * The human output of a run (progress: the host writes it to stderr). On a TTY assistant text streams as it arrives and a retried
- * turn's provisional text is erased and redrawn; elsewhere text is buffered per turn attempt
+ * The human output of a run (the host writes it to stderr). On a TTY assistant text streams
+ * as it arrives and a retried turn's provisional text is erased and redrawn; elsewhere text is buffered per turn attempt
  * and printed once the attempt is final (its first tool call, or `turn_end`). Tool calls are one
  * line each; edits show their unified diff; a spinner with elapsed time runs while the model or
  * a tool works (TTY only).
@@ -124,8 +124,10 @@ export class TerminalRenderer implements RunRenderer {
         break;
       case 'agent_end':
         this.#finalizeAttempt(true);
-        // The held text is the answer: it goes to stdout, not here.
-        this.#heldAnswer = '';
+        // The run's answer goes to stdout (the host prints it), not here; a run that ended
+        // without answer text keeps what it held on this stream.
+        if ((event.text ?? '').length > 0) this.#heldAnswer = '';
+        else this.#releaseHeldAnswer();
         this.#summary();
         break;
       case 'error':
