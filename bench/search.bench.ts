@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { findRipgrep, LocalWorkspaceBackend, ripgrepFilesArgs, ripgrepSearchArgs } from '../packages/local/src/index.js';
 import { largeTree } from './large-tree.js';
 
-const RUNS = Number(process.env['RUNS'] ?? 5);
+const RUNS = Number(process.env['RUNS'] ?? 3);
 const PAGE = 200;
 const tree = largeTree();
 const root = realpathSync(tree.root);

@@ -110,7 +110,8 @@ export async function compareFixTheBug(server: ScriptedModelServer, acl: string)
 }
 
 // Standalone: node --conditions=source --import tsx bench/fix-the-bug/compare.ts
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+// (Checked by name: bundled into loop.bench's child, import.meta.url is the bundle's.)
+if (process.argv[1]?.endsWith(`${join('fix-the-bug', 'compare.ts')}`) === true) {
   const { startScriptedModelServer } = await import('../../packages/testing/src/index.js');
   const server = await startScriptedModelServer({ scenario: [] });
   await compareFixTheBug(
