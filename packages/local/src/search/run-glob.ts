@@ -48,24 +48,49 @@ export async function runGlob(engine: SearchEngine, request: EngineFilesRequest,
   return { items, nextCursor: ordered.length > offset + limit ? encodeCursor(offset + limit, query) : null };
 }
 
-/** Every match, most recently modified first (nanosecond mtime), ties in path order. */
+/**
+ * Every match, most recently modified first (nanosecond mtime), ties in path order. The listing
+ * runs unsorted on every core; paths are stat'ed while it is still running (at most
+ * {@link STAT_CONCURRENCY} at once), so the stats overlap the walk instead of following it.
+ */
 async function byRecency(engine: SearchEngine, request: EngineFilesRequest): Promise<string[]> {
   const paths: string[] = [];
-  for await (const batch of engine.listFiles({ ...request, order: 'any' })) for (const path of batch) paths.push(path);
-  const mtimes = new Array<bigint>(paths.length);
+  const mtimes: bigint[] = [];
   let next = 0;
+  let listed = false;
+  let waiting: (() => void)[] = [];
+  const wakeAll = (): void => {
+    const woken = waiting;
+    waiting = [];
+    for (const wake of woken) wake();
+  };
   const worker = async (): Promise<void> => {
-    while (next < paths.length) {
-      const index = next;
-      next += 1;
-      try {
-        mtimes[index] = (await lstat(`${request.rootReal}/${paths[index] as string}`, { bigint: true })).mtimeNs;
-      } catch {
-        mtimes[index] = -1n;
+    for (;;) {
+      if (next < paths.length) {
+        const index = next;
+        next += 1;
+        try {
+          mtimes[index] = (await lstat(`${request.rootReal}/${paths[index] as string}`, { bigint: true })).mtimeNs;
+        } catch {
+          mtimes[index] = -1n;
+        }
+        continue;
       }
+      if (listed) return;
+      await new Promise<void>((resolve) => waiting.push(resolve));
     }
   };
-  await Promise.all(Array.from({ length: Math.min(STAT_CONCURRENCY, paths.length) }, worker));
+  const workers = Array.from({ length: STAT_CONCURRENCY }, worker);
+  try {
+    for await (const batch of engine.listFiles({ ...request, order: 'any' })) {
+      for (const path of batch) paths.push(path);
+      wakeAll();
+    }
+  } finally {
+    listed = true;
+    wakeAll();
+    await Promise.all(workers);
+  }
   const order = paths.map((_, index) => index);
   order.sort((a, b) => {
     const x = mtimes[a] as bigint;
