@@ -37,12 +37,11 @@ export async function runGlob(engine: SearchEngine, request: EngineFilesRequest,
   } else if (options.sort === 'backend') {
     ordered = await byRecency(engine, request);
     cache?.set(key, { kind: 'paths', items: ordered, complete: true }, ordered.reduce((sum, path) => sum + pathBytes(path), 0), generation);
-  } else if (cache !== undefined && offset > 0) {
-    const prefix = await readAhead(engine.listFiles(request), needed, Math.max(4 * needed, needed + READ_AHEAD_PAGES * limit), cache.maxBytes, pathBytes);
-    cache.set(key, { kind: 'paths', items: prefix.items, complete: prefix.complete }, prefix.bytes, generation);
-    ordered = prefix.items;
   } else {
-    ordered = (await readAhead(engine.listFiles(request), needed, needed, 0, pathBytes)).items;
+    const prefix = cache !== undefined && offset > 0 ? await readAhead(engine.listFiles(request), needed, Math.max(4 * needed, needed + READ_AHEAD_PAGES * limit), cache.maxBytes, pathBytes) : null;
+    if (prefix !== null) cache?.set(key, { kind: 'paths', items: prefix.items, complete: prefix.complete }, prefix.bytes, generation);
+    // Without a kept prefix: the paths up to the end of the page (and one more proving a next page).
+    ordered = prefix?.items ?? (await readAhead(engine.listFiles(request), needed, needed, Number.POSITIVE_INFINITY, pathBytes))?.items ?? [];
   }
   const items = ordered.slice(offset, offset + limit);
   return { items, nextCursor: ordered.length > offset + limit ? encodeCursor(offset + limit, query) : null };

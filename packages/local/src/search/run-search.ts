@@ -107,14 +107,17 @@ async function recordSource(
     return [records];
   }
   if (cache === undefined || readAheadPage === 0) return engine.search(request);
-  const { items, complete, bytes } = await readAhead(engine.search(request), needed, Math.max(4 * needed, needed + READ_AHEAD_PAGES * readAheadPage), cache.maxBytes, recordBytes);
-  cache.set(key, { kind: 'records', items, complete }, bytes, generation);
-  return [items];
+  const prefix = await readAhead(engine.search(request), needed, Math.max(4 * needed, needed + READ_AHEAD_PAGES * readAheadPage), cache.maxBytes, recordBytes);
+  // A page so deep that the records before it exceed the budget streams as without a cache.
+  if (prefix === null) return engine.search(request);
+  cache.set(key, { kind: 'records', items: prefix.items, complete: prefix.complete }, prefix.bytes, generation);
+  return [prefix.items];
 }
 
 /**
  * Collects at least `needed` items of a path-ordered stream, continuing up to `wanted` items
  * while their estimated size stays within `budget`; `complete` when the stream ended first.
+ * `null` when the `needed` items alone exceed `budget` (the stream is stopped).
  */
 export async function readAhead<T>(
   stream: AsyncIterable<readonly T[]>,
@@ -122,14 +125,19 @@ export async function readAhead<T>(
   wanted: number,
   budget: number,
   sizeOf: (item: T) => number,
-): Promise<{ items: T[]; complete: boolean; bytes: number }> {
+): Promise<{ items: T[]; complete: boolean; bytes: number } | null> {
   const items: T[] = [];
   let bytes = 0;
   for await (const batch of stream) {
     for (const item of batch) {
-      if (items.length >= needed && (items.length >= wanted || bytes + sizeOf(item) > budget)) return { items, complete: false, bytes };
+      const size = sizeOf(item);
+      if (bytes + size > budget) {
+        if (items.length < needed) return null;
+        return { items, complete: false, bytes };
+      }
+      if (items.length >= wanted) return { items, complete: false, bytes };
       items.push(item);
-      bytes += sizeOf(item);
+      bytes += size;
     }
   }
   return { items, complete: true, bytes };

@@ -160,6 +160,15 @@ describe('paging through kept result sets', () => {
     expect(pages).toHaveLength(4);
     expect(small.scans).toBe(4);
     expect(tiny.size).toEqual({ entries: 0, bytes: 0 });
+
+    // Later pages whose preceding items exceed the budget stream as without a cache, still exact.
+    for (const outputMode of ['content', 'files_with_matches'] as const) {
+      const options: SearchOptions = { pattern: 'needle', outputMode, limit: 40 };
+      const streamed = await allPages(new CountingEngine(engines[engines.length - 1]!.make()), options, new SearchResultCache({ maxBytes: 2_000 }));
+      expect(streamed).toEqual(await allPages(engines[engines.length - 1]!.make(), options, undefined));
+    }
+    const globbed = await allGlobPages(engines[engines.length - 1]!.make(), { pattern: '**/*.txt', limit: 40, sort: 'path' }, new SearchResultCache({ maxBytes: 2_000 }));
+    expect(globbed.flat()).toHaveLength(240);
   });
 
   it('evicts the least recently used set beyond maxEntries', () => {
