@@ -26,6 +26,7 @@ import { Agent } from '../packages/sdk/src/index.js';
 import { startScriptedModelServer, textResponse, toolCallResponse } from '../packages/testing/src/index.js';
 import type { ScenarioFunction, ScriptedModelServer } from '../packages/testing/src/index.js';
 import { createReadTool } from '../packages/tools/src/index.js';
+import { compareFixTheBug } from './fix-the-bug/compare.js';
 
 const TOOL_TURNS = 50;
 const FILE_COUNT = 10;
@@ -343,6 +344,9 @@ try {
 } finally {
   rmSync(bundleDir, { recursive: true, force: true });
 }
+
+// 5. The issue's end-to-end job against a bare Vercel `ai` loop (bench/fix-the-bug/compare.ts).
+await compareFixTheBug(server, aclFor(server));
 
 await server.close();
 rmSync(dir, { recursive: true, force: true });
