@@ -274,7 +274,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
 
   private async runGroupProcess(
     spec: Pick<RunProcessOptions, 'file' | 'args' | 'cwd' | 'env' | 'timeoutMs'>,
-    call: BackendCallOptions & { readonly maxOutputBytes?: number },
+    call: BackendCallOptions & { readonly maxOutputBytes?: number; readonly onOutput?: ExecOptions['onOutput'] },
   ): Promise<ExecResult> {
     const result = await runProcess({
       ...spec,
