@@ -1,6 +1,6 @@
 // Search benchmark: LocalWorkspaceBackend.search()/glob() against the ripgrep binary run directly
 // with the same flags, on a large real tree (this repository's node_modules, .pnpm store included).
-// Run: node --expose-gc --conditions=source --import tsx bench/search.bench.ts [pattern]
+// Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/search.bench.ts [pattern]
 import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';

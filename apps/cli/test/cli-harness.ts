@@ -166,7 +166,7 @@ function ptyCommand(command: string): [string, string[]] {
  * Ctrl-C -> SIGINT.
  */
 export function spawnInPty(args: readonly string[], env: Record<string, string>): PtyProcess {
-  const command = ['exec', shellQuote(process.execPath), '--conditions=source', '--import', 'tsx', shellQuote(BIN), ...args.map(shellQuote)].join(' ');
+  const command = ['exec', shellQuote(process.execPath), '--conditions=@a3s-lab/source', '--import', 'tsx', shellQuote(BIN), ...args.map(shellQuote)].join(' ');
   const [file, ptyArgs] = ptyCommand(command);
   const child = spawn(file, ptyArgs, { cwd: CLI_DIR, env: { ...env, TERM: 'xterm', SHELL: '/bin/sh' }, stdio: ['pipe', 'pipe', 'pipe'] });
   let raw = '';
