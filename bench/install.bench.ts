@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { catalogVersion, installProject, packAll, root, run } from '../tooling/pack-check/packed-install.mjs';
+import { catalogVersion, cleanEnv, installProject, packAll, root, run } from '../tooling/pack-check/packed-install.mjs';
 
 const ROUNDS = 15;
 
@@ -32,7 +32,7 @@ function footprint(dir: string): { bytes: number; packages: number } {
 /** Wall time of `import(specifiers...)` in a fresh Node process started in `dir`, in ms. */
 function importMs(dir: string, specifiers: readonly string[]): number {
   const script = `const t = performance.now(); ${specifiers.map((s) => `await import(${JSON.stringify(s)});`).join(' ')} process.stdout.write(String(performance.now() - t));`;
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8', env: cleanEnv() });
   if (result.status !== 0) throw new Error(`import of ${specifiers.join(', ')} failed:\n${result.stderr}`);
   return Number(result.stdout);
 }

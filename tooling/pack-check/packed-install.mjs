@@ -7,9 +7,20 @@ import { fileURLToPath } from 'node:url';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/**
+ * The environment of the clean projects: without NODE_PATH, which `pnpm exec` / `pnpm run` point
+ * at the workspace's hoisted packages (it would make a package the consumer did not install
+ * resolvable).
+ */
+export function cleanEnv(extra = {}) {
+  const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', ...extra };
+  delete env.NODE_PATH;
+  return env;
+}
+
 /** Runs a command; throws with its output when it fails. */
 export function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' }, ...options });
+  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: cleanEnv(), ...options });
   if (result.error) throw result.error;
   if (result.status !== 0) {
     throw new Error(`${command} ${args.join(' ')} (in ${options.cwd ?? process.cwd()}) exited ${result.status}\n${result.stdout}\n${result.stderr}`);
@@ -64,5 +75,5 @@ export function installProject(dir, tarballs, dependencies) {
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'a3s-pack-consumer', private: true, dependencies: deps }, null, 2)}\n`);
   const overrides = [...tarballs].map(([name, file]) => `  "${name}": "file:${file}"`).join('\n');
   writeFileSync(join(dir, 'pnpm-workspace.yaml'), `overrides:\n${overrides}\nallowBuilds:\n  esbuild: true\n`);
-  run('pnpm', ['install', '--prefer-offline', '--config.confirmModulesPurge=false'], { cwd: dir, env: { ...process.env, CI: 'true' } });
+  run('pnpm', ['install', '--prefer-offline', '--config.confirmModulesPurge=false'], { cwd: dir, env: cleanEnv({ CI: 'true' }) });
 }
