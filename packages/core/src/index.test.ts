@@ -109,6 +109,7 @@ describe('@a3s-lab/code-core public surface', () => {
       'delegationSection',
       'estimateRequestTokens',
       'evaluatePermission',
+      'execOutputText',
       'hookedLlmClient',
       'inlineSkills',
       'isContextOverflowError',

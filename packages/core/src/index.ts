@@ -28,6 +28,7 @@ export {
 } from './tools/tool-capabilities.js';
 export type { ToolCapabilities, ToolOutputKind } from './tools/tool-capabilities.js';
 export { toolFailure } from './tools/tool-result.js';
+export { execOutputText } from './tools/exec-output-text.js';
 export type { ToolAttachment, ToolOutput, ToolResult } from './tools/tool-result.js';
 export { toToolDefinition } from './tools/tool.js';
 export type { PermissionTarget, Tool, ToolContext, ToolDefinition, ToolServices } from './tools/tool.js';

@@ -244,7 +244,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
   // cancelled run rejects with an AbortError carrying the partial result.
   private async runInGroup(
     spec: Pick<RunProcessOptions, 'file' | 'args' | 'cwd' | 'env' | 'timeoutMs'>,
-    call: BackendCallOptions & { readonly maxOutputBytes?: number },
+    call: BackendCallOptions & { readonly maxOutputBytes?: number; readonly onOutput?: ExecOptions['onOutput'] },
   ): Promise<ExecResult> {
     const result = await runProcess({
       ...spec,
@@ -253,6 +253,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
       ...(this.options.killGraceMs === undefined ? {} : { killGraceMs: this.options.killGraceMs }),
       ...(this.options.drainGraceMs === undefined ? {} : { drainGraceMs: this.options.drainGraceMs }),
       ...signalOf(call.abortSignal),
+      ...(call.onOutput === undefined ? {} : { onOutput: call.onOutput }),
     });
     if (result.cancelled) throw Object.assign(abortError(call.abortSignal), { result });
     return result;
