@@ -4,7 +4,8 @@
 // tarballs into a clean project and uses it the way a new user would: ESM import, CommonJS
 // require, tsc under NodeNext / Bundler / Node10 (strict, exactOptionalPropertyTypes) over
 // fixtures/types/*.ts, every fixtures/run/* program (a custom backend running the contract
-// suite under node:test, an Anthropic-only session), and the packed CLI's `a3s-code --help`.
+// suite under node:test, an Anthropic-only session), and the packed CLI (`a3s-code --help`, then
+// the CLI's process-level tests with A3S_CODE_BIN pointing at it).
 // Needs `pnpm run build` first. Prints one line per step; exits non-zero on the first failure.
 //
 // Usage: node tooling/pack-check/run.mjs [--keep]   (--keep leaves the temp directory)
@@ -14,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
-import { catalogVersion, installProject, packAll, root, run } from './packed-install.mjs';
+import { catalogVersion, cleanEnv, installProject, packAll, root, run } from './packed-install.mjs';
 
 const keep = process.argv.includes('--keep');
 const fixtures = join(root, 'tooling', 'pack-check', 'fixtures');
@@ -93,7 +94,12 @@ try {
   const bin = resolve(cli, 'node_modules', '.bin', 'a3s-code');
   const help = run(bin, ['--help'], { cwd: cli });
   if (!help.includes('a3s-code')) throw new Error(`a3s-code --help printed:\n${help}`);
-  step(`packed CLI: ${bin} --help (A3S_CODE_BIN=${bin})`);
+  step(`packed CLI: ${bin} --help`);
+  // The CLI's process-level tests (apps/cli/test/cli-harness.ts reads A3S_CODE_BIN) against the
+  // packed and installed binary instead of apps/cli/dist.
+  const cliTests = ['apps/cli/test/binary-conventions.test.ts', 'apps/cli/test/pty.test.ts'];
+  run('pnpm', ['exec', 'vitest', 'run', ...cliTests, '--maxWorkers=1', '--reporter=dot'], { cwd: root, env: cleanEnv({ A3S_CODE_BIN: bin }) });
+  step(`A3S_CODE_BIN=${bin} vitest run ${cliTests.join(' ')}`);
   console.log(`pack-check ok in ${((Date.now() - started) / 1000).toFixed(1)}s`);
 } finally {
   if (keep) console.log(`kept ${work}`);
