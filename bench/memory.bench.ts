@@ -4,7 +4,7 @@
 //   session keeps its run events for runEvents()/save()).
 // Figures are heapUsed deltas after two forced GCs (run with --expose-gc), per session / per
 // 10,000 events, with the size of the same events as JSON for reference.
-// Run: node --expose-gc --conditions=source --import tsx bench/memory.bench.ts
+// Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/memory.bench.ts
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -12,7 +12,7 @@
 //   listing, against `rg --files -g`;
 // - paging: 20 pages of files_with_matches through cursors against one full scan, with the number
 //   of engine scans the pages cost.
-// Run: node --expose-gc --conditions=source --import tsx bench/search.bench.ts
+// Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/search.bench.ts
 import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';

@@ -2,7 +2,7 @@
 // request (JSON as sent), the system prompt, and the whole first request body of a session on
 // the scripted Anthropic endpoint, against the 16 KB budget of the first request.
 //
-// Run: node --conditions=source --import tsx bench/tool-schema.bench.ts
+// Run: node --conditions=@a3s-lab/source --import tsx bench/tool-schema.bench.ts
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -43,7 +43,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const builtSdk = join(here, '..', '..', 'packages', 'sdk', 'dist', 'index.js');
 const useBuilt = existsSync(builtSdk);
 // Built packages under plain node when they exist (what a host runs); else both sides under tsx.
-const childFlags = useBuilt ? [] : ['--conditions=source', '--import', 'tsx'];
+const childFlags = useBuilt ? [] : ['--conditions=@a3s-lab/source', '--import', 'tsx'];
 async function runJob(server: ScriptedModelServer, acl: string, side: 'ours' | 'bare'): Promise<JobRun> {
   const workspace = fixTheBugWorkspace();
   server.setScenario(FIX_SCRIPT);
@@ -109,7 +109,7 @@ export async function compareFixTheBug(server: ScriptedModelServer, acl: string)
   }
 }
 
-// Standalone: node --conditions=source --import tsx bench/fix-the-bug/compare.ts
+// Standalone: node --conditions=@a3s-lab/source --import tsx bench/fix-the-bug/compare.ts
 // (Checked by name: bundled into loop.bench's child, import.meta.url is the bundle's.)
 if (process.argv[1]?.endsWith(`${join('fix-the-bug', 'compare.ts')}`) === true) {
   const { startScriptedModelServer } = await import('../../packages/testing/src/index.js');

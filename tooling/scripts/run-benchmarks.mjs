@@ -17,7 +17,7 @@ let failures = 0;
 for (const file of files) {
   if (only && !file.includes(only)) continue;
   console.log(`\n=== ${file} ===`);
-  const result = spawnSync(process.execPath, ['--expose-gc', '--conditions=source', '--import', 'tsx', join(dir, file)], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['--expose-gc', '--conditions=@a3s-lab/source', '--import', 'tsx', join(dir, file)], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) failures += 1;
 }
 process.exit(failures > 0 ? 1 : 0);
