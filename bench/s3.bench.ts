@@ -5,7 +5,7 @@
 // versus a raw PutObject/GetObject + JSON.parse of the same document. Prints median ms per
 // operation and throughput ratios (backend ops/s over raw ops/s). Target: >= 0.9x.
 //
-// Run: node --expose-gc --conditions=source --import tsx bench/s3.bench.ts
+// Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/s3.bench.ts
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 

@@ -10,6 +10,8 @@ export type { ToolErrorKind } from './errors/tool-error-kind.js';
 export { HostFailure, toHostFailure } from './errors/host-failure.js';
 export type { HostFailureReason } from './errors/host-failure.js';
 export { toCodeError } from './errors/to-code-error.js';
+export { assertPackageInstalled, lazyOptionalPackage, missingPackageError } from './errors/optional-package.js';
+export type { OptionalPackage } from './errors/optional-package.js';
 
 export { AGENT_EVENT_TYPES_V1, agentEventTypesV1, isKnownAgentEventType } from './events/agent-event-types.js';
 export type { AgentEventTypeV1, KnownAgentEventTypeV1 } from './events/agent-event-types.js';
@@ -26,6 +28,7 @@ export {
 } from './tools/tool-capabilities.js';
 export type { ToolCapabilities, ToolOutputKind } from './tools/tool-capabilities.js';
 export { toolFailure } from './tools/tool-result.js';
+export { execOutputText } from './tools/exec-output-text.js';
 export type { ToolAttachment, ToolOutput, ToolResult } from './tools/tool-result.js';
 export { toToolDefinition } from './tools/tool.js';
 export type { PermissionTarget, Tool, ToolContext, ToolDefinition, ToolServices } from './tools/tool.js';

@@ -13,6 +13,7 @@ export { killAllProcessGroups, liveProcessGroupCount } from './process-registry.
 export { GIT_ENV, REFUSED_GIT_OPTIONS, validateGitArgs } from './git-args.js';
 export { versionToken } from './version-token.js';
 export { findRipgrep } from './search/ripgrep-path.js';
+export type { SearchResultCacheOptions } from './search/search-result-cache.js';
 export { ripgrepFilesArgs, ripgrepSearchArgs } from './search/ripgrep-engine.js';
 export type { PathRefusalReason } from './security-error.js';
 export { FileSessionStore } from './file-session-store.js';

@@ -1,8 +1,10 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { CodeError } from '@a3s-lab/code-core';
 import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent } from '@a3s-lab/code-core';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { classifyOpenAIError } from './classify-openai-error.js';
+import { assertOpenAISdkInstalled, loadOpenAISdk } from './load-openai-sdk.js';
+import type { OpenAISdkModule } from './load-openai-sdk.js';
 import { OpenAIChunkMapper } from './openai-chunk-mapper.js';
 import { StreamInterruptedError } from '@a3s-lab/code-core';
 import { DEFAULT_MAX_RETRIES } from '@a3s-lab/code-core';
@@ -77,14 +79,22 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
   if (apiKey === undefined) {
     throw new CodeError('CONFIG_ERROR', 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY', { details: { provider: PROVIDER, field: 'apiKey' } });
   }
-  const sdk = new OpenAI({
-    apiKey,
-    ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-    ...(options.organization === undefined ? {} : { organization: options.organization }),
-    ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } }),
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    maxRetries: 0,
-  });
+  assertOpenAISdkInstalled();
+  // The SDK is loaded (and its client built) on the first request, so importing this package or
+  // configuring an unused provider costs nothing.
+  let loaded: Promise<{ readonly module: OpenAISdkModule; readonly sdk: OpenAI }> | undefined;
+  const load = () =>
+    (loaded ??= loadOpenAISdk().then((module) => ({
+      module,
+      sdk: new module.default({
+        apiKey,
+        ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+        ...(options.organization === undefined ? {} : { organization: options.organization }),
+        ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } }),
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+        maxRetries: 0,
+      }),
+    })));
   const secrets = [apiKey];
   const settings = {
     model: options.model,
@@ -99,12 +109,13 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
       return (async function* () {
         // Mapping errors (misplaced parts) surface here, before any request.
         const body = toOpenAIRequest(request, settings);
+        const { module, sdk } = await load();
         yield* streamWithRetries((signal) => runAttempt(sdk, body, signal), {
           provider: PROVIDER,
           maxRetries,
           abortSignal: callOptions.abortSignal,
           timeoutMs: callOptions.timeoutMs,
-          classify: (error) => classifyOpenAIError(error, secrets),
+          classify: (error) => classifyOpenAIError(error, secrets, module),
         });
       })();
     },

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { describeWorkspaceContract } from '@a3s-lab/code-core/testing';
 
 import { S3WorkspaceBackend } from '../src/s3-workspace-backend.js';
@@ -28,6 +28,7 @@ const workspace = (searchEnabled: boolean) => async () => {
 
 describeWorkspaceContract('S3WorkspaceBackend (s3rver through the conditional proxy)', workspace(false), {
   // Nothing can be written outside the prefix: the sibling prefix must stay empty.
+  runner: { describe, it },
   outsideExists: async (name) => (await fixture.keysUnder(`tenants/${name}`)).length > 0 || (await fixture.keysUnder(name)).length > 0,
 });
-describeWorkspaceContract('S3WorkspaceBackend with searchEnabled', workspace(true));
+describeWorkspaceContract('S3WorkspaceBackend with searchEnabled', workspace(true), { runner: { describe, it } });
