@@ -1,13 +1,13 @@
 import type { S3SessionStoreOptions } from '@a3s-lab/code-s3';
 import type { SessionSnapshotV1, SessionStore, SessionStoreCapabilities, SessionStoreEntry } from '@a3s-lab/code-core';
 
-import { loadS3 } from './load-s3.js';
+import { assertS3Installed, loadS3 } from './load-s3.js';
 import { rememberS3Credentials, s3Root } from './s3-workspace-backend.js';
 
 /**
  * `S3SessionStore` of `@a3s-lab/code`: the S3 session store of `@a3s-lab/code-s3`, constructed
- * synchronously while the package is loaded on first use (a missing package or a bad option
- * fails that first call with a CONFIG_ERROR). Generations are published with conditional
+ * synchronously while the package is loaded on first use (a missing package fails the
+ * constructor, a bad option the first call, with a CONFIG_ERROR). Generations are published with conditional
  * writes: a host saving over a generation it has not seen gets a `Conflict` and can reload.
  *
  * @example
@@ -21,6 +21,7 @@ export class S3SessionStore implements SessionStore {
   #store: Promise<SessionStore & { close(): Promise<void> }> | undefined;
 
   constructor(options: S3SessionStoreOptions) {
+    assertS3Installed();
     this.#options = { ...options };
     this.name = s3Root(options.bucket, options.prefix);
     if (options.client === undefined) rememberS3Credentials(this, options);
@@ -49,12 +50,7 @@ export class S3SessionStore implements SessionStore {
   }
 
   #inner(): Promise<SessionStore & { close(): Promise<void> }> {
-    this.#store ??= loadS3()
-      .then((module) => new module.S3SessionStore(this.#options))
-      .catch((error: unknown) => {
-        if ((error as { details?: { reason?: unknown } }).details?.reason === 'package_missing') this.#store = undefined;
-        throw error;
-      });
+    this.#store ??= loadS3().then((module) => new module.S3SessionStore(this.#options));
     return this.#store;
   }
 }

@@ -14,7 +14,7 @@ import type {
   WriteFileOptions,
 } from '@a3s-lab/code-core';
 
-import { loadS3 } from './load-s3.js';
+import { assertS3Installed, loadS3 } from './load-s3.js';
 
 const credentials = new WeakMap<object, readonly string[]>();
 
@@ -39,8 +39,9 @@ export function s3Root(bucket: unknown, prefix: unknown): string {
 /**
  * `S3WorkspaceBackend` of `@a3s-lab/code`: the S3 workspace backend of `@a3s-lab/code-s3`,
  * constructed synchronously as in the spec sample while the package (and the AWS SDK) is
- * loaded on its first call. Options are validated then: a bad option, or the package missing,
- * fails that first call with a CONFIG_ERROR naming the field or the package.
+ * loaded on its first call. The constructor fails at once with a CONFIG_ERROR naming the package
+ * when it is not installed; options are validated on the first call (CONFIG_ERROR naming the
+ * field).
  *
  * @example
  * const session = agent.session('s3://workspace/users/u1', {
@@ -60,6 +61,7 @@ export class S3WorkspaceBackend implements WorkspaceBackend {
   #closed = false;
 
   constructor(options: S3WorkspaceBackendOptions) {
+    assertS3Installed();
     this.#options = { ...options };
     this.root = s3Root(options.bucket, options.prefix);
     const search = options.searchEnabled === true;
@@ -119,12 +121,7 @@ export class S3WorkspaceBackend implements WorkspaceBackend {
 
   #inner(): Promise<WorkspaceBackend> {
     if (this.#backend === undefined) {
-      const created = loadS3().then((module) => new module.S3WorkspaceBackend(this.#options));
-      // A missing package is not remembered (installing it fixes the next call); a bad option is.
-      this.#backend = created.catch((error: unknown) => {
-        if ((error as { details?: { reason?: unknown } }).details?.reason === 'package_missing') this.#backend = undefined;
-        throw error;
-      });
+      this.#backend = loadS3().then((module) => new module.S3WorkspaceBackend(this.#options));
     }
     if (this.#closed) void this.#backend.then((backend) => backend.close?.(), () => undefined);
     return this.#backend;

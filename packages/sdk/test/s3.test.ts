@@ -10,7 +10,7 @@ import type { S3rverProcess } from '@a3s-lab/code-testing/s3';
 
 import { Agent, S3SessionStore, S3WorkspaceBackend } from '../src/index.js';
 import type { AgentEvent } from '../src/index.js';
-import { S3_PACKAGE, importS3 } from '../src/load-s3.js';
+import { S3_PACKAGE, assertS3Installed } from '../src/load-s3.js';
 import { aclFor } from './harness.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -169,11 +169,20 @@ describe('S3 workspaces through @a3s-lab/code', () => {
     expect(JSON.parse(stdout)).toEqual({ before: false, afterConstruct: false, afterUse: true });
   });
 
-  it('names the package when @a3s-lab/code-s3 is not installed', async () => {
-    const missing = Object.assign(new Error("Cannot find package '@a3s-lab/code-s3'"), { code: 'ERR_MODULE_NOT_FOUND' });
-    const error = await importS3(() => Promise.reject(missing)).catch((caught: unknown) => caught);
+  it('names the package when @a3s-lab/code-s3 is not installed', () => {
+    const missing = (name: string): string => {
+      throw Object.assign(new Error(`Cannot find module '${name}'`), { code: 'MODULE_NOT_FOUND' });
+    };
+    let error: unknown;
+    try {
+      assertS3Installed(missing);
+    } catch (caught) {
+      error = caught;
+    }
     expect(error).toMatchObject({ code: 'CONFIG_ERROR', details: { reason: 'package_missing', package: S3_PACKAGE } });
     expect((error as Error).message).toContain(`npm install ${S3_PACKAGE}`);
+    // Installed here: construction passes the check without loading the package.
+    expect(() => assertS3Installed()).not.toThrow();
   });
 
   it('a bad option fails the first call with CONFIG_ERROR naming the field', async () => {
