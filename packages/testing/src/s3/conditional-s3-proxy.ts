@@ -133,19 +133,22 @@ export class ConditionalS3Proxy {
           return;
         }
       }
-      await this.#forward(req, res, false, method === 'PUT' ? (etag) => this.#settled(objectPath, etag) : undefined);
+      const length = header(req, 'content-length');
+      await this.#forward(req, res, false, method === 'PUT' ? (etag) => this.#settled(objectPath, etag, length) : undefined);
     });
   }
 
   /**
    * s3rver answers a PUT before its file is fully on disk (and truncates the old file first), so a
    * read right after it could see a short object; S3 publishes whole objects. The proxy holds the
-   * answer (and the key's lock) until a HEAD shows the new ETag.
+   * answer (and the key's lock) until a HEAD shows the new ETag and the new size.
    */
-  async #settled(path: string, etag: string): Promise<void> {
+  async #settled(path: string, etag: string, length: string | undefined): Promise<void> {
     for (let attempt = 0; attempt < 400; attempt += 1) {
       const current = await this.#headEtag(path).catch(() => null);
-      if (current !== null && etagsEqual(current, etag)) return;
+      // The metadata (ETag) and the data file are written separately: wait for both.
+      const size = length === undefined ? null : await this.#headEtag(path, true).catch(() => null);
+      if (current !== null && etagsEqual(current, etag) && (length === undefined || size === length)) return;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }
