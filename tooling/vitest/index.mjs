@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+// Resolve like Node does (`node`, `import`, `default`), never through the bundler-only `module`
+// condition: some packages (the AWS SDK, loaded with @a3s-lab/code-s3) publish extensionless ES
+// builds there that Node cannot load, so tests would run code users never get.
+const CONDITIONS = ['@a3s-lab/source', 'node', 'import', 'default'];
+
 /**
  * Shared vitest configuration for every package.
  *
@@ -11,8 +16,8 @@ import { defineConfig } from 'vitest/config';
  */
 export function createVitestConfig(options) {
   return defineConfig({
-    resolve: { conditions: ['@a3s-lab/source', 'import', 'module', 'default'] },
-    ssr: { resolve: { conditions: ['@a3s-lab/source', 'import', 'module', 'default'] } },
+    resolve: { conditions: CONDITIONS },
+    ssr: { resolve: { conditions: CONDITIONS } },
     test: {
       name: options.name,
       include: options.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],

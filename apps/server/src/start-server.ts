@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { FileSessionStore } from '@a3s-lab/code';
+import { FileSessionStore, S3SessionStore } from '@a3s-lab/code';
 import { createServerApp } from './create-server-app.js';
 import { resolveServerOptions } from './server-options.js';
 import type { ServerOptions } from './server-options.js';
@@ -47,11 +47,16 @@ export function allowedHostValues(host: string, port: number, extra: readonly st
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const resolved = resolveServerOptions(options);
   const token = await resolveServerToken({ stateDir: resolved.stateDir, env: resolved.env, ...(resolved.token === undefined ? {} : { token: resolved.token }) });
-  const leases = resolved.leases ?? new FileSessionLeases(join(resolved.stateDir, 'leases'), resolved.leaseTtlMs === undefined ? {} : { ttlMs: resolved.leaseTtlMs });
-  const renewIntervalMs = leases instanceof FileSessionLeases ? leases.renewIntervalMs : 5_000;
+  // An agent whose config keeps sessions on S3 (storage_backend = "s3") serves them from there,
+  // locked by S3 leases beside them: processes on different machines share nothing else.
+  const agentStore = resolved.agent.sessionStore;
+  const store = resolved.sessionStore ?? (agentStore instanceof S3SessionStore ? agentStore : new FileSessionStore(join(resolved.stateDir, 'sessions')));
+  const ttl = resolved.leaseTtlMs === undefined ? {} : { ttlMs: resolved.leaseTtlMs };
+  const leases = resolved.leases ?? (store instanceof S3SessionStore ? await store.sessionLeases(ttl) : new FileSessionLeases(join(resolved.stateDir, 'leases'), ttl));
+  const renewIntervalMs = 'renewIntervalMs' in leases && typeof leases.renewIntervalMs === 'number' ? leases.renewIntervalMs : 5_000;
   const sessions = new SessionHost({
     agent: resolved.agent,
-    store: resolved.sessionStore ?? new FileSessionStore(join(resolved.stateDir, 'sessions')),
+    store,
     leases,
     renewIntervalMs,
     workspaceRoots: resolved.workspaceRoots,

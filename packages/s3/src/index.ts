@@ -5,3 +5,5 @@ export { S3_CONNECTION_DEFAULTS } from './s3-connection.js';
 export type { S3ConnectionOptions } from './s3-connection.js';
 export { S3SessionStore } from './s3-session-store.js';
 export type { S3SessionStoreOptions } from './s3-session-store.js';
+export { S3SessionLeases, DEFAULT_S3_LEASE_TTL_MS } from './s3-session-leases.js';
+export type { S3LeaseAttempt, S3LeaseRecord, S3SessionLeasesOptions } from './s3-session-leases.js';

@@ -1,4 +1,4 @@
-import type { S3SessionStoreOptions } from '@a3s-lab/code-s3';
+import type { S3SessionLeases, S3SessionStoreOptions } from '@a3s-lab/code-s3';
 import type { SessionSnapshotV1, SessionStore, SessionStoreCapabilities, SessionStoreEntry } from '@a3s-lab/code-core';
 
 import { assertS3Installed, loadS3 } from './load-s3.js';
@@ -41,6 +41,16 @@ export class S3SessionStore implements SessionStore {
 
   async list(): Promise<SessionStoreEntry[]> {
     return (await this.#inner()).list();
+  }
+
+  /**
+   * Per-session leases beside this store's documents (`<prefix>/leases/<id>.lease`, same bucket
+   * and connection), published with conditional writes: what hosts serving this store from
+   * several machines lock a session with (the web host uses them when the agent's store is S3).
+   */
+  async sessionLeases(options: { readonly ttlMs?: number } = {}): Promise<S3SessionLeases> {
+    const module = await loadS3();
+    return new module.S3SessionLeases({ ...this.#options, ...options });
   }
 
   /** Releases the client's sockets when the store built the client. Idempotent. */
