@@ -28,8 +28,13 @@ it('maxStreamMs ends a stream without `end`; resuming from the last id loses and
   const { id } = await h.json<{ id: string }>('/api/sessions', { method: 'POST', body: JSON.stringify({ workspace: h.repo }) });
   const run = await h.json<RunRecord>(`/api/sessions/${id}/runs`, { method: 'POST', body: JSON.stringify({ prompt: 'echo cut' }) });
   // The run waits for a confirmation longer than the stream may live: the server ends the stream.
+  // Streams are cut every 300 ms: on a loaded machine the confirmation may come after the first
+  // cut, so reconnect from the last id until it arrives (never an `end` before it is answered).
   const first = await collectSse(await h.api(`/api/sessions/${id}/runs/${run.id}/stream`), () => false);
-  expect(first.map((m) => m.event)).toContain('confirmation_required');
+  while (!first.some((m) => m.event === 'confirmation_required')) {
+    const last = [...first].reverse().find((m) => m.id !== null)?.id ?? '0';
+    first.push(...(await collectSse(await h.api(`/api/sessions/${id}/runs/${run.id}/stream`, { headers: { 'last-event-id': last } }), () => false)));
+  }
   expect(first.map((m) => m.event)).not.toContain('end');
   const toolId = String((JSON.parse(first.find((m) => m.event === 'confirmation_required')?.data ?? '{}') as { payload: { tool_id: string } }).payload.tool_id);
   await h.json(`/api/sessions/${id}/confirmations/${toolId}`, { method: 'POST', body: JSON.stringify({ approved: true }) });
