@@ -17,8 +17,8 @@ describe('JsonRenderer', () => {
     const renderer = new JsonRenderer(stdout.stream, stderr.stream);
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic['self'] = cyclic;
-    renderer.event(createAgentEvent('tool_end', { tool_id: 't', tool_name: 'custom', exit_code: 0, output: 'ok', metadata: { n: 12n, cyclic } }));
-    renderer.event(createAgentEvent('agent_end', { text: 'done' }));
+    renderer.event(createAgentEvent('tool_end', { tool_id: 't', tool_name: 'custom', exit_code: 0, output: 'ok', duration_ms: 1, metadata: { n: 12n, cyclic } }));
+    renderer.event(createAgentEvent('agent_end', { text: 'done', usage: {} }));
     const lines = stdout.text().trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     const first = JSON.parse(lines[0] as string) as { type: string; payload: { metadata: { n: string; cyclic: { a: number; self: string } } } };

@@ -13,11 +13,12 @@ export { toCodeError } from './errors/to-code-error.js';
 
 export { AGENT_EVENT_TYPES_V1, agentEventTypesV1, isKnownAgentEventType } from './events/agent-event-types.js';
 export type { AgentEventTypeV1, KnownAgentEventTypeV1 } from './events/agent-event-types.js';
-export { createAgentEvent, parseAgentEvent, withEventMetadata } from './events/agent-event.js';
-export type { AgentEvent, AgentEventMetadata } from './events/agent-event.js';
+export { createAgentEvent, isKnownAgentEvent, nestedAgentEvent, parseAgentEvent, withEventMetadata } from './events/agent-event.js';
+export type { AgentEvent, AgentEventMetadata, AgentEventOfType, AgentEventPayloadV1, KnownAgentEvent, UnknownAgentEvent, UnknownAgentEventType } from './events/agent-event.js';
 export { agentEventJsonSchemaV1 } from './events/agent-event-schema.js';
 
 export type { JsonSchema } from './tools/json-schema.js';
+export type { FromJsonSchema } from './tools/from-json-schema.js';
 export {
   DEFAULT_TOOL_CAPABILITIES,
   READ_ONLY_TOOL_CAPABILITIES,

@@ -20,6 +20,8 @@ describe('@a3s-lab/code public surface', () => {
       'VERIFICATION_REPORT_SCHEMA',
       'agentEventTypesV1',
       'createLlmClient',
+      'isKnownAgentEvent',
+      'parseAgentEvent',
       'secretEnvironmentValues',
     ]);
   });

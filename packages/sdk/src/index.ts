@@ -6,7 +6,7 @@ export type { ScheduleClock, ScheduleFire } from './agent-dir-server.js';
 export { Session } from './session.js';
 export type { GenerateObjectOptions, GitOptions, GlobOptions, GrepOptions, ReadFileOptions } from './session.js';
 export type { ToolResult } from './tool-result-view.js';
-export type { FromJsonSchema } from './json-schema-type.js';
+export type { FromJsonSchema } from '@a3s-lab/code-core';
 export { createLlmClient } from './create-llm-client.js';
 export type { LlmClientFactory } from './create-llm-client.js';
 export { secretEnvironmentValues } from './secret-environment.js';
@@ -16,6 +16,8 @@ export { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
 export {
   AGENT_EVENT_TYPES_V1,
   CodeError,
+  isKnownAgentEvent,
+  parseAgentEvent,
   ERROR_CODES,
   EventStream,
   InvocationRuntime,
@@ -26,7 +28,14 @@ export {
 } from '@a3s-lab/code-core';
 export type {
   AgentEvent,
+  AgentEventMetadata,
+  AgentEventOfType,
+  AgentEventPayloadV1,
   AgentEventTypeV1,
+  KnownAgentEvent,
+  KnownAgentEventTypeV1,
+  UnknownAgentEvent,
+  UnknownAgentEventType,
   ErrorCode,
   RunEventPage,
   RunRecord,

@@ -40,7 +40,7 @@ import { sessionToolSurface } from './session-tool-surface.js';
 import { throwIfFailed, toSdkToolResult } from './tool-result-view.js';
 import { createDynamicWorkflowTool } from './dynamic-workflow-tool.js';
 import { execOutputText } from '@a3s-lab/code-tools';
-import type { FromJsonSchema } from './json-schema-type.js';
+import type { FromJsonSchema } from '@a3s-lab/code-core';
 import type { ToolResult } from './tool-result-view.js';
 
 /** Options of `readFile`. */
