@@ -105,6 +105,7 @@ describe('@a3s-lab/code-core public surface', () => {
       'confirmationLaneOf',
       'connectionFailure',
       'createAgentEvent',
+      'defineTool',
       'delegationSection',
       'estimateRequestTokens',
       'evaluatePermission',

@@ -19,6 +19,8 @@ export { agentEventJsonSchemaV1 } from './events/agent-event-schema.js';
 
 export type { JsonSchema } from './tools/json-schema.js';
 export type { FromJsonSchema } from './tools/from-json-schema.js';
+export { defineTool } from './tools/define-tool.js';
+export type { ToolDefinitionInput, ToolParametersSchema } from './tools/define-tool.js';
 export {
   DEFAULT_TOOL_CAPABILITIES,
   READ_ONLY_TOOL_CAPABILITIES,

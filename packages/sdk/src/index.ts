@@ -16,6 +16,7 @@ export { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
 export {
   AGENT_EVENT_TYPES_V1,
   CodeError,
+  defineTool,
   isKnownAgentEvent,
   parseAgentEvent,
   ERROR_CODES,
@@ -47,6 +48,8 @@ export type {
   SessionStoreCapabilities,
   SessionStoreEntry,
   Tool,
+  ToolDefinitionInput,
+  ToolParametersSchema,
   VerificationCheckV1,
   VerificationCommand,
   VerificationReportV1,
