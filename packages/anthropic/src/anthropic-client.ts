@@ -3,9 +3,9 @@ import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent, LlmUsage } 
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
 import { AnthropicEventMapper } from './anthropic-event-mapper.js';
 import { classifyAnthropicError } from './classify-anthropic-error.js';
-import { StreamInterruptedError } from '@a3s-lab/code-core';
-import { DEFAULT_MAX_RETRIES } from '@a3s-lab/code-core';
-import { streamWithRetries } from '@a3s-lab/code-core';
+import { StreamInterruptedError } from '@a3s-lab/code-core/provider';
+import { DEFAULT_MAX_RETRIES } from '@a3s-lab/code-core/provider';
+import { streamWithRetries } from '@a3s-lab/code-core/provider';
 import type { AnthropicThinking } from './to-anthropic-request.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
 

@@ -1,6 +1,6 @@
 import { APIConnectionError, APIError } from '@anthropic-ai/sdk';
-import type { AttemptFailure } from '@a3s-lab/code-core';
-import { apiErrorFailure, brokenStreamFailure, connectionFailure, isRetryableStatus, parseRetryAfterMs, safeCause } from '@a3s-lab/code-core';
+import type { AttemptFailure } from '@a3s-lab/code-core/provider';
+import { apiErrorFailure, brokenStreamFailure, connectionFailure, isRetryableStatus, parseRetryAfterMs, safeCause } from '@a3s-lab/code-core/provider';
 
 const PROVIDER = 'anthropic';
 

@@ -4,9 +4,9 @@ import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent } from '@a3s
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { classifyOpenAIError } from './classify-openai-error.js';
 import { OpenAIChunkMapper } from './openai-chunk-mapper.js';
-import { StreamInterruptedError } from '@a3s-lab/code-core';
-import { DEFAULT_MAX_RETRIES } from '@a3s-lab/code-core';
-import { streamWithRetries } from '@a3s-lab/code-core';
+import { StreamInterruptedError } from '@a3s-lab/code-core/provider';
+import { DEFAULT_MAX_RETRIES } from '@a3s-lab/code-core/provider';
+import { streamWithRetries } from '@a3s-lab/code-core/provider';
 import type { OpenAIMaxTokensField } from './to-openai-request.js';
 import { toOpenAIRequest } from './to-openai-request.js';
 

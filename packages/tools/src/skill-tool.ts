@@ -1,5 +1,7 @@
-import { CodeError, isSkillService } from '@a3s-lab/code-core';
-import type { JsonSchema, SkillService, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import { CodeError } from '@a3s-lab/code-core';
+import { isSkillService } from '@a3s-lab/code-core/internal';
+import type { JsonSchema, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import type { SkillService } from '@a3s-lab/code-core/internal';
 import { renderTaskResult, taskSummary } from './task-render.js';
 import { invalidArgument } from './tool-support.js';
 

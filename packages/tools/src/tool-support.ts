@@ -1,4 +1,5 @@
-import { CodeError, toolFailure, utf8ByteLength } from '@a3s-lab/code-core';
+import { CodeError, toolFailure } from '@a3s-lab/code-core';
+import { utf8ByteLength } from '@a3s-lab/code-core/internal';
 import type { ToolCapabilities, ToolOutput } from '@a3s-lab/code-core';
 
 /** UTF-8 encoder shared by the tools. */
