@@ -1,11 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
+import type { LlmClient, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
 import { AnthropicEventMapper } from './anthropic-event-mapper.js';
 import { classifyAnthropicError } from './classify-anthropic-error.js';
-import { StreamInterruptedError } from '@a3s-lab/code-core/provider';
-import { DEFAULT_MAX_RETRIES } from '@a3s-lab/code-core/provider';
-import { streamWithRetries } from '@a3s-lab/code-core/provider';
+import { createRetryingLlmClient, StreamInterruptedError } from '@a3s-lab/code-core/provider';
 import type { AnthropicThinking } from './to-anthropic-request.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
 
@@ -147,26 +145,19 @@ export function createAnthropicClient(options: AnthropicClientOptions): LlmClien
     promptCaching: options.promptCaching ?? true,
     thinking: options.thinking,
   };
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  return {
+  return createRetryingLlmClient({
     provider: PROVIDER,
     model: options.model,
-    stream(request: LlmRequest, callOptions: LlmCallOptions = {}): AsyncIterable<LlmStreamEvent> {
-      return (async function* () {
-        // Mapping errors (bad image type, misplaced parts) surface here, before any request.
-        const body = toAnthropicRequest(request, settings);
-        // Retried attempts' billed tokens are added to the final usage.
-        const spent: SpentUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-        yield* streamWithRetries((signal) => runAttempt(sdk, body, signal, spent), {
-          provider: PROVIDER,
-          maxRetries,
-          abortSignal: callOptions.abortSignal,
-          timeoutMs: callOptions.timeoutMs,
-          classify: (error) => classifyAnthropicError(error, secrets),
-          // runAttempt reads or aborts the body before it yields message_end.
-          attemptsEndTheirRequest: true,
-        });
-      })();
+    maxRetries: options.maxRetries,
+    prepareCall(request) {
+      // Mapping errors (bad image type, misplaced parts) surface here, before any request.
+      const body = toAnthropicRequest(request, settings);
+      // Retried attempts' billed tokens are added to the final usage.
+      const spent: SpentUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+      return (signal) => runAttempt(sdk, body, signal, spent);
     },
-  };
+    classify: (error) => classifyAnthropicError(error, secrets),
+    // runAttempt reads or aborts the body before it yields message_end.
+    attemptsEndTheirRequest: true,
+  });
 }

@@ -14,3 +14,5 @@ export { REDACTED, redactSecrets } from './llm/retry/redact-secrets.js';
 export { backoffDelayMs, DEFAULT_MAX_RETRIES, isRetryableStatus, MAX_HONOURED_RETRY_AFTER_MS, parseRetryAfterMs, RETRY_BASE_DELAY_MS, RETRY_MAX_DELAY_MS, RETRYABLE_STATUSES } from './llm/retry/retry-policy.js';
 export { DEFAULT_STREAM_IDLE_TIMEOUT_MS, streamWithRetries } from './llm/retry/stream-with-retries.js';
 export type { RunAttempt, StreamWithRetriesOptions } from './llm/retry/stream-with-retries.js';
+export { createRetryingLlmClient } from './llm/retry/retrying-llm-client.js';
+export type { RetryingLlmClientOptions } from './llm/retry/retrying-llm-client.js';

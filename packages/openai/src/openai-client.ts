@@ -1,12 +1,10 @@
 import OpenAI from 'openai';
 import { CodeError } from '@a3s-lab/code-core';
-import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent } from '@a3s-lab/code-core';
+import type { LlmClient, LlmStreamEvent } from '@a3s-lab/code-core';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { classifyOpenAIError } from './classify-openai-error.js';
 import { OpenAIChunkMapper } from './openai-chunk-mapper.js';
-import { StreamInterruptedError } from '@a3s-lab/code-core/provider';
-import { DEFAULT_MAX_RETRIES } from '@a3s-lab/code-core/provider';
-import { streamWithRetries } from '@a3s-lab/code-core/provider';
+import { createRetryingLlmClient, StreamInterruptedError } from '@a3s-lab/code-core/provider';
 import type { OpenAIMaxTokensField } from './to-openai-request.js';
 import { toOpenAIRequest } from './to-openai-request.js';
 
@@ -91,23 +89,16 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     maxTokens: options.maxTokens,
     maxTokensField: options.maxTokensField ?? (options.baseURL === undefined ? 'max_completion_tokens' : 'max_tokens'),
   } as const;
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  return {
+  return createRetryingLlmClient({
     provider: PROVIDER,
     model: options.model,
-    stream(request: LlmRequest, callOptions: LlmCallOptions = {}): AsyncIterable<LlmStreamEvent> {
-      return (async function* () {
-        // Mapping errors (misplaced parts) surface here, before any request.
-        const body = toOpenAIRequest(request, settings);
-        yield* streamWithRetries((signal) => runAttempt(sdk, body, signal), {
-          provider: PROVIDER,
-          maxRetries,
-          abortSignal: callOptions.abortSignal,
-          timeoutMs: callOptions.timeoutMs,
-          classify: (error) => classifyOpenAIError(error, secrets),
-        });
-      })();
+    maxRetries: options.maxRetries,
+    prepareCall(request) {
+      // Mapping errors (misplaced parts) surface here, before any request.
+      const body = toOpenAIRequest(request, settings);
+      return (signal) => runAttempt(sdk, body, signal);
     },
-  };
+    classify: (error) => classifyOpenAIError(error, secrets),
+  });
 }
 
