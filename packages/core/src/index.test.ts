@@ -34,6 +34,7 @@ describe('@a3s-lab/code-core public surface', () => {
       'parseSessionSnapshot',
       'parseSessionSnapshotText',
       'serializeSessionSnapshot',
+      'sessionOptionsJsonSchema',
       'toCodeError',
       'toHostFailure',
       'toolFailure',
