@@ -92,6 +92,19 @@ describe('AgentEvent (discriminated union)', () => {
   });
 });
 
+describe('parseAgentEvent keeps the union true', () => {
+  it('refuses a known type whose payload does not match its schema', () => {
+    expect(parseAgentEvent({ version: 1, type: 'tool_end', payload: { tool_id: 't', tool_name: 'bash', exit_code: '0', output: '', duration_ms: 1 } })).toBeNull();
+    expect(parseAgentEvent({ version: 1, type: 'text_delta', payload: {} })).toBeNull();
+    const ok = parseAgentEvent({ version: 1, type: 'tool_end', payload: { tool_id: 't', tool_name: 'bash', exit_code: 0, output: '', duration_ms: 1, extra: true } });
+    expect(ok).toMatchObject({ type: 'tool_end', exitCode: 0, toolId: 't' });
+  });
+
+  it('keeps an unknown type with whatever object payload it has', () => {
+    expect(parseAgentEvent({ version: 1, type: 'hologram_rendered', payload: { exit_code: 'x' } })).toMatchObject({ type: 'hologram_rendered', payload: { exit_code: 'x' } });
+  });
+});
+
 describe('nestedAgentEvent', () => {
   it('puts the parent tool id into payload and metadata and re-projects', () => {
     const event = createAgentEvent('tool_start', { tool_id: 't2', tool_name: 'grep', args: {}, origin: 'nested' }, { run_id: 'r' });

@@ -3,6 +3,7 @@ import type { VerificationSummary } from '../verification/verification-summary.j
 import type { FromJsonSchema } from '../tools/from-json-schema.js';
 import type { agentEventJsonSchemaV1 } from './agent-event-schema.js';
 import { isKnownAgentEventType, type KnownAgentEventTypeV1 } from './agent-event-types.js';
+import { isValidAgentEventPayload } from './agent-event-validator.js';
 
 /** Metadata attached to an event. Replay adds `run_id`, `session_id`, `sequence`, `timestamp_ms`. */
 export interface AgentEventMetadata {
@@ -181,7 +182,9 @@ export function nestedAgentEvent<E extends AgentEvent>(event: E, parentToolId: s
 
 /**
  * Re-projects an envelope received from elsewhere (JSON from a store, a wire) into an
- * {@link AgentEvent}. Returns `null` when the value is not a v1 envelope.
+ * {@link AgentEvent}. Returns `null` when the value is not a v1 envelope, or when its type is a
+ * known one and its payload does not match that type's schema (so the typed payload of a parsed
+ * known event is true). An unknown type is kept with whatever object payload it has.
  */
 export function parseAgentEvent(value: unknown): AgentEvent | null {
   if (typeof value !== 'object' || value === null) return null;
@@ -189,6 +192,7 @@ export function parseAgentEvent(value: unknown): AgentEvent | null {
   if (v['version'] !== 1 || typeof v['type'] !== 'string') return null;
   const payload = typeof v['payload'] === 'object' && v['payload'] !== null ? (v['payload'] as Record<string, unknown>) : {};
   const metadata = typeof v['metadata'] === 'object' && v['metadata'] !== null ? (v['metadata'] as AgentEventMetadata) : undefined;
+  if (isKnownAgentEventType(v['type']) && !isValidAgentEventPayload(v['type'], payload)) return null;
   return project(v['type'], payload, metadata);
 }
 
