@@ -4,7 +4,7 @@
 // the same run. Prints median ns per call, the overhead in µs, bytes allocated per call and the
 // ratio. Targets: overhead <= 20 µs, <= 4 KB allocated per call.
 //
-// Run: node --expose-gc --conditions=source --import tsx bench/kernel.bench.ts
+// Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/kernel.bench.ts
 import { performance } from 'node:perf_hooks';
 import type { AgentEvent, Tool, ToolContext, ToolOutput } from '../packages/core/src/index.js';
 import { InvocationKernel, ToolRegistry } from '../packages/core/src/index.js';

@@ -11,7 +11,7 @@
 //   esbuild bundle of this file under bare `node` (what a host running built packages sees).
 // - first request body size: total, system prompt alone, tool definitions alone.
 //
-// Run: node --expose-gc --conditions=source --import tsx bench/loop.bench.ts
+// Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/loop.bench.ts
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +26,7 @@ import { Agent } from '../packages/sdk/src/index.js';
 import { startScriptedModelServer, textResponse, toolCallResponse } from '../packages/testing/src/index.js';
 import type { ScenarioFunction, ScriptedModelServer } from '../packages/testing/src/index.js';
 import { createReadTool } from '../packages/tools/src/index.js';
+import { compareFixTheBug } from './fix-the-bug/compare.js';
 
 const TOOL_TURNS = 50;
 const FILE_COUNT = 10;
@@ -312,7 +313,7 @@ async function bundleThisFile(outfile: string): Promise<void> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    conditions: ['source'],
+    conditions: ['@a3s-lab/source'],
     logLevel: 'error',
     // CommonJS dependencies inside an ESM bundle still call require() for node builtins.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
@@ -323,7 +324,7 @@ try {
   const bundle = join(bundleDir, 'loop-bench.mjs');
   await bundleThisFile(bundle);
   const variants: readonly (readonly [string, readonly string[]])[] = [
-    ['source via tsx', ['--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url)]],
+    ['source via tsx', ['--conditions=@a3s-lab/source', '--import', 'tsx', fileURLToPath(import.meta.url)]],
     ['bundled, plain node', [bundle]],
   ];
   console.log('memory, 100 idle sessions after one send each (baseline: modules loaded, agent created, one session used and closed; target rss <= 150 MB):');
@@ -343,6 +344,9 @@ try {
 } finally {
   rmSync(bundleDir, { recursive: true, force: true });
 }
+
+// 5. The issue's end-to-end job against a bare Vercel `ai` loop (bench/fix-the-bug/compare.ts).
+await compareFixTheBug(server, aclFor(server));
 
 await server.close();
 rmSync(dir, { recursive: true, force: true });

@@ -9,7 +9,7 @@
 // machine distorts far less than wall-clock latency of a process round trip).
 // Target: ratio <= 1.2x on each transport.
 //
-// Run: node --expose-gc --conditions=source --import tsx bench/mcp.bench.ts
+// Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/mcp.bench.ts
 import { performance } from 'node:perf_hooks';
 import { InvocationKernel, ToolRegistry } from '../packages/core/src/index.js';
 import { MemoryWorkspaceBackend } from '../packages/core/src/testing/index.js';

@@ -9,7 +9,7 @@
 //   server, one tool call and an answer) with `autoSave: true` on a FileSessionStore against
 //   the same session without a store. Target <= 5%.
 //
-// Run: node --expose-gc --conditions=source --import tsx bench/persistence.bench.ts
+// Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/persistence.bench.ts
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { open, readFile, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -11,7 +11,7 @@
 // requests, and the reduction with PTC. Target: >= 60% fewer request bytes with PTC.
 // (Cold/warm start and ctx-call cost of PTC are in bench/ptc.bench.ts.)
 //
-// Run: node --expose-gc --conditions=source --import tsx bench/ptc-economy.bench.ts
+// Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/ptc-economy.bench.ts
 import { mkdtempSync, realpathSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

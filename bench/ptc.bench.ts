@@ -10,7 +10,7 @@
 //   meanwhile (a 5 ms interval's largest gap; the VM runs in a worker, so it should stay small).
 // Targets: warm start <= 5 ms, <= 0.2 ms per ctx call, deadline overshoot <= 500 ms.
 //
-// Run: node --expose-gc --conditions=source --import tsx bench/ptc.bench.ts
+// Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/ptc.bench.ts
 import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -47,7 +47,7 @@ console.log(JSON.stringify({ importMs: t1 - t0, firstRunMs: t2 - t1 }));
 `;
 const cold: { importMs: number; firstRunMs: number }[] = [];
 for (let index = 0; index < 3; index += 1) {
-  const out = execFileSync(process.execPath, ['--conditions=source', '--import', 'tsx', '--input-type=module', '-e', childSource], { encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--conditions=@a3s-lab/source', '--import', 'tsx', '--input-type=module', '-e', childSource], { encoding: 'utf8' });
   cold.push(JSON.parse(out.trim().split('\n').pop() ?? '{}') as { importMs: number; firstRunMs: number });
 }
 

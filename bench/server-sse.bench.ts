@@ -10,7 +10,7 @@
 // Reference: the same 50 concurrent runs consumed in-process through `session.stream()` (no HTTP,
 // no SSE, no store), as the ratio of the server's events/s to it.
 //
-// Run: node --conditions=source --import tsx bench/server-sse.bench.ts
+// Run: node --conditions=@a3s-lab/source --import tsx bench/server-sse.bench.ts
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +35,7 @@ const root = join(dir, 'root');
 mkdirSync(join(root, 'repo'), { recursive: true });
 const model = await startScriptedModelServer({ scenario: () => textResponse(Array.from({ length: CHUNKS }, (_, i) => `tok${i} `)) });
 const acl = `default_model = "anthropic/claude-test"\nproviders "anthropic" {\n  api_key = "sk-ant-test-key-000000"\n  base_url = "${model.anthropicBaseUrl}"\n  models "claude-test" { tool_call = true }\n}\n`;
-const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', join('apps', 'server', 'test', 'fixtures', 'serve-child.ts'), acl, root, join(dir, 'state'), TOKEN], { stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, ['--conditions=@a3s-lab/source', '--import', 'tsx', join('apps', 'server', 'test', 'fixtures', 'serve-child.ts'), acl, root, join(dir, 'state'), TOKEN], { stdio: ['ignore', 'pipe', 'inherit'] });
 try {
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);

@@ -3,7 +3,7 @@
 //   1. `read` of 32 files in one call (files mode) vs reading the same 32 files with fs.readFile;
 //   2. `edit` of a 10 MB file (one replacement: read, diff metadata, hashes, versioned write)
 //      vs a direct string replace + fs.writeFile.
-// Prints medians and ratios. Run: node --expose-gc --conditions=source --import tsx bench/tools.bench.ts
+// Prints medians and ratios. Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/tools.bench.ts
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

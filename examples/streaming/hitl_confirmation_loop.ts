@@ -2,7 +2,7 @@
 // confirmation, show tool results, and replay the run at the end. Answers come from stdin
 // (y/n per question), so the same program works in a terminal and driven by another program.
 //
-//   node --conditions=source --import tsx examples/streaming/hitl_confirmation_loop.ts <workspace> "<prompt>"
+//   node --conditions=@a3s-lab/source --import tsx examples/streaming/hitl_confirmation_loop.ts <workspace> "<prompt>"
 //   A3S_ACL=path/or/inline.acl (default ./agent.acl)
 import { createInterface } from 'node:readline';
 import { Agent } from '@a3s-lab/code';

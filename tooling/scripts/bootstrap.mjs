@@ -25,7 +25,10 @@ function pnpmCommand() {
 }
 
 const [pnpm, pnpmPrefix] = pnpmCommand();
-const pnpmRun = (args) => run(pnpm, [...pnpmPrefix, ...args]);
+// The demo prints progress on stderr and only the session's answer on stdout: set-up output
+// (install, build) goes to stderr too, so stdout stays the answer.
+const setupStdio = job === 'demo' ? ['inherit', 2, 'inherit'] : 'inherit';
+const pnpmRun = (args) => run(pnpm, [...pnpmPrefix, ...args], { stdio: setupStdio });
 
 function ensureInstalled() {
   const marker = join(root, 'node_modules', '.modules.yaml');

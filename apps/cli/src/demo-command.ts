@@ -12,7 +12,7 @@ import { configFromEnvironment } from './config-discovery.js';
 import type { ConfigSource } from './config-discovery.js';
 import { DEMO_TEST_COMMAND, createDemoScenario } from './demo-scenario.js';
 import { EXIT_CODES } from './exit-codes.js';
-import { hostRun } from './host-run.js';
+import { hostRun, liveProgress } from './host-run.js';
 import type { DemoCommandOptions } from './parse-args.js';
 import { reportError } from './report-error.js';
 import { INTERACTIVE_CONFIRMATION_TIMEOUT_MS, createAgentFrom } from './run-command.js';
@@ -46,8 +46,10 @@ export const DEMO_PERMISSION_POLICY = Object.freeze({
 
 /** `a3s-code demo`: fixes the bug of a copy of the bundled sample repo. Returns the exit code. */
 export async function demoCommand(options: DemoCommandOptions, io: CliIo, style: Style): Promise<number> {
+  // Progress and the closing report go to stderr; stdout gets only the session's final answer
+  // (or, with --json, only the envelopes).
   const say = (text: string): void => {
-    (options.json ? io.stderr : io.stdout).write(`${text}\n`);
+    io.stderr.write(`${text}\n`);
   };
   let server: ScriptedModelServer | undefined;
   let agent: Agent | undefined;
@@ -62,7 +64,7 @@ export async function demoCommand(options: DemoCommandOptions, io: CliIo, style:
     let source: ConfigSource;
     let model: string;
     if (fromEnv === null || fromEnv.kind !== 'env') {
-      const live = !options.json && io.stdout.isTTY === true;
+      const live = !options.json && liveProgress(io);
       server = await startScriptedModelServer({ scenario: createDemoScenario(live ? { latencyMs: 350, chunkDelayMs: 40 } : {}) });
       const [provider, id] = SCRIPTED_DEMO_MODEL.split('/') as [string, string];
       model = SCRIPTED_DEMO_MODEL;

@@ -1,47 +1,10 @@
 // Terminal display width: East Asian wide and fullwidth characters and emoji take two columns,
 // combining marks and zero-width characters none. Widths of lines, spinner frames and cut
-// arguments are counted in these columns, never in UTF-16 code units.
+// arguments are counted in these columns, never in UTF-16 code units. The per-character widths
+// come from `string-width` (Unicode's East Asian Width and emoji data, kept up to date there).
+import stringWidth from 'string-width';
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-// Wide (W) and Fullwidth (F) ranges of Unicode's East Asian Width property, merged.
-const WIDE_RANGES: readonly (readonly [number, number])[] = [
-  [0x1100, 0x115f], [0x231a, 0x231b], [0x2329, 0x232a], [0x23e9, 0x23ec], [0x23f0, 0x23f0], [0x23f3, 0x23f3],
-  [0x25fd, 0x25fe], [0x2614, 0x2615], [0x2648, 0x2653], [0x267f, 0x267f], [0x2693, 0x2693], [0x26a1, 0x26a1],
-  [0x26aa, 0x26ab], [0x26bd, 0x26be], [0x26c4, 0x26c5], [0x26ce, 0x26ce], [0x26d4, 0x26d4], [0x26ea, 0x26ea],
-  [0x26f2, 0x26f3], [0x26f5, 0x26f5], [0x26fa, 0x26fa], [0x26fd, 0x26fd], [0x2705, 0x2705], [0x270a, 0x270b],
-  [0x2728, 0x2728], [0x274c, 0x274c], [0x274e, 0x274e], [0x2753, 0x2755], [0x2757, 0x2757], [0x2795, 0x2797],
-  [0x27b0, 0x27b0], [0x27bf, 0x27bf], [0x2b1b, 0x2b1c], [0x2b50, 0x2b50], [0x2b55, 0x2b55], [0x2e80, 0x303e],
-  [0x3041, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xa000, 0xa4cf], [0xa960, 0xa97f], [0xac00, 0xd7a3],
-  [0xf900, 0xfaff], [0xfe10, 0xfe19], [0xfe30, 0xfe6f], [0xff00, 0xff60], [0xffe0, 0xffe6], [0x16fe0, 0x16fe4],
-  [0x17000, 0x18cff], [0x1b000, 0x1b2ff], [0x1f004, 0x1f004], [0x1f0cf, 0x1f0cf], [0x1f18e, 0x1f18e],
-  [0x1f191, 0x1f19a], [0x1f200, 0x1f251], [0x1f300, 0x1f64f], [0x1f680, 0x1f6ff], [0x1f7e0, 0x1f7eb],
-  [0x1f90c, 0x1f9ff], [0x1fa70, 0x1faff], [0x20000, 0x2fffd], [0x30000, 0x3fffd],
-];
-
-function isWide(codePoint: number): boolean {
-  let low = 0;
-  let high = WIDE_RANGES.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const [start, end] = WIDE_RANGES[mid] as readonly [number, number];
-    if (codePoint < start) high = mid - 1;
-    else if (codePoint > end) low = mid + 1;
-    else return true;
-  }
-  return false;
-}
-
-const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]+$/u;
-
-/** Columns one grapheme cluster takes: 0, 1 or 2. */
-function graphemeWidth(grapheme: string): number {
-  if (ZERO_WIDTH.test(grapheme)) return 0;
-  const first = grapheme.codePointAt(0) ?? 0;
-  // An emoji presentation selector (VS16) or a ZWJ sequence makes a pictograph two columns wide.
-  if (/\p{Extended_Pictographic}/u.test(grapheme) && (grapheme.includes('\uFE0F') || grapheme.includes('\u200D'))) return 2;
-  return isWide(first) ? 2 : 1;
-}
 
 // Printable ASCII is one column per character: no segmentation needed (the common case).
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -49,9 +12,7 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** Columns `text` takes on a terminal (no escape sequences expected: strip them first). */
 export function displayWidth(text: string): number {
   if (PRINTABLE_ASCII.test(text)) return text.length;
-  let width = 0;
-  for (const { segment } of segmenter.segment(text)) width += graphemeWidth(segment);
-  return width;
+  return stringWidth(text, { countAnsiEscapeCodes: true });
 }
 
 /**
@@ -64,7 +25,7 @@ export function truncateToWidth(text: string, columns: number): string {
   let full = false;
   let width = 0;
   for (const { segment } of segmenter.segment(text)) {
-    const w = graphemeWidth(segment);
+    const w = stringWidth(segment, { countAnsiEscapeCodes: true });
     // The prefix that still fits beside the `…`, in case the text turns out to be too wide.
     if (!full && width + w <= columns - 1) kept += segment;
     else full = true;

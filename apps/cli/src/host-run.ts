@@ -1,5 +1,6 @@
 import type { Session } from '@a3s-lab/code';
 import type { Style } from './ansi.js';
+import { sanitizeTerminalText } from './ansi.js';
 import type { CliIo } from './cli-io.js';
 import { ConfirmationHandler } from './confirmation-handler.js';
 import type { ConfirmationMode } from './confirmation-handler.js';
@@ -32,10 +33,23 @@ export function confirmationModeFor(yes: boolean, io: CliIo): ConfirmationMode {
   return io.stdin.isTTY === true ? 'interactive' : 'deny';
 }
 
-/** Runs one prompt with the renderer and confirmation handling the flags ask for. */
+/** Live progress (streamed text, spinner, redrawn lines): stderr is a terminal that is not `TERM=dumb`. */
+export function liveProgress(io: CliIo): boolean {
+  return io.stderr.isTTY === true && io.env['TERM'] !== 'dumb';
+}
+
+/**
+ * Runs one prompt with the renderer and confirmation handling the flags ask for. Without
+ * `--json`, progress (tool lines, spinner, summary) goes to stderr and only the final answer to
+ * stdout, as `codex exec` does. When the answer already streamed live on a terminal and stdout
+ * is that terminal too, it is not printed a second time.
+ */
 export async function hostRun(options: HostRunOptions): Promise<RunOutcome> {
   const { io, style } = options;
-  const renderer: RunRenderer = options.json ? new JsonRenderer(io.stdout, io.stderr, { compact: options.compact === true }) : new TerminalRenderer({ out: io.stdout, style, model: options.model, live: io.stdout.isTTY === true && io.env['TERM'] !== 'dumb' });
+  const live = liveProgress(io);
+  const renderer: RunRenderer = options.json
+    ? new JsonRenderer(io.stdout, io.stderr, { compact: options.compact === true })
+    : new TerminalRenderer({ out: io.stderr, style, model: options.model, live, withholdAnswer: true });
   const mode = confirmationModeFor(options.yes, io);
   const reader = mode === 'interactive' ? new LineReader(io.stdin) : undefined;
   const confirmations = new ConfirmationHandler({
@@ -46,9 +60,17 @@ export async function hostRun(options: HostRunOptions): Promise<RunOutcome> {
     beforeQuestion: () => renderer.pause(),
     ...(reader === undefined ? {} : { reader }),
   });
+  let outcome: RunOutcome;
   try {
-    return await runSession({ session: options.session, prompt: options.prompt, io, renderer, confirmations });
+    outcome = await runSession({ session: options.session, prompt: options.prompt, io, renderer, confirmations });
   } finally {
     reader?.close();
   }
+  const answered = outcome.error === undefined && !outcome.cancelled && outcome.text.length > 0;
+  if (answered && !options.json && !(live && io.stdout.isTTY === true)) {
+    // A terminal may be at the end of the pipe: no control sequences from the model reach it.
+    const text = sanitizeTerminalText(outcome.text);
+    io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+  return outcome;
 }

@@ -27,4 +27,15 @@ describe('JsonRenderer', () => {
     expect(first.payload.metadata.cyclic).toEqual({ a: 1, self: '[Circular]' });
     expect(JSON.parse(lines[1] as string)).toMatchObject({ version: 1, type: 'agent_end' });
   });
+
+  it('keeps U+2028 and U+2029 escaped, so even a splitlines() reader sees one object per line', () => {
+    const stdout = capture();
+    const renderer = new JsonRenderer(stdout.stream, capture().stream);
+    const text = 'one\u2028two\u2029three\r\nfour';
+    renderer.event(createAgentEvent('tool_end', { tool_id: 't', tool_name: 'bash', exit_code: 0, output: text, duration_ms: 1 }));
+    renderer.event(createAgentEvent('agent_end', { text, usage: {} }));
+    const lines = stdout.text().split(/\r\n|[\n\r\u2028\u2029\u0085\v\f\u001c-\u001e]/).filter((line) => line !== '');
+    expect(lines).toHaveLength(2);
+    expect((JSON.parse(lines[1] as string) as { payload: { text: string } }).payload.text).toBe(text);
+  });
 });

@@ -24,7 +24,7 @@ export class JsonRenderer implements RunRenderer {
 
   event(event: AgentEvent): void {
     if (this.#compact && DELTA_EVENT_TYPES.has(event.type)) return;
-    this.#stdout.write(`${envelopeLine(toEnvelope(event))}\n`);
+    this.#stdout.write(`${jsonLine(toEnvelope(event))}\n`);
   }
 
   pause(): void {}
@@ -34,6 +34,18 @@ export class JsonRenderer implements RunRenderer {
   }
 
   close(): void {}
+}
+
+// U+2028 / U+2029 are valid inside JSON strings, but line readers such as Python's
+// `str.splitlines` split on them: escaped, every object stays on exactly one line.
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+
+/**
+ * `value` as one line of JSONL: {@link envelopeLine}, with U+2028 and U+2029 escaped so no line
+ * reader sees two lines (the value parses back unchanged). No trailing newline.
+ */
+export function jsonLine(value: unknown): string {
+  return envelopeLine(value).replace(LINE_SEPARATORS, (char) => (char === '\u2028' ? '\\u2028' : '\\u2029'));
 }
 
 /**

@@ -23,7 +23,8 @@ export function cliVersion(): string {
  * second Ctrl-C.
  */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
-  const style = createStyle(colorWanted(io.stdout.isTTY === true, io.env));
+  // Colour is for the human's stream: progress, questions and errors all go to stderr.
+  const style = createStyle(colorWanted(io.stderr.isTTY === true, io.env));
   let command: CliCommand;
   try {
     command = parseCliArgs(argv);
@@ -52,7 +53,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         io.stdout.write(SERVE_USAGE);
         return EXIT_CODES.success;
       }
-      return serveCommand(options, io, style);
+      // serve reports where it listens on stdout: colour only when that is a terminal.
+      return serveCommand(options, io, createStyle(colorWanted(io.stdout.isTTY === true, io.env)));
     }
     case 'trust':
       return trustCommand(command.options, io, style);

@@ -21,6 +21,8 @@ describe('parseCliArgs', () => {
       options: { prompt: 'fix the tests', workspace: 'repo', config: 'a.acl', model: 'openai/gpt-4o', json: true, yes: true, permissionMode: 'accept-edits', maxToolRounds: 7 },
     });
     expect(parseCliArgs(['run', 'hi'])).toEqual({ kind: 'run', options: { prompt: 'hi', json: false, yes: false } });
+    expect(parseCliArgs(['run', 'hi', '--json', '--compact', '-o', 'a.md'])).toEqual({ kind: 'run', options: { prompt: 'hi', json: true, yes: false, compact: true, output: 'a.md' } });
+    expect(parseCliArgs(['run', 'hi', '--output-last-message', 'b.md'])).toEqual({ kind: 'run', options: { prompt: 'hi', json: false, yes: false, output: 'b.md' } });
   });
 
   it('parses demo, help and version', () => {
@@ -39,6 +41,8 @@ describe('parseCliArgs', () => {
     [['run', 'x', '--model', 'gpt-4o'], "--model must be 'provider/model'"],
     [['run', 'x', '--bogus'], 'bogus'],
     [['demo', 'extra'], 'demo takes no arguments'],
+    [['run', 'x', '-o', 'a', '--output-last-message', 'b'], 'the same option'],
+    [['run', 'x', '--compact'], '--compact only applies to --json'],
   ])('rejects %j with a CONFIG_ERROR', (argv, message) => {
     const error = usageError(argv);
     expect(error.code).toBe('CONFIG_ERROR');

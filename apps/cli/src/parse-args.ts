@@ -21,7 +21,7 @@ export interface RunCommandOptions {
   readonly permissionMode?: PermissionMode;
   /** `--max-tool-rounds N`; default the session default (50). */
   readonly maxToolRounds?: number;
-  /** `-o FILE` / `--output FILE`: also write the final answer there. */
+  /** `-o FILE` / `--output FILE` / `--output-last-message FILE`: also write the final answer there. */
   readonly output?: string;
   /** `--compact` (with `--json` only): leave out the per-token delta lines. Default false. */
   readonly compact?: boolean;
@@ -67,9 +67,16 @@ Options of run:
   --max-tool-rounds N        stop after N model turns that request tools (default 50)
   --json                     print one v1 event envelope per line on stdout, nothing else
   --compact                  with --json: leave out the per-token delta lines (text, reasoning,
-                             tool input/output deltas)
-  -o, --output FILE          also write the final answer to FILE
-  A prompt of "-" is read from stdin.
+                             tool input/output deltas); tool, turn and run events stay
+  -o, --output FILE          also write the final answer to FILE (alias --output-last-message)
+
+Output: progress (header, tool lines, spinner, summary, errors) goes to stderr; stdout gets only
+the final answer, so \`a3s-code run "..." > answer.md\` keeps just the answer. Colour and the
+spinner are off when stderr is not a terminal, for TERM=dumb, and colour for NO_COLOR.
+
+Stdin: a prompt of "-" is read from stdin. With a prompt argument, a piped stdin is appended to
+it as context (\`git diff | a3s-code run "review this"\`); if nothing arrives on stdin within 3s
+the run starts without it (use < /dev/null to skip stdin).
 
 Exit codes: 0 success, 1 last tool call failed / run failed, 2 usage or config error,
 3 model error, 130 cancelled (Ctrl-C), 143 SIGTERM, 129 SIGHUP.
@@ -111,6 +118,7 @@ function parseRun(args: readonly string[]): CliCommand {
     'permission-mode': { type: 'string' },
     'max-tool-rounds': { type: 'string' },
     output: { type: 'string', short: 'o' },
+    'output-last-message': { type: 'string' },
     compact: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -133,7 +141,10 @@ function parseRun(args: readonly string[]): CliCommand {
       throw usageError(`--max-tool-rounds must be a positive integer; got '${rounds}'`, { argument: '--max-tool-rounds' });
     }
   }
-  const output = text('output');
+  const outputFlag = text('output');
+  const lastMessage = text('output-last-message');
+  const output = outputFlag ?? lastMessage;
+  if (outputFlag !== undefined && lastMessage !== undefined) throw usageError('-o/--output and --output-last-message are the same option; give one', { argument: '--output-last-message' });
   if (values['compact'] === true && values['json'] !== true) throw usageError('--compact only applies to --json output', { argument: '--compact' });
   const mode = text('permission-mode');
   const workspace = text('workspace');

@@ -2,6 +2,7 @@ import { CodeError } from '@a3s-lab/code';
 import type { Style } from './ansi.js';
 import { sanitizeTerminalText } from './ansi.js';
 import type { CliIo } from './cli-io.js';
+import { jsonLine } from './json-renderer.js';
 import { exitCodeForError } from './exit-codes.js';
 import type { ExitCode } from './exit-codes.js';
 
@@ -29,7 +30,7 @@ export function reportError(io: CliIo, json: boolean, style: Style, error: unkno
   io.stderr.write(`${style.red('a3s-code: error')} [${reported.code}] ${sanitizeTerminalText(reported.message)}\n${hint === undefined ? '' : `${hint}\n`}`);
   if (json) {
     const payload = { code: reported.code, message: reported.message, details: reported.details };
-    io.stdout.write(`${JSON.stringify({ version: 1, type: 'error', payload, metadata: { timestamp_ms: Date.now() } })}\n`);
+    io.stdout.write(`${jsonLine({ version: 1, type: 'error', payload, metadata: { timestamp_ms: Date.now() } })}\n`);
   }
   return exitCodeForError(reported.code, reported.details['cancelled'] === true);
 }

@@ -1,18 +1,17 @@
 import { statSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { Agent, CodeError } from '@a3s-lab/code';
 import type { SessionOptions } from '@a3s-lab/code';
 import type { Style } from './ansi.js';
-import { sanitizeTerminalText } from './ansi.js';
 import type { CliIo } from './cli-io.js';
 import { configCandidates, discoverConfig } from './config-discovery.js';
 import type { ConfigSource } from './config-discovery.js';
-import { EXIT_CODES } from './exit-codes.js';
 import { hostRun } from './host-run.js';
 import type { RunCommandOptions } from './parse-args.js';
 import { permissionPolicyFor } from './permission-modes.js';
 import { ensureTrustedConfig, recheckTrustedConfig } from './project-trust-gate.js';
 import { reportError } from './report-error.js';
+import { promptWithStdin } from './stdin-prompt.js';
 
 /**
  * How long an interactive ask waits for the human before it is rejected (the session default of
@@ -23,14 +22,27 @@ export const INTERACTIVE_CONFIRMATION_TIMEOUT_MS = 30 * 60_000;
 /** The workspace directory of a run; CONFIG_ERROR when it is not a directory. */
 export function resolveWorkspace(io: CliIo, workspace: string | undefined): string {
   const dir = resolve(io.cwd, workspace ?? '.');
-  let ok = false;
-  try {
-    ok = statSync(dir).isDirectory();
-  } catch {
-    ok = false;
-  }
-  if (!ok) throw new CodeError('CONFIG_ERROR', `workspace is not a directory: ${dir}`, { details: { argument: '--workspace', path: dir } });
+  if (!isDirectory(dir)) throw new CodeError('CONFIG_ERROR', `workspace is not a directory: ${dir}`, { details: { argument: '--workspace', path: dir } });
   return dir;
+}
+
+const isDirectory = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The file `-o` writes the answer to, checked before the run so a bad path costs no model call:
+ * CONFIG_ERROR when its directory is missing or the path is a directory.
+ */
+export function resolveOutputFile(io: CliIo, output: string): string {
+  const file = resolve(io.cwd, output);
+  const problem = isDirectory(file) ? 'is a directory' : isDirectory(dirname(file)) ? null : 'is in a directory that does not exist';
+  if (problem !== null) throw new CodeError('CONFIG_ERROR', `-o ${output}: ${file} ${problem}`, { details: { usage: true, argument: '--output', path: file } });
+  return file;
 }
 
 /** Loads the agent from a discovered config; a broken file is a CONFIG_ERROR that names it. */
@@ -50,6 +62,7 @@ export async function runCommand(options: RunCommandOptions, io: CliIo, style: S
   let agent: Agent | undefined;
   try {
     const workspace = resolveWorkspace(io, options.workspace);
+    const outputFile = options.output === undefined ? undefined : resolveOutputFile(io, options.output);
     const source = discoverConfig({
       workspace,
       cwd: io.cwd,
@@ -88,17 +101,13 @@ export async function runCommand(options: RunCommandOptions, io: CliIo, style: S
     if (!options.json) {
       const mode = options.permissionMode ?? (agent.config.permissionPolicy === undefined ? 'default' : 'from config');
       const from = source.kind === 'file' ? source.path : `environment (${source.description})`;
-      io.stdout.write(style.dim(`a3s-code · ${model} · ${workspace} · permissions: ${mode}${options.yes ? ' + --yes' : ''} · config: ${from}\n`));
+      io.stderr.write(style.dim(`a3s-code · ${model} · ${workspace} · permissions: ${mode}${options.yes ? ' + --yes' : ''} · config: ${from}\n`));
     }
-    const prompt = options.prompt === '-' ? await readPrompt(io) : options.prompt;
+    const prompt = await promptWithStdin(options.prompt, io, style);
     const outcome = await hostRun({ session, prompt, io, style, json: options.json, yes: options.yes, model, compact: options.compact === true });
-    if (options.output !== undefined && outcome.error === undefined && !outcome.cancelled) writeFileSync(resolve(io.cwd, options.output), outcome.text);
-    // On a terminal the renderer's error line already said it: a 401 is printed once. When
-    // stdout goes elsewhere, stderr still gets the reason.
-    if (outcome.error !== undefined && !options.json && !outcome.cancelled && outcome.exitCode === EXIT_CODES.model && io.stdout.isTTY !== true) {
-      // The message may quote the provider's answer: no control characters reach the terminal.
-      io.stderr.write(`${style.red('a3s-code:')} the model failed [${outcome.error.code}]: ${sanitizeTerminalText(outcome.error.message)}\n`);
-    }
+    if (outputFile !== undefined && outcome.error === undefined && !outcome.cancelled) writeFileSync(outputFile, outcome.text);
+    // The renderer's error line (stderr) or the `error` envelope (--json) already said why the
+    // run failed: a 401 is reported once.
     return outcome.exitCode;
   } catch (error) {
     return reportError(io, options.json, style, error);
@@ -107,11 +116,3 @@ export async function runCommand(options: RunCommandOptions, io: CliIo, style: S
   }
 }
 
-/** `run -`: the prompt is all of stdin; an empty one is a usage error. */
-async function readPrompt(io: CliIo): Promise<string> {
-  let text = '';
-  for await (const chunk of io.stdin) text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-  const prompt = text.trim();
-  if (prompt.length === 0) throw new CodeError('CONFIG_ERROR', 'run - reads the prompt from stdin, and stdin was empty (see a3s-code --help)', { details: { usage: true, argument: 'prompt' } });
-  return prompt;
-}

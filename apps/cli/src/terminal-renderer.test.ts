@@ -55,12 +55,12 @@ const retriedTurn: AgentEvent[] = [
   ev('agent_end', { text: 'Final answer.', usage: {} }),
 ];
 
-function render(events: readonly AgentEvent[], live: boolean, columns = 40): string {
+function render(events: readonly AgentEvent[], live: boolean, columns = 40, withholdAnswer = false): string {
   const out = new PassThrough();
   Object.assign(out, { columns, isTTY: live });
   let raw = '';
   out.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-  const renderer = new TerminalRenderer({ out, style: createStyle(false), model: 'anthropic/claude-sonnet-4-20250514', live });
+  const renderer = new TerminalRenderer({ out, style: createStyle(false), model: 'anthropic/claude-sonnet-4-20250514', live, withholdAnswer });
   for (const event of events) renderer.event(event);
   renderer.close();
   return raw;
@@ -82,6 +82,23 @@ describe('TerminalRenderer', () => {
     expect(raw).not.toContain('Provisional');
     expect(raw.startsWith('Final answer.\n')).toBe(true);
     expect(raw.split('Final answer.').length - 1).toBe(1);
+  });
+
+  it('withholdAnswer: the final answer stays off the progress stream unless the run goes on or fails', () => {
+    const toolTurn = [ev('turn_start', { turn: 1 }), ev('text_delta', { text: 'Looking.' }), ev('tool_start', { tool_id: 't1', tool_name: 'ls', args: {}, origin: 'agent' }), ev('tool_end', { tool_id: 't1', tool_name: 'ls', exit_code: 0, output: '', duration_ms: 1 }), ev('turn_end', { turn: 1 })];
+    const answered = render([...toolTurn, ev('turn_start', { turn: 2 }), ev('text_delta', { text: 'The answer.' }), ev('turn_end', { turn: 2 }), ev('agent_end', { text: 'The answer.' })], false, 80, true);
+    expect(answered).toContain('Looking.\n✓ ls');
+    expect(answered).not.toContain('The answer.');
+    expect(answered).toMatch(/── done in .* · 2 turns · 1 tool call/);
+    // A tool-less turn followed by another turn was not the answer after all.
+    const wentOn = render([ev('turn_start', { turn: 1 }), ev('text_delta', { text: 'Interim.' }), ev('turn_end', { turn: 1 }), ev('turn_start', { turn: 2 }), ev('text_delta', { text: 'Final.' }), ev('turn_end', { turn: 2 }), ev('agent_end', { text: 'Final.' })], false, 80, true);
+    expect(wentOn).toContain('Interim.\n');
+    expect(wentOn).not.toContain('Final.');
+    // A failed run has no answer on stdout: its last text stays on stderr.
+    const failed = render([ev('turn_start', { turn: 1 }), ev('text_delta', { text: 'Almost.' }), ev('turn_end', { turn: 1 }), ev('error', { code: 'HOOK_ERROR', message: 'stop hook failed' })], false, 80, true);
+    expect(failed).toMatch(/^Almost\.\n✗ error HOOK_ERROR: stop hook failed\n/);
+    // Live, the text already streamed: nothing is held back.
+    expect(render([ev('turn_start', { turn: 1 }), ev('text_delta', { text: 'Streamed.' }), ev('turn_end', { turn: 1 }), ev('agent_end', { text: 'Streamed.' })], true, 80, true)).toContain('Streamed.');
   });
 
   it('prints a turn\'s text before its tool lines, and an edit as a coloured diff', () => {

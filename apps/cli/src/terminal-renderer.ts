@@ -17,6 +17,12 @@ export interface TerminalRendererOptions {
   readonly live?: boolean;
   /** `provider/model`, for the cost estimate. */
   readonly model: string;
+  /**
+   * Leave the final answer out when not live: the host prints it on stdout instead (stderr
+   * then carries only the progress). The text of a turn that ends without a tool call is held
+   * back and printed only if the run goes on (another turn) or fails. Default false.
+   */
+  readonly withholdAnswer?: boolean;
 }
 
 interface ToolState {
@@ -29,8 +35,8 @@ interface ToolState {
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /**
- * The human output of a run. On a TTY assistant text streams as it arrives and a retried
- * turn's provisional text is erased and redrawn; elsewhere text is buffered per turn attempt
+ * The human output of a run (the host writes it to stderr). On a TTY assistant text streams
+ * as it arrives and a retried turn's provisional text is erased and redrawn; elsewhere text is buffered per turn attempt
  * and printed once the attempt is final (its first tool call, or `turn_end`). Tool calls are one
  * line each; edits show their unified diff; a spinner with elapsed time runs while the model or
  * a tool works (TTY only).
@@ -49,6 +55,11 @@ export class TerminalRenderer implements RunRenderer {
   #attemptText = '';
   /** The attempt is final: no retry can replace it any more. */
   #attemptFinal = false;
+  /** The current attempt requested a tool: its text is not the final answer. */
+  #attemptHadTool = false;
+  /** Text of a tool-less turn held back from stderr (see `withholdAnswer`). */
+  #heldAnswer = '';
+  readonly #withholdAnswer: boolean;
   #atLineStart = true;
   #turns = 0;
   #toolCalls = 0;
@@ -58,6 +69,7 @@ export class TerminalRenderer implements RunRenderer {
     this.#style = options.style;
     this.#live = options.live ?? options.out.isTTY === true;
     this.#model = options.model;
+    this.#withholdAnswer = options.withholdAnswer === true;
     this.#spinner = new Spinner((text) => this.#out.write(text), this.#style, () => this.#columns());
   }
 
@@ -71,6 +83,7 @@ export class TerminalRenderer implements RunRenderer {
         this.#text(event.text ?? '');
         break;
       case 'tool_start':
+        this.#attemptHadTool = true;
         this.#finalizeAttempt();
         this.#tools.set(event.toolId ?? '', {
           name: event.toolName ?? '?',
@@ -93,7 +106,7 @@ export class TerminalRenderer implements RunRenderer {
         this.#toolEnd(event);
         break;
       case 'turn_end':
-        this.#finalizeAttempt();
+        this.#finalizeAttempt(true);
         addUsage(this.#usage, p['usage']);
         this.#turns = Math.max(this.#turns, event.turn ?? 0);
         break;
@@ -110,7 +123,11 @@ export class TerminalRenderer implements RunRenderer {
         this.#line(this.#style.yellow(`! budget: ${String(p['kind'])} at ${String(p['used'])}/${String(p['limit'])}`));
         break;
       case 'agent_end':
-        this.#finalizeAttempt();
+        this.#finalizeAttempt(true);
+        // The run's answer goes to stdout (the host prints it), not here; a run that ended
+        // without answer text keeps what it held on this stream.
+        if ((event.text ?? '').length > 0) this.#heldAnswer = '';
+        else this.#releaseHeldAnswer();
         this.#summary();
         break;
       case 'error':
@@ -142,12 +159,15 @@ export class TerminalRenderer implements RunRenderer {
       // A retried attempt: what the abandoned one streamed was provisional.
       if (this.#live) this.#erase(this.#attemptText);
       this.#attemptText = '';
+      this.#attemptHadTool = false;
       this.#spin(() => this.#style.dim(`model stream interrupted${reason === undefined ? '' : ` (${oneLine(reason, 60)})`}, retrying`));
       return;
     }
     this.#finalizeAttempt();
+    this.#releaseHeldAnswer();
     this.#turn = turn;
     this.#attemptText = '';
+    this.#attemptHadTool = false;
     this.#attemptFinal = false;
     this.#spin(() => this.#style.dim('thinking'));
   }
@@ -166,15 +186,32 @@ export class TerminalRenderer implements RunRenderer {
     this.#write(text);
   }
 
-  /** The attempt can no longer be retried: print buffered text (non-live) and end its line. */
-  #finalizeAttempt(): void {
+  /**
+   * The attempt can no longer be retried: print buffered text (non-live) and end its line.
+   * `atTurnEnd`: the turn is over, so a tool-less attempt's text may be the final answer (held
+   * back with `withholdAnswer`).
+   */
+  #finalizeAttempt(atTurnEnd = false): void {
     if (this.#attemptFinal) return;
     this.#attemptFinal = true;
     if (!this.#live && this.#attemptText.length > 0) {
-      this.#endLine();
-      this.#write(this.#attemptText);
+      if (atTurnEnd && this.#withholdAnswer && !this.#attemptHadTool) this.#heldAnswer = this.#attemptText;
+      else {
+        this.#endLine();
+        this.#write(this.#attemptText);
+      }
     }
     this.#spinner.stop();
+    this.#endLine();
+  }
+
+  /** Held text turned out not to be the answer (the run went on, or failed): print it. */
+  #releaseHeldAnswer(): void {
+    if (this.#heldAnswer.length === 0) return;
+    const text = this.#heldAnswer;
+    this.#heldAnswer = '';
+    this.#endLine();
+    this.#write(text);
     this.#endLine();
   }
 
@@ -257,6 +294,7 @@ export class TerminalRenderer implements RunRenderer {
 
   #error(event: AgentEventOfType<'error'>): void {
     this.#finalizeAttempt();
+    this.#releaseHeldAnswer();
     const details = event.payload.details;
     if (details?.['cancelled'] === true) {
       this.#line(this.#style.yellow('✗ cancelled'));

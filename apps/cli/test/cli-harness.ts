@@ -2,7 +2,7 @@
 // real process inside a pseudo-terminal (util-linux `script`), the way a person runs it.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -17,8 +17,49 @@ import { identifyProjectConfig, trustProjectConfig } from '../src/project-trust.
 
 /** apps/cli. */
 export const CLI_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** The CLI entry, run from source through tsx. */
-export const BIN = join(CLI_DIR, 'src', 'bin.ts');
+/**
+ * The `a3s-code` binary the process-level tests run: `$A3S_CODE_BIN` (the packaging job points it
+ * at the bin of the packed and installed tarball), else the built `apps/cli/dist/bin.js`
+ * (after `pnpm run build`). A `.js` file runs with this node; anything else is executed as is.
+ */
+export const CLI_BIN = process.env['A3S_CODE_BIN'] ?? join(CLI_DIR, 'dist', 'bin.js');
+
+/**
+ * True when the process-level tests cannot run here: no binary. Locally they are skipped with a
+ * message; in CI (which builds before testing) a missing binary fails them instead.
+ */
+export const CLI_BIN_MISSING = !existsSync(CLI_BIN) && process.env['CI'] !== 'true';
+if (CLI_BIN_MISSING) console.warn(`a3s-code binary tests skipped: ${CLI_BIN} is missing (run pnpm run build, or set A3S_CODE_BIN)`);
+
+/** `[file, args]` that run the binary with `args`. */
+export function binCommand(args: readonly string[]): [string, string[]] {
+  return /\.[cm]?js$/.test(CLI_BIN) ? [process.execPath, [CLI_BIN, ...args]] : [CLI_BIN, [...args]];
+}
+
+/** What a finished binary run printed. */
+export interface BinResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs the binary with pipes for stdio (no TTY anywhere); `input` is written to stdin, which is
+ * then closed (empty when not given).
+ */
+export function runBin(args: readonly string[], options: { env: Record<string, string>; cwd: string; input?: string }): Promise<BinResult> {
+  const [file, argv] = binCommand(args);
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(file, argv, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('exit', (code) => resolveRun({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
 
 /** The environment without any model key (and with a private HOME). */
 export function cleanEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -103,10 +144,21 @@ export interface MemoryIo {
   stderr(): string;
 }
 
-/** A `CliIo` over memory streams: stdin is not a TTY unless `stdinTty`. */
-export function memoryIo(options: { env: Record<string, string | undefined>; cwd: string; stdinTty?: boolean }): MemoryIo {
+/** Options of {@link memoryIo} and {@link runMain}. */
+export interface MemoryIoOptions {
+  readonly env: Record<string, string | undefined>;
+  readonly cwd: string;
+  /** stdin is a TTY (left open for typed answers). Default false. */
+  readonly stdinTty?: boolean;
+  /** What a non-TTY stdin holds; it is then closed, as a pipe would be. Default ''. */
+  readonly input?: string;
+}
+
+/** A `CliIo` over memory streams: stdin is not a TTY (a closed pipe holding `input`) unless `stdinTty`. */
+export function memoryIo(options: MemoryIoOptions): MemoryIo {
   const stdin = new PassThrough();
   if (options.stdinTty === true) Object.assign(stdin, { isTTY: true });
+  else stdin.end(options.input ?? '');
   const out: string[] = [];
   const err: string[] = [];
   const stdout = new PassThrough();
@@ -122,7 +174,7 @@ export function memoryIo(options: { env: Record<string, string | undefined>; cwd
 }
 
 /** Runs `main` in-process; resolves with the exit code and what was written. */
-export async function runMain(argv: readonly string[], options: { env: Record<string, string | undefined>; cwd: string; stdinTty?: boolean }): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runMain(argv: readonly string[], options: MemoryIoOptions): Promise<{ code: number; stdout: string; stderr: string }> {
   const memory = memoryIo(options);
   const code = await main(argv, memory.io);
   return { code, stdout: memory.stdout(), stderr: memory.stderr() };
@@ -135,6 +187,8 @@ export interface PtyProcess {
   readonly child: ChildProcess;
   /** What the terminal shows: ANSI stripped, lines redrawn after a carriage return collapsed. */
   screen(): string;
+  /** Every byte the terminal received, escape sequences and carriage returns included. */
+  raw(): string;
   /** Types into the terminal. */
   type(text: string): void;
   /** Waits until `predicate(screen)` holds. */
@@ -161,14 +215,15 @@ function ptyCommand(command: string): [string, string[]] {
 }
 
 /**
- * Starts `a3s-code <args>` (source through tsx) in a pseudo-terminal made by util-linux
- * `script` (or python3's `pty`), so stdin and stdout are a real TTY: prompts, line discipline,
- * Ctrl-C -> SIGINT.
+ * Starts the `a3s-code` binary ({@link CLI_BIN}) with `args` in a pseudo-terminal made by
+ * util-linux `script` (or python3's `pty`), so stdin, stdout and stderr are a real TTY: prompts,
+ * line discipline, Ctrl-C -> SIGINT. `TERM` is `options.term`, default `xterm`.
  */
-export function spawnInPty(args: readonly string[], env: Record<string, string>): PtyProcess {
-  const command = ['exec', shellQuote(process.execPath), '--conditions=source', '--import', 'tsx', shellQuote(BIN), ...args.map(shellQuote)].join(' ');
+export function spawnInPty(args: readonly string[], env: Record<string, string>, options: { readonly term?: string } = {}): PtyProcess {
+  const [bin, binArgs] = binCommand(args);
+  const command = ['exec', shellQuote(bin), ...binArgs.map(shellQuote)].join(' ');
   const [file, ptyArgs] = ptyCommand(command);
-  const child = spawn(file, ptyArgs, { cwd: CLI_DIR, env: { ...env, TERM: 'xterm', SHELL: '/bin/sh' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(file, ptyArgs, { cwd: CLI_DIR, env: { ...env, TERM: options.term ?? 'xterm', SHELL: '/bin/sh' }, stdio: ['pipe', 'pipe', 'pipe'] });
   let raw = '';
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer): void => {
@@ -191,6 +246,7 @@ export function spawnInPty(args: readonly string[], env: Record<string, string>)
   return {
     child,
     screen,
+    raw: () => raw,
     type: (text) => {
       child.stdin?.write(text);
     },

@@ -25,9 +25,12 @@ it('fixes an off-by-one it has never seen (a `<=` bound in lib/top.js)', async (
   server = await startScriptedModelServer({ scenario: createDemoScenario() });
   writeWorkspaceConfig(ws.dir, server, home.dir);
   const result = await runMain(['run', 'fix the tests', '--workspace', ws.dir, '--permission-mode', 'yolo'], { env: cleanEnv(home.dir), cwd: ws.dir });
-  expect(result.stdout).toContain('on line 3 the loop ran one step past the end of the array');
+  // The reasoning on the way is progress (stderr); the final answer alone is on stdout.
+  expect(result.stderr).toContain('Found it: on line 3 the loop ran one step past the end of the array');
+  expect(result.stdout).toMatch(/^Fixed `largest` in `lib\/top\.js` \(line 3\): the loop ran one step past the end of the array\./);
+  expect(result.stderr).toMatch(/^✓ edit {2}lib\/top\.js/m);
   expect(readFileSync(join(ws.dir, 'lib/top.js'), 'utf8')).toContain('for (let k = 0; k < xs.length; k++)');
-  expect(result.stdout).toContain('Tests: all 1 tests passed.');
+  expect(result.stdout).toContain('Tests: all 1 tests passed.\n');
   expect(result.code).toBe(0);
   expect(server.errors).toEqual([]);
 });

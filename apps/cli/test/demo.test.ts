@@ -26,8 +26,9 @@ describe('a3s-code demo', () => {
     expect(() => execFileSync(process.execPath, ['test.js'], { cwd: demoRepoPath(), stdio: 'pipe' })).toThrow();
 
     const result = await runMain(['demo'], { env: cleanEnv(home.dir), cwd: home.dir });
-    const out = stripAnsi(result.stdout);
-    const workspace = workspaceOf(result.stdout);
+    // What it did goes to stderr (the human's stream); stdout gets only the session's answer.
+    const out = stripAnsi(result.stderr);
+    const workspace = workspaceOf(result.stderr);
     cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
 
     expect(out).toContain('no API key found: using the bundled scripted model');
@@ -40,6 +41,9 @@ describe('a3s-code demo', () => {
     expect(out).toContain('-  for (let i = 1; i < values.length; i++) {');
     expect(out).toContain('+  for (let i = 0; i < values.length; i++) {');
     expect(out).toContain('✓ tests pass: node test.js -> all 4 tests passed');
+    expect(result.stdout).toMatch(/^Fixed `sum` in `src\/stats\.js` \(line \d+\): .*\n$/s);
+    expect(result.stdout).toContain('all 4 tests passed');
+    expect(result.stdout).not.toMatch(/✓|final diff|sample repo is in/);
     // The copy is fixed (and the tests pass when run here, outside the CLI); the original is not.
     expect(readFileSync(join(workspace, 'src/stats.js'), 'utf8')).toContain('for (let i = 0; i < values.length; i++)');
     expect(execFileSync(process.execPath, ['test.js'], { cwd: workspace, encoding: 'utf8' })).toContain('all 4 tests passed');

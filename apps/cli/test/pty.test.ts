@@ -1,17 +1,18 @@
 // The CLI as a person uses it: a real process in a pseudo-terminal, answering prompts and
-// pressing Ctrl-C. The model is the scripted server; the workspace config points at it.
+// pressing Ctrl-C. The model is the scripted server; the workspace config points at it. Runs
+// the a3s-code binary ($A3S_CODE_BIN, else the built dist/bin.js).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedModelServer, textResponse, toolCallResponse, toolResultsOf } from '@a3s-lab/code-testing';
 import type { Scenario, ScriptedModelServer } from '@a3s-lab/code-testing';
-import { cleanEnv, eventually, isAlive, liveProcessesInGroup, spawnInPty, tempDir, writeWorkspaceConfig } from './cli-harness.js';
+import { CLI_BIN_MISSING, cleanEnv, eventually, isAlive, liveProcessesInGroup, spawnInPty, tempDir, writeWorkspaceConfig } from './cli-harness.js';
 import type { PtyProcess } from './cli-harness.js';
 
 const PROMPT_TAIL = 'lways allow bash this session';
 const count = (text: string, part: string): number => text.split(part).length - 1;
 
-describe('a3s-code in a pseudo-terminal', () => {
+describe.skipIf(CLI_BIN_MISSING)('a3s-code in a pseudo-terminal', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

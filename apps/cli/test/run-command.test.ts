@@ -23,9 +23,10 @@ describe('a3s-code run', () => {
     expect(existsSync(join(ws, 'made.txt'))).toBe(false);
     // The model learns why, too.
     expect(toolResultsOf(fixture.server()!.requests[1]!)[0]?.content).toContain(NON_INTERACTIVE_DENIAL);
-    // Without a TTY the text of a turn is printed whole, once, at its end.
-    expect(result.stdout).toMatch(/✗ bash {2}touch made\.txt {2}\S+ {2}denied: rejected: confirmation needed/);
-    expect(result.stdout).toContain('It was refused.\n');
+    // Progress on stderr; stdout holds the final answer and nothing else.
+    expect(result.stderr).toMatch(/✗ bash {2}touch made\.txt {2}\S+ {2}denied: rejected: confirmation needed/);
+    expect(result.stdout).toBe('It was refused.\n');
+    expect(result.stderr).not.toContain('It was refused.');
     expect(result.code).toBe(1);
   });
 
@@ -34,7 +35,11 @@ describe('a3s-code run', () => {
     writeWorkspaceConfig(ws, await start([toolCallResponse('bash', { command: 'touch made.txt' }), textResponse('Made it.')]), home);
     const result = await runMain(['run', 'make a file', '--workspace', ws, '--yes'], { env: cleanEnv(home), cwd: ws });
     expect(existsSync(join(ws, 'made.txt'))).toBe(true);
-    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('Made it.\n');
+    expect(result.stderr).toMatch(/^a3s-code · anthropic\/claude-test · .* · permissions: default \+ --yes · config: /);
+    expect(result.stderr).toMatch(/^✓ bash {2}touch made\.txt/m);
+    expect(result.stderr).toMatch(/^── done in .* · 2 turns · 1 tool call · /m);
+    expect(result.stderr).not.toContain('asks');
     expect(result.code).toBe(0);
   });
 
@@ -47,7 +52,8 @@ describe('a3s-code run', () => {
     writeWorkspaceConfig(ws, await start([toolCallResponse('write', { file_path: 'out.txt', content: 'x\n' }), textResponse('ok')]), home);
     const result = await runMain(['run', 'write', '--workspace', ws, '--permission-mode', mode], { env: cleanEnv(home), cwd: ws });
     expect(existsSync(join(ws, 'out.txt'))).toBe(written);
-    expect(result.stdout).toMatch(line);
+    expect(result.stderr).toMatch(line);
+    expect(result.stdout).toBe('ok\n');
     expect(result.stderr).not.toContain('stdin is not a terminal');
   });
 
@@ -59,14 +65,16 @@ describe('a3s-code run', () => {
     writeFileSync(join(home, '.a3s', 'config.acl'), 'this is { not acl');
     writeWorkspaceConfig(ws, s, home);
     const fromWorkspace = await runMain(['run', 'hi', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
-    expect(fromWorkspace.stdout).toContain(`config: ${join(ws, '.a3s', 'config.acl')}`);
+    expect(fromWorkspace.stderr).toContain(`config: ${join(ws, '.a3s', 'config.acl')}`);
+    expect(fromWorkspace.stdout).toBe('from the scripted server\n');
     expect(fromWorkspace.code).toBe(0);
 
     s.setScenario([textResponse('again')]);
     const explicit = join(ws, 'custom.acl');
     writeFileSync(explicit, scriptedAcl(s));
     const fromFlag = await runMain(['run', 'hi', '--workspace', ws, '--config', 'custom.acl'], { env: cleanEnv(home), cwd: ws });
-    expect(fromFlag.stdout).toContain(`config: ${explicit}`);
+    expect(fromFlag.stderr).toContain(`config: ${explicit}`);
+    expect(fromFlag.stdout).toBe('again\n');
     expect(fromFlag.code).toBe(0);
   });
 
@@ -76,7 +84,7 @@ describe('a3s-code run', () => {
     const homeConfig = join(home, '.a3s', 'config.acl');
     writeFileSync(homeConfig, scriptedAcl(await start([textResponse('home config works')])));
     const ok = await runMain(['run', 'hi', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
-    expect(ok.stdout).toContain('home config works');
+    expect(ok.stdout).toBe('home config works\n');
     expect(ok.code).toBe(0);
 
     writeFileSync(homeConfig, 'providers "anthropic" {\n  models = [ unterminated\n');
@@ -101,12 +109,12 @@ describe('a3s-code run', () => {
     const s = await start([textResponse('hello from env config')]);
     const env = cleanEnv(home, { ANTHROPIC_API_KEY: 'sk-ant-env-key-1234', ANTHROPIC_BASE_URL: s.anthropicBaseUrl });
     const result = await runMain(['run', 'hi', '--workspace', ws], { env, cwd: ws });
-    expect(result.stdout).toContain('config: environment (ANTHROPIC_API_KEY)');
-    expect(result.stdout).toContain('anthropic/claude-sonnet-4-20250514');
-    expect(result.stdout).toContain('hello from env config');
+    expect(result.stderr).toContain('config: environment (ANTHROPIC_API_KEY)');
+    expect(result.stderr).toContain('anthropic/claude-sonnet-4-20250514');
+    expect(result.stdout).toBe('hello from env config\n');
     expect(s.requests[0]?.body).toMatchObject({ model: 'claude-sonnet-4-20250514' });
     // A known model gets a cost estimate.
-    expect(result.stdout).toMatch(/≈ \$\d/);
+    expect(result.stderr).toMatch(/≈ \$\d/);
     expect(result.code).toBe(0);
   });
 
@@ -114,8 +122,23 @@ describe('a3s-code run', () => {
     const { ws, home } = dirs();
     writeWorkspaceConfig(ws, await start(() => toolCallResponse('ls', {})), home);
     const result = await runMain(['run', 'loop', '--workspace', ws, '--max-tool-rounds', '2'], { env: cleanEnv(home), cwd: ws });
-    expect(result.stdout).toContain('maxToolRounds (2)');
+    expect(result.stderr).toContain('maxToolRounds (2)');
+    // A failed run has no answer: stdout stays empty.
+    expect(result.stdout).toBe('');
     expect(result.code).toBe(1);
+  });
+
+  it('rejects an -o path in a missing directory (or a directory) before any model call, exit 2', async () => {
+    const { ws, home } = dirs();
+    const s = await start([textResponse('unused')]);
+    writeWorkspaceConfig(ws, s, home);
+    for (const target of [join('no', 'such', 'dir', 'out.md'), '.']) {
+      const result = await runMain(['run', 'hi', '--workspace', ws, '-o', target], { env: cleanEnv(home), cwd: ws });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/\[CONFIG_ERROR\] -o .*(does not exist|is a directory)/);
+      expect(result.stdout).toBe('');
+    }
+    expect(s.requests).toHaveLength(0);
   });
 
   it('rejects a missing workspace and an unknown model with exit 2', async () => {
@@ -135,8 +158,8 @@ describe('a3s-code run', () => {
     writeWorkspaceConfig(ws, s, home);
     const result = await runMain(['run', 'hi', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
     expect(s.requests).toHaveLength(2);
-    expect(result.stdout).toContain('Complete answer.\n');
-    expect(result.stdout).not.toContain('Provisional');
+    expect(result.stdout).toBe('Complete answer.\n');
+    expect(result.stderr).not.toContain('Provisional');
     expect(result.code).toBe(0);
   });
 
@@ -145,7 +168,8 @@ describe('a3s-code run', () => {
     writeWorkspaceConfig(ws, await start([errorResponse(401, { message: 'bad key \u001b]0;pwned\u0007\u001b[2J\u009b1A' })]), home);
     const result = await runMain(['run', 'hello', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain('the model failed [LLM_ERROR]');
+    expect(result.stderr).toContain('✗ error LLM_ERROR: anthropic request failed: HTTP 401');
+    expect(result.stdout).toBe('');
     expect(result.stderr + result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 });

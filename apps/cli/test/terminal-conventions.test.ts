@@ -12,6 +12,13 @@ import { oneLine } from '../src/tool-summary.js';
 import { main } from '../src/main.js';
 import { cleanEnv, runMain, scriptedRunFixture, writeWorkspaceConfig } from './cli-harness.js';
 
+/** A non-TTY stdin with nothing on it (a closed pipe). */
+const closedStdin = (): PassThrough => {
+  const stdin = new PassThrough();
+  stdin.end();
+  return stdin;
+};
+
 describe('terminal conventions', () => {
   const fixture = scriptedRunFixture();
 
@@ -44,11 +51,13 @@ describe('terminal conventions', () => {
     };
     const stdout = output(true);
     const stderr = output(true);
-    const code = await main(['run', 'read the readme', '--workspace', ws, '--yes'], { stdin: new PassThrough(), stdout: stdout.stream, stderr: stderr.stream, env: cleanEnv(home, { TERM: 'dumb' }), cwd: ws });
+    const code = await main(['run', 'read the readme', '--workspace', ws, '--yes'], { stdin: closedStdin(), stdout: stdout.stream, stderr: stderr.stream, env: cleanEnv(home, { TERM: 'dumb' }), cwd: ws });
     expect(code).toBe(0);
     const all = stdout.text() + stderr.text();
-    expect(all).toContain('Read it.');
-    expect(all).toContain('README.md');
+    // Progress on stderr, the answer alone on stdout (not live, so it is not streamed twice).
+    expect(stdout.text()).toBe('Read it.\n');
+    expect(stderr.text()).toMatch(/^✓ read {2}README\.md/m);
+    expect(stderr.text()).not.toContain('Read it.');
     expect(all).not.toContain('\u001b');
     expect(all).not.toContain('\r');
   });
@@ -101,7 +110,21 @@ describe('terminal conventions', () => {
     expect(compactAlone.stderr).toContain('--compact only applies to --json');
   });
 
-  it('a 401 is printed once on a terminal; with stdout redirected, stderr still says why', async () => {
+  it('with a prompt argument, a piped stdin is appended as context; an empty one adds nothing', async () => {
+    const home = fixture.tempDir('a3s-cli-home-');
+    const ws = fixture.tempDir('a3s-cli-ctx-');
+    const model = await fixture.start([textResponse('Looks fine.'), textResponse('Nothing piped.')]);
+    writeWorkspaceConfig(ws, model, home);
+    const piped = await runMain(['run', 'review this diff', '--workspace', ws], { env: cleanEnv(home), cwd: ws, input: '--- a/x\n+++ b/x\n-old\n+new\n' });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toBe('Looks fine.\n');
+    expect(JSON.stringify(model.requests[0]?.body)).toContain(JSON.stringify('review this diff\n\n<stdin>\n--- a/x\n+++ b/x\n-old\n+new\n</stdin>').slice(1, -1));
+    const empty = await runMain(['run', 'just this', '--workspace', ws], { env: cleanEnv(home), cwd: ws });
+    expect(empty.code).toBe(0);
+    expect(JSON.stringify(model.requests[1]?.body)).not.toContain('<stdin>');
+  });
+
+  it('a 401 is printed once, on stderr, whether stdout is a terminal or not; --json has one error line', async () => {
     const home = fixture.tempDir('a3s-cli-home-');
     const ws = fixture.tempDir('a3s-cli-401-', { 'README.md': '# 401\n' });
     writeWorkspaceConfig(ws, await fixture.start(() => errorResponse(401, { message: 'invalid x-api-key' })), home);
@@ -114,12 +137,18 @@ describe('terminal conventions', () => {
     for (const tty of [true, false]) {
       const stdout = capture(tty);
       const stderr = capture(tty);
-      const code = await main(['run', 'hi', '--workspace', ws], { stdin: new PassThrough(), stdout: stdout.stream, stderr: stderr.stream, env: cleanEnv(home, { TERM: 'dumb' }), cwd: ws });
+      const code = await main(['run', 'hi', '--workspace', ws], { stdin: closedStdin(), stdout: stdout.stream, stderr: stderr.stream, env: cleanEnv(home, { TERM: 'dumb' }), cwd: ws });
       expect(code).toBe(3);
-      const both = stdout.text() + stderr.text();
-      expect(both.split('invalid x-api-key').length - 1).toBe(tty ? 1 : 2);
-      if (!tty) expect(stderr.text()).toContain('invalid x-api-key');
+      expect(stdout.text()).toBe('');
+      expect(stderr.text().split('invalid x-api-key').length - 1).toBe(1);
+      expect(stderr.text()).toMatch(/✗ error LLM_ERROR: .*HTTP 401/);
     }
+    const json = await runMain(['run', 'hi', '--workspace', ws, '--json'], { env: cleanEnv(home), cwd: ws });
+    expect(json.code).toBe(3);
+    expect((json.stdout + json.stderr).split('invalid x-api-key').length - 1).toBe(1);
+    const last = JSON.parse(json.stdout.trim().split('\n').at(-1) ?? '{}') as { type?: string; metadata?: unknown };
+    expect(last.type).toBe('error');
+    expect(typeof last.metadata).toBe('object');
   });
 
   it('tool arguments are cut at display columns, not string length', () => {

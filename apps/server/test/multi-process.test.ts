@@ -24,7 +24,7 @@ let bUrl = '';
 
 beforeAll(async () => {
   a = await startServerHarness();
-  child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', join(here, 'fixtures', 'serve-child.ts'), aclFor(a.model), join(a.dir, 'root'), a.stateDir, TEST_TOKEN, String(CHILD_LEASE_TTL_MS)], {
+  child = spawn(process.execPath, ['--conditions=@a3s-lab/source', '--import', 'tsx', join(here, 'fixtures', 'serve-child.ts'), aclFor(a.model), join(a.dir, 'root'), a.stateDir, TEST_TOKEN, String(CHILD_LEASE_TTL_MS)], {
     cwd: resolve(here, '..'),
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,8 +1,10 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { LlmClient, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
 import { AnthropicEventMapper } from './anthropic-event-mapper.js';
 import { classifyAnthropicError } from './classify-anthropic-error.js';
+import { assertAnthropicSdkInstalled, loadAnthropicSdk } from './load-anthropic-sdk.js';
+import type { AnthropicSdkModule } from './load-anthropic-sdk.js';
 import { createRetryingLlmClient, StreamInterruptedError } from '@a3s-lab/code-core/provider';
 import type { AnthropicThinking } from './to-anthropic-request.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
@@ -131,14 +133,23 @@ async function endBody(events: AsyncIterator<RawMessageStreamEvent>, controller:
  * data is in `signature`; pass the content back unchanged on the next request.
  */
 export function createAnthropicClient(options: AnthropicClientOptions): LlmClient {
-  const sdk = new Anthropic({
-    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-    ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-    ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } }),
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    maxRetries: 0,
-  });
-  const secrets = [options.apiKey, sdk.apiKey];
+  assertAnthropicSdkInstalled();
+  // The SDK is loaded (and its client built) on the first request, so importing this package or
+  // configuring an unused Anthropic provider costs nothing.
+  const secrets: (string | null | undefined)[] = [options.apiKey];
+  let loaded: Promise<{ readonly module: AnthropicSdkModule; readonly sdk: Anthropic }> | undefined;
+  const load = () =>
+    (loaded ??= loadAnthropicSdk().then((module) => {
+      const sdk = new module.default({
+        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+        ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+        ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } }),
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+        maxRetries: 0,
+      });
+      secrets.push(sdk.apiKey);
+      return { module, sdk };
+    }));
   const settings = {
     model: options.model,
     maxTokens: options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
@@ -149,14 +160,14 @@ export function createAnthropicClient(options: AnthropicClientOptions): LlmClien
     provider: PROVIDER,
     model: options.model,
     maxRetries: options.maxRetries,
-    prepareCall(request) {
+    async prepareCall(request) {
       // Mapping errors (bad image type, misplaced parts) surface here, before any request.
       const body = toAnthropicRequest(request, settings);
       // Retried attempts' billed tokens are added to the final usage.
       const spent: SpentUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-      return (signal) => runAttempt(sdk, body, signal, spent);
+      const { module, sdk } = await load();
+      return { attempt: (signal) => runAttempt(sdk, body, signal, spent), classify: (error) => classifyAnthropicError(error, secrets, module) };
     },
-    classify: (error) => classifyAnthropicError(error, secrets),
     // runAttempt reads or aborts the body before it yields message_end.
     attemptsEndTheirRequest: true,
   });

@@ -1,5 +1,6 @@
-import { APIConnectionError, APIError } from '@anthropic-ai/sdk';
+import type { APIError } from '@anthropic-ai/sdk';
 import type { AttemptFailure } from '@a3s-lab/code-core/provider';
+import type { AnthropicSdkModule } from './load-anthropic-sdk.js';
 import { apiErrorFailure, brokenStreamFailure, connectionFailure, isRetryableStatus, parseRetryAfterMs, safeCause } from '@a3s-lab/code-core/provider';
 
 const PROVIDER = 'anthropic';
@@ -29,9 +30,11 @@ function errorType(error: APIError): string | undefined {
 /**
  * Classifies whatever one Anthropic attempt threw: HTTP errors by status (and `x-should-retry`,
  * which Anthropic sends to override the default), in-stream `error` events by their type,
- * connection failures and truncated streams as retryable.
+ * connection failures and truncated streams as retryable. `sdk` is the loaded SDK module (its
+ * error classes; the SDK is loaded lazily).
  */
-export function classifyAnthropicError(error: unknown, secrets: readonly (string | null | undefined)[]): AttemptFailure {
+export function classifyAnthropicError(error: unknown, secrets: readonly (string | null | undefined)[], sdk: Pick<AnthropicSdkModule, 'APIConnectionError' | 'APIError'>): AttemptFailure {
+  const { APIConnectionError, APIError } = sdk;
   const cause = safeCause(error, secrets);
   if (error instanceof APIConnectionError) return connectionFailure(PROVIDER, error, secrets, cause);
   if (error instanceof APIError) {

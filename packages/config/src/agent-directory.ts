@@ -1,8 +1,27 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { CodeError } from '@a3s-lab/code-core';
-import { CronExpressionParser } from 'cron-parser';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+
+// yaml and cron-parser load on the first agent directory (synchronously, through require), so
+// importing the package pays for neither.
+const requireHere = createRequire(import.meta.url);
+let yamlModule: typeof import('yaml') | undefined;
+let cronModule: typeof import('cron-parser') | undefined;
+function parseYaml(text: string): unknown {
+  if (yamlModule === undefined) {
+    const loaded: typeof import('yaml') = requireHere('yaml');
+    yamlModule = loaded;
+  }
+  return yamlModule.parse(text);
+}
+function cronParser(): typeof import('cron-parser').CronExpressionParser {
+  if (cronModule === undefined) {
+    const loaded: typeof import('cron-parser') = requireHere('cron-parser');
+    cronModule = loaded;
+  }
+  return cronModule.CronExpressionParser;
+}
 
 /** A schedule of an agent directory: fire `prompt` on `cron` (UTC). */
 export interface AgentSchedule {
@@ -114,7 +133,7 @@ function schedule(dir: string, file: string): AgentSchedule {
   const fields = cron.trim().split(/\s+/).length;
   if (fields !== 5 && fields !== 6) throw configError(file, `cron must have 5 or 6 fields, got ${fields}: "${cron}"`, lineOf(file, 'cron'));
   try {
-    CronExpressionParser.parse(cron, { tz: 'UTC', strict: false });
+    cronParser().parse(cron, { tz: 'UTC', strict: false });
   } catch (error) {
     throw configError(file, `invalid cron "${cron}": ${error instanceof Error ? error.message : String(error)}`, lineOf(file, 'cron'));
   }

@@ -1,9 +1,8 @@
 import { CodeError } from '@a3s-lab/code-core';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { agentConfigJsonSchema } from './agent-config-schema.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { agentConfigValidator } from './agent-config-validator.generated.js';
+import type { agentConfigJsonSchema } from './agent-config-schema.js';
 import type { AclPosition } from './acl-syntax-error.js';
-
-let validator: ValidateFunction | undefined;
 
 /** One schema violation, with the source position when the value came from ACL text. */
 export interface AgentConfigIssue {
@@ -13,14 +12,6 @@ export interface AgentConfigIssue {
   readonly message: string;
   readonly line?: number;
   readonly column?: number;
-}
-
-function compiled(): ValidateFunction {
-  // Compiled once per process: the schema is a constant. Validating it against the draft 2020-12
-  // meta-schema on every cold start cost ~15 ms of Agent.create; index.test.ts compiles it with
-  // meta-schema validation on, so a malformed schema still fails CI.
-  validator ??= new Ajv2020({ allErrors: true, strict: true, validateSchema: false }).compile(agentConfigJsonSchema);
-  return validator;
 }
 
 function positionOf(pointer: string, positions: ReadonlyMap<string, AclPosition>): AclPosition | undefined {
@@ -44,7 +35,11 @@ function describeIssue(error: ErrorObject): string {
  *   and column of the attribute or block that produced it when known.
  */
 export function validateAgentConfigObject(value: unknown, positions: ReadonlyMap<string, AclPosition>, file: string | undefined): void {
-  const validate = compiled();
+  // Precompiled at development time (ajv standalone, scripts/generate-validator.mjs): compiling
+  // the schema at run time cost ~25 ms of every Agent.create (~100 ms on a loaded machine); a test
+  // keeps the generated file identical to a fresh compile, index.test.ts compiles the schema with
+  // meta-schema validation on.
+  const validate = agentConfigValidator;
   if (validate(value)) return;
   const issues: AgentConfigIssue[] = (validate.errors ?? []).map((error) => {
     // `required` points at the parent; name the missing property so the path reads naturally.

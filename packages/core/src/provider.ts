@@ -15,4 +15,4 @@ export { backoffDelayMs, DEFAULT_MAX_RETRIES, isRetryableStatus, MAX_HONOURED_RE
 export { DEFAULT_STREAM_IDLE_TIMEOUT_MS, streamWithRetries } from './llm/retry/stream-with-retries.js';
 export type { RunAttempt, StreamWithRetriesOptions } from './llm/retry/stream-with-retries.js';
 export { createRetryingLlmClient } from './llm/retry/retrying-llm-client.js';
-export type { RetryingLlmClientOptions } from './llm/retry/retrying-llm-client.js';
+export type { PreparedLlmCall, RetryingLlmClientOptions } from './llm/retry/retrying-llm-client.js';

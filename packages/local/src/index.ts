@@ -3,5 +3,6 @@
 // `./internal` (not a public API). Exports are listed by name; the API report pins them.
 export { LocalWorkspaceBackend, DEFAULT_GIT_TIMEOUT_MS } from './local-workspace-backend.js';
 export type { LocalWorkspaceBackendOptions } from './local-workspace-backend.js';
+export type { SearchResultCacheOptions } from './search/search-result-cache.js';
 export type { PathRefusalReason } from './security-error.js';
 export { FileSessionStore } from './file-session-store.js';

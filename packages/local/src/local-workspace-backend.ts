@@ -39,6 +39,8 @@ import { RipgrepEngine } from './search/ripgrep-engine.js';
 import { runGlob } from './search/run-glob.js';
 import { runSearch } from './search/run-search.js';
 import type { SearchEngine } from './search/search-engine.js';
+import { SearchResultCache } from './search/search-result-cache.js';
+import type { SearchResultCacheOptions } from './search/search-result-cache.js';
 import { fileKindOf, notRegularFile, readRegularFile } from './open-regular-file.js';
 import { pathSecurityError } from './security-error.js';
 
@@ -71,6 +73,14 @@ export interface LocalWorkspaceBackendOptions {
    * includes...) makes the call fail with SECURITY_ERROR `git_repository_executable`.
    */
   readonly trustRepositoryGitConfig?: boolean;
+  /**
+   * Result sets of `search()`/`glob()` kept for their following pages, so fetching page N does not
+   * rescan the tree: bounded by entries and estimated bytes, expiring after `ttlMs`, and dropped
+   * whenever the workspace is written through this backend (`writeFile`, `deleteFile`, `exec`,
+   * `git`). Changes made around the backend are seen once an entry expires. `false` disables it.
+   * Default `{ ttlMs: 120000, maxEntries: 16, maxBytes: 64 MiB }`.
+   */
+  readonly searchCache?: SearchResultCacheOptions | false;
 }
 
 const CAPABILITIES: WorkspaceCapabilities = Object.freeze({ read: true, write: true, list: true, search: true, exec: true, git: true, versionedWrites: true });
@@ -93,11 +103,13 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
   private rootRealPromise: Promise<string> | undefined;
   private enginePromise: Promise<SearchEngine> | undefined;
   private readonly groups = new Set<number>();
+  private readonly searchCache: SearchResultCache | undefined;
 
   /** @param root workspace directory (must exist when the first call runs). */
   constructor(root: string, options: LocalWorkspaceBackendOptions = {}) {
     this.root = posix.resolve(root);
     this.options = options;
+    this.searchCache = options.searchCache === false ? undefined : new SearchResultCache(checkCacheOptions(options.searchCache ?? {}));
   }
 
   async resolvePath(options: BackendCallOptions & { readonly path: string; readonly forWrite?: boolean }): Promise<string> {
@@ -118,6 +130,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     const target = await this.confine(options.path, options.abortSignal);
     await this.refuseProtected(target, options.path);
     const content = typeof options.content === 'string' ? Buffer.from(options.content, 'utf8') : options.content;
+    this.searchCache?.clear();
     const { version } = await atomicWrite({
       rootReal: await this.rootReal(),
       target,
@@ -131,6 +144,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
   async deleteFile(options: BackendCallOptions & { readonly path: string; readonly expectedVersion?: string }): Promise<boolean> {
     const target = await this.confine(options.path, options.abortSignal);
     await this.refuseProtected(target, options.path);
+    this.searchCache?.clear();
     return deleteConfined(target, options.expectedVersion);
   }
 
@@ -147,6 +161,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
       engine,
       { rootReal: await this.rootReal(), searchPath: directory.relative, glob: anchorGlob(directory.relative, options.pattern), ...signalOf(options.abortSignal) },
       options,
+      this.searchCache,
     );
   }
 
@@ -181,6 +196,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
         ...signalOf(options.abortSignal),
       },
       options,
+      this.searchCache,
     );
   }
 
@@ -244,7 +260,21 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
   // cancelled run rejects with an AbortError carrying the partial result.
   private async runInGroup(
     spec: Pick<RunProcessOptions, 'file' | 'args' | 'cwd' | 'env' | 'timeoutMs'>,
-    call: BackendCallOptions & { readonly maxOutputBytes?: number },
+    call: BackendCallOptions & { readonly maxOutputBytes?: number; readonly onOutput?: ExecOptions['onOutput'] },
+  ): Promise<ExecResult> {
+    // A command may write anywhere in the workspace: kept search results are stale from now on
+    // (and again when it ends, for a search that ran while it did).
+    this.searchCache?.clear();
+    try {
+      return await this.runGroupProcess(spec, call);
+    } finally {
+      this.searchCache?.clear();
+    }
+  }
+
+  private async runGroupProcess(
+    spec: Pick<RunProcessOptions, 'file' | 'args' | 'cwd' | 'env' | 'timeoutMs'>,
+    call: BackendCallOptions & { readonly maxOutputBytes?: number; readonly onOutput?: ExecOptions['onOutput'] },
   ): Promise<ExecResult> {
     const result = await runProcess({
       ...spec,
@@ -253,6 +283,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
       ...(this.options.killGraceMs === undefined ? {} : { killGraceMs: this.options.killGraceMs }),
       ...(this.options.drainGraceMs === undefined ? {} : { drainGraceMs: this.options.drainGraceMs }),
       ...signalOf(call.abortSignal),
+      ...(call.onOutput === undefined ? {} : { onOutput: call.onOutput }),
     });
     if (result.cancelled) throw Object.assign(abortError(call.abortSignal), { result });
     return result;
@@ -337,6 +368,17 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     }
     return new FallbackEngine();
   }
+}
+
+function checkCacheOptions(options: SearchResultCacheOptions): SearchResultCacheOptions {
+  for (const name of ['ttlMs', 'maxEntries', 'maxBytes'] as const) {
+    const value = options[name];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) {
+      const message = `searchCache.${name} must be a positive integer, got ${String(value)}`;
+      throw new CodeError('CONFIG_ERROR', message, { details: { errorKind: { type: 'invalid_argument', message } } });
+    }
+  }
+  return options;
 }
 
 function checkPattern(pattern: unknown, what: string, allowEmpty = false): void {

@@ -47,6 +47,8 @@ export interface RunProcessOptions {
   readonly onSpawn?: (pgid: number) => void;
   /** Called when the run's group is registered/unregistered, so a backend can kill its own groups. */
   readonly groups?: Set<number>;
+  /** Live output, decoded per stream (see `ExecOptions.onOutput`). */
+  readonly onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
 /**
@@ -158,8 +160,25 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
       if (exited && !stdoutOpen && !stderrOpen) finish();
     };
 
-    stdout.on('data', (chunk: Buffer) => capture.push('stdout', chunk));
-    stderr.on('data', (chunk: Buffer) => capture.push('stderr', chunk));
+    const onOutput = options.onOutput;
+    if (onOutput === undefined) {
+      stdout.on('data', (chunk: Buffer) => capture.push('stdout', chunk));
+      stderr.on('data', (chunk: Buffer) => capture.push('stderr', chunk));
+    } else {
+      const decoders = { stdout: new TextDecoder('utf-8'), stderr: new TextDecoder('utf-8') };
+      const forward = (stream: 'stdout' | 'stderr', chunk: Buffer): void => {
+        capture.push(stream, chunk);
+        const text = decoders[stream].decode(chunk, { stream: true });
+        if (text.length === 0) return;
+        try {
+          onOutput(stream, text);
+        } catch {
+          // A failing progress listener must not break the run.
+        }
+      };
+      stdout.on('data', (chunk: Buffer) => forward('stdout', chunk));
+      stderr.on('data', (chunk: Buffer) => forward('stderr', chunk));
+    }
     stdout.on('close', () => {
       stdoutOpen = false;
       maybeFinish();

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,5 +28,5 @@ async function makeFixture(searchEngine: 'ripgrep' | 'fallback') {
 let lastParent = '';
 const outsideExists = async (name: string): Promise<boolean> => existsSync(join(lastParent, name)) || existsSync(join(tmpdir(), name)) || existsSync(join('/', name));
 
-describeWorkspaceContract('LocalWorkspaceBackend (ripgrep)', () => makeFixture('ripgrep'), { outsideExists });
-describeWorkspaceContract('LocalWorkspaceBackend (fallback engine)', () => makeFixture('fallback'), { outsideExists });
+describeWorkspaceContract('LocalWorkspaceBackend (ripgrep)', () => makeFixture('ripgrep'), { outsideExists, runner: { describe, it } });
+describeWorkspaceContract('LocalWorkspaceBackend (fallback engine)', () => makeFixture('fallback'), { outsideExists, runner: { describe, it } });

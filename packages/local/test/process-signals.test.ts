@@ -39,7 +39,7 @@ describe.runIf(process.platform === 'linux')('tool processes when the host is ki
       for (const pid of alive(`sleep ${token}`)) process.kill(pid, 'SIGKILL');
       await rm(root, { recursive: true, force: true });
     });
-    const host = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', FIXTURE, root, token], { stdio: 'ignore' });
+    const host = spawn(process.execPath, ['--conditions=@a3s-lab/source', '--import', 'tsx', FIXTURE, root, token], { stdio: 'ignore' });
     cleanups.push(async () => {
       if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
     });

@@ -24,7 +24,7 @@ describe('stdio server lifetime', () => {
       process.exit(0);
     `;
     const loader = command.args[1]!;
-    const out = execFileSync(process.execPath, ['--conditions=source', '--import', loader, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    const out = execFileSync(process.execPath, ['--conditions=@a3s-lab/source', '--import', loader, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
     const pid = Number(out.trim());
     expect(pid).toBeGreaterThan(0);
     await expect.poll(() => alive(pid), { timeout: 5000 }).toBe(false);

@@ -1,4 +1,5 @@
-import { APIConnectionError, APIError } from 'openai';
+import type { APIError } from 'openai';
+import type { OpenAISdkModule } from './load-openai-sdk.js';
 import type { AttemptFailure } from '@a3s-lab/code-core/provider';
 import { apiErrorFailure, brokenStreamFailure, connectionFailure, isRetryableStatus, parseRetryAfterMs, safeCause } from '@a3s-lab/code-core/provider';
 
@@ -20,9 +21,11 @@ function streamErrorStatus(error: APIError): number | undefined {
 /**
  * Classifies whatever one OpenAI-protocol attempt threw: HTTP errors by status (and
  * `x-should-retry`), in-stream error objects by their type/code, connection failures and
- * truncated streams as retryable.
+ * truncated streams as retryable. `sdk` is the loaded SDK module (its error classes; the SDK is
+ * loaded lazily).
  */
-export function classifyOpenAIError(error: unknown, secrets: readonly (string | null | undefined)[]): AttemptFailure {
+export function classifyOpenAIError(error: unknown, secrets: readonly (string | null | undefined)[], sdk: Pick<OpenAISdkModule, 'APIConnectionError' | 'APIError'>): AttemptFailure {
+  const { APIConnectionError, APIError } = sdk;
   const cause = safeCause(error, secrets);
   if (error instanceof APIConnectionError) return connectionFailure(PROVIDER, error, secrets, cause);
   if (error instanceof APIError) {

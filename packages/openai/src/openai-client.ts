@@ -1,8 +1,10 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { CodeError } from '@a3s-lab/code-core';
 import type { LlmClient, LlmStreamEvent } from '@a3s-lab/code-core';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { classifyOpenAIError } from './classify-openai-error.js';
+import { assertOpenAISdkInstalled, loadOpenAISdk } from './load-openai-sdk.js';
+import type { OpenAISdkModule } from './load-openai-sdk.js';
 import { OpenAIChunkMapper } from './openai-chunk-mapper.js';
 import { createRetryingLlmClient, StreamInterruptedError } from '@a3s-lab/code-core/provider';
 import type { OpenAIMaxTokensField } from './to-openai-request.js';
@@ -75,14 +77,22 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
   if (apiKey === undefined) {
     throw new CodeError('CONFIG_ERROR', 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY', { details: { provider: PROVIDER, field: 'apiKey' } });
   }
-  const sdk = new OpenAI({
-    apiKey,
-    ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-    ...(options.organization === undefined ? {} : { organization: options.organization }),
-    ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } }),
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    maxRetries: 0,
-  });
+  assertOpenAISdkInstalled();
+  // The SDK is loaded (and its client built) on the first request, so importing this package or
+  // configuring an unused provider costs nothing.
+  let loaded: Promise<{ readonly module: OpenAISdkModule; readonly sdk: OpenAI }> | undefined;
+  const load = () =>
+    (loaded ??= loadOpenAISdk().then((module) => ({
+      module,
+      sdk: new module.default({
+        apiKey,
+        ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+        ...(options.organization === undefined ? {} : { organization: options.organization }),
+        ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } }),
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+        maxRetries: 0,
+      }),
+    })));
   const secrets = [apiKey];
   const settings = {
     model: options.model,
@@ -93,12 +103,12 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     provider: PROVIDER,
     model: options.model,
     maxRetries: options.maxRetries,
-    prepareCall(request) {
+    async prepareCall(request) {
       // Mapping errors (misplaced parts) surface here, before any request.
       const body = toOpenAIRequest(request, settings);
-      return (signal) => runAttempt(sdk, body, signal);
+      const { module, sdk } = await load();
+      return { attempt: (signal) => runAttempt(sdk, body, signal), classify: (error) => classifyOpenAIError(error, secrets, module) };
     },
-    classify: (error) => classifyOpenAIError(error, secrets),
   });
 }
 

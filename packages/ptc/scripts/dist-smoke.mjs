@@ -1,4 +1,4 @@
-// Runs the BUILT package (dist) under plain Node, without the `source` condition or tsx: the
+// Runs the BUILT package (dist) under plain Node, without the `@a3s-lab/source` condition or tsx: the
 // VM worker must start from dist/program-worker.js. Run after `pnpm run build`:
 //   node packages/ptc/scripts/dist-smoke.mjs
 import { runProgram } from '../dist/index.js';

@@ -1,4 +1,5 @@
-import type { ToolErrorKind, ToolResult } from '@a3s-lab/code-core';
+import { execOutputText } from '@a3s-lab/code-core/internal';
+import { type ToolErrorKind, type ToolResult } from '@a3s-lab/code-core';
 
 /** What the guest receives for one `ctx` call (JSON-encoded before it crosses). */
 export type HelperReply =
@@ -47,8 +48,8 @@ export function planHelperCall(helper: HostHelper, params: readonly unknown[]): 
       };
     }
     case 'read':
-      if (typeof first === 'string') return { tool: 'read', args: { ...options(second), file_path: first }, project: projectWith(outputText) };
-      if (isRecord(first)) return { tool: 'read', args: { ...first }, project: projectWith(outputText) };
+      if (typeof first === 'string') return { tool: 'read', args: { ...options(second), file_path: first }, project: projectToolResult };
+      if (isRecord(first)) return { tool: 'read', args: { ...first }, project: projectToolResult };
       return 'ctx.read(path | args) needs a string path or an arguments object';
     case 'grep':
       if (typeof first !== 'string') return 'ctx.grep(pattern, options?) needs a string pattern';
@@ -61,10 +62,10 @@ export function planHelperCall(helper: HostHelper, params: readonly unknown[]): 
       return { tool: 'ls', args: { ...options(second), ...(typeof first === 'string' ? { path: first } : {}) }, project: projectWith(outputText) };
     case 'bash':
       if (typeof first !== 'string') return 'ctx.bash(command, options?) needs a string command';
-      return { tool: 'bash', args: { ...options(second), command: first }, project: projectWith(outputText) };
+      return { tool: 'bash', args: { ...options(second), command: first }, project: projectWith(bashText) };
     case 'git':
-      if (typeof first === 'string') return { tool: 'git', args: { ...options(second), command: first }, project: projectWith(outputText) };
-      if (isRecord(first)) return { tool: 'git', args: { ...first }, project: projectWith(outputText) };
+      if (typeof first === 'string') return { tool: 'git', args: { ...options(second), command: first }, project: projectToolResult };
+      if (isRecord(first)) return { tool: 'git', args: { ...first }, project: projectToolResult };
       return 'ctx.git(command | args) needs a command string or an arguments object';
     case 'tool':
       if (typeof first !== 'string' || first.length === 0) return 'ctx.tool(name, args) needs a tool name';
@@ -81,7 +82,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `ctx.tool` never throws on a failed call: the script sees exitCode and decides. */
+/**
+ * `ctx.tool`, `ctx.read` and `ctx.git` return the result object and never throw on a failed
+ * call: the script sees `exitCode` and decides (the original package's contract).
+ */
 function projectToolResult(result: ToolResult): HelperReply {
   return {
     ok: true,
@@ -109,6 +113,11 @@ function projectWith(extract: (result: ToolResult) => unknown): (result: ToolRes
 
 function outputText(result: ToolResult): string {
   return result.output;
+}
+
+/** `ctx.bash` gives the command's output (stdout then stderr), like `session.bash`. */
+function bashText(result: ToolResult): string {
+  return execOutputText(result.output);
 }
 
 /** Most lines one raw `read` page may ask for (the `read` tool's `limit` maximum). */

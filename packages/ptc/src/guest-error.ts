@@ -1,4 +1,4 @@
-import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
+import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten-core';
 import { programError } from './program-error-code.js';
 import type { ProgramError } from './program-error-code.js';
 import { VM_MAX_STACK_SIZE, VM_MEMORY_LIMIT_BYTES } from './vm-bounds.js';

@@ -35,8 +35,35 @@ export const GUEST_PRELUDE_SOURCE = String.raw`(function (hostCall, hostLog, inp
       throw error;
     });
   };
+  const isCount = (value, min) => typeof value === 'number' && value >= min && value % 1 === 0 && value <= 9007199254740991;
+  // ctx.readFile(path, {offset, limit}): exactly the lines [offset, offset + limit) as raw text,
+  // read in pages of at most 2000 lines, each shrunk to the size the host names when bounded.
+  const readWindow = async (path, options) => {
+    const offset = options.offset === undefined ? 0 : options.offset;
+    const wanted = options.limit === undefined ? Infinity : options.limit;
+    if (!isCount(offset, 0)) throw new TypeError('ctx.readFile(path, {offset, limit}): offset must be a non-negative integer');
+    if (wanted !== Infinity && !isCount(wanted, 1)) throw new TypeError('ctx.readFile(path, {offset, limit}): limit must be a positive integer');
+    let text = '';
+    let at = offset;
+    let remaining = wanted;
+    let limit = remaining < 2000 ? remaining : 2000;
+    for (;;) {
+      const page = await call('readFilePage', [path, at, limit]);
+      if (page.bounded) {
+        limit = page.pageLines;
+        continue;
+      }
+      text += page.text;
+      if (page.next === null || page.next <= at) return text;
+      remaining -= page.next - at;
+      if (remaining <= 0) return text;
+      at = page.next;
+      limit = remaining < 2000 ? remaining : 2000;
+    }
+  };
   const ctx = freeze({
-    readFile: async (path) => {
+    readFile: async (path, options) => {
+      if (options !== undefined && options !== null && (options.offset !== undefined || options.limit !== undefined)) return readWindow(path, options);
       // One raw read of the whole file; pages of the size the host names only when it was too
       // large to come back inline.
       let page = await call('readFilePage', [path, null, null]);

@@ -30,11 +30,11 @@ const STOP_GRACE_MS = 100;
 
 /** One `ctx` call as reported in `metadata.program.tool_calls`. */
 export interface ProgramToolCall {
-  readonly tool: string;
+  readonly tool_name: string;
   readonly success: boolean;
   readonly exit_code: number;
   /** UTF-8 bytes of the tool's output. */
-  readonly bytes: number;
+  readonly output_bytes: number;
   readonly duration_ms: number;
 }
 
@@ -269,7 +269,7 @@ class ProgramRun {
 
   #record(tool: string, exitCode: number, bytes: number, started: number): void {
     if (this.#finished) return;
-    this.#toolCalls.push({ tool, success: exitCode === 0, exit_code: exitCode, bytes, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
+    this.#toolCalls.push({ tool_name: tool, success: exitCode === 0, exit_code: exitCode, output_bytes: bytes, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
   }
 
   /** Sets the run's terminal error (first one wins), asks the worker to stop, ends the wait. */

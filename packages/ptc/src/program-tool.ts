@@ -36,39 +36,35 @@ const PROGRAM_PARAMETERS: JsonSchema = {
   additionalProperties: false,
   required: ['type'],
   properties: {
-    type: { type: 'string', enum: ['script'], description: 'Program kind; only "script".' },
-    language: { type: 'string', enum: ['javascript'], description: 'Script language; only "javascript" (the default).' },
-    source: {
-      type: 'string',
-      description: `Inline ES module source (at most ${MAX_SOURCE_BYTES} bytes) defining \`export default async function run(ctx, inputs)\`. Exclusive with path.`,
-    },
-    path: { type: 'string', description: 'Workspace-relative .js or .mjs file holding the script. Exclusive with source.' },
-    inputs: { description: 'Any JSON value, passed to run() as `inputs`. Default {}.' },
+    type: { type: 'string', enum: ['script'] },
+    language: { type: 'string', enum: ['javascript'] },
+    source: { type: 'string', description: `Inline module source (max ${MAX_SOURCE_BYTES} bytes), or instead:` },
+    path: { type: 'string', description: 'Workspace .js/.mjs file.' },
+    inputs: { description: 'JSON value passed as inputs.' },
     allowed_tools: {
       type: 'array',
       items: { type: 'string' },
       maxItems: 256,
-      description: 'Tools the script may call through ctx. Default: every session tool except program, dynamic_workflow and parallel_task (never callable).',
+      description: 'Tools ctx may call. Default: all but program, dynamic_workflow, parallel_task.',
     },
     limits: {
       type: 'object',
       additionalProperties: false,
+      description: `Defaults: ${ProgramLimits.timeoutMs} ms, ${ProgramLimits.maxToolCalls} calls, ${ProgramLimits.maxOutputBytes} bytes.`,
       properties: {
-        timeoutMs: { type: 'integer', minimum: 1, maximum: MAX_PROGRAM_TIMEOUT_MS, description: `Wall-clock deadline in ms (default ${ProgramLimits.timeoutMs}).` },
-        maxToolCalls: { type: 'integer', minimum: 1, maximum: MAX_TOOL_CALLS_CEILING, description: `Tool calls allowed (default ${ProgramLimits.maxToolCalls}).` },
-        maxOutputBytes: { type: 'integer', minimum: 1, maximum: MAX_OUTPUT_BYTES_CEILING, description: `Byte bound of the result (default ${ProgramLimits.maxOutputBytes}).` },
+        timeoutMs: { type: 'integer', minimum: 1, maximum: MAX_PROGRAM_TIMEOUT_MS },
+        maxToolCalls: { type: 'integer', minimum: 1, maximum: MAX_TOOL_CALLS_CEILING },
+        maxOutputBytes: { type: 'integer', minimum: 1, maximum: MAX_OUTPUT_BYTES_CEILING },
       },
     },
   },
 };
 
 const DESCRIPTION = [
-  'Run a sandboxed JavaScript program (QuickJS) that calls tools itself, instead of spending one model turn per call.',
-  'The script is an ES module: `export default async function run(ctx, inputs) { ... return value }`.',
-  'ctx: readFile(path) -> text, read(path|args) -> output, grep(pattern, opts?) -> output, glob(pattern, opts?) -> string[],',
-  'ls(path?) -> output, bash(command, opts?) -> output, git(command|args) -> output (these throw on a failed call),',
-  'tool(name, args) -> {name, output, exitCode, metadata} (never throws on failure). console.log is collected.',
-  'No imports, filesystem, network, processes or timers. Return a small summary (findings, evidence refs), not raw output.',
+  'Run a sandboxed JavaScript module that calls tools itself instead of one model turn per call: `export default async function run(ctx, inputs) {...}`.',
+  'ctx.readFile(path, {offset, limit}?) -> text, grep(pattern, opts?) -> text, glob(pattern, opts?) -> string[], ls(path?) -> text,',
+  'bash(command, opts?) -> output (these throw on failure); read(path|args), git(command|args), tool(name, args) -> {output, exitCode, metadata}.',
+  'No imports, I/O or timers. Return a small summary, not raw output.',
 ].join(' ');
 
 /**

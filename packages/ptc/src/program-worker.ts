@@ -4,7 +4,7 @@
 //
 // The module graph below must not import workspace packages at run time (type imports are
 // fine): the worker is started from dist by plain Node and from source through tsx, without
-// the `source` export condition.
+// the `@a3s-lab/source` export condition.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { acquireQuickJsHost } from './quickjs-host.js';

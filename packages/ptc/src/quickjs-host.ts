@@ -1,8 +1,19 @@
-import { RELEASE_SYNC, newQuickJSWASMModule, newVariant } from 'quickjs-emscripten';
-import type { QuickJSWASMModule } from 'quickjs-emscripten';
+import { createRequire } from 'node:module';
+import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
+import type { QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { VM_MEMORY_LIMIT_BYTES } from './vm-bounds.js';
 
 const WASM_PAGE_BYTES = 65_536;
+
+/**
+ * The one QuickJS build we ship: `@jitl/quickjs-wasmfile-release-sync` (release, sync, separate
+ * .wasm file). Loaded through `require` because the package's typings describe its CommonJS
+ * build (a default export under `module.exports.default`), which is what `require` returns.
+ */
+function releaseSyncVariant(): QuickJSSyncVariant {
+  const loaded: { readonly default: QuickJSSyncVariant } = createRequire(import.meta.url)('@jitl/quickjs-wasmfile-release-sync');
+  return loaded.default;
+}
 
 /** The part of `WebAssembly.Memory` used here (the Node 20 typings do not declare WebAssembly). */
 interface WasmMemory {
@@ -120,8 +131,8 @@ async function loadHost(): Promise<QuickJsHost> {
       return previous;
     },
   });
-  const variant = newVariant(RELEASE_SYNC, { wasmMemory: memory as never });
-  const module = await newQuickJSWASMModule(variant);
+  const variant = newVariant(releaseSyncVariant(), { wasmMemory: memory as never });
+  const module = await newQuickJSWASMModuleFromVariant(variant);
   generations += 1;
   host = new QuickJsHost(module, memory, generations);
   return host;

@@ -1,5 +1,5 @@
-import { Scope } from 'quickjs-emscripten';
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten';
+import { Scope } from 'quickjs-emscripten-core';
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
 import { isHostHelper, planHelperCall } from './ctx-helpers.js';
 import type { HelperReply } from './ctx-helpers.js';
 import { GUEST_PRELUDE_SOURCE, RUN_CAPTURE_EXPORT, RUN_CAPTURE_TRAILER } from './guest-prelude.js';

@@ -49,6 +49,16 @@ function kernelOver(workspace: InvocationKernelOptions['workspace'], options: Pa
 const programMeta = (metadata: unknown) => (metadata as { program: ProgramMetadata; script_result?: unknown });
 
 describe('program through the real kernel', () => {
+  it('ctx.bash gives the command output (stdout then stderr) like session.bash; ctx.readFile honours offset/limit', async () => {
+    const { kernel } = kernelOver(new LocalWorkspaceBackend(root));
+    const source = `export default async function run(ctx) {
+      return { bash: await ctx.bash('echo out; echo err >&2'), window: await ctx.readFile('crates/auth/src/lib.rs', { offset: 1, limit: 1 }) };
+    }`;
+    const result = await kernel.invoke({ toolName: 'program', args: toProgramArgs({ source }), origin: 'host-direct', toolId: 'p-bash' });
+    expect(result.exitCode, result.output).toBe(0);
+    expect(programMeta(result.metadata).script_result).toEqual({ bash: 'out\nerr\n', window: 'impl PermissionPolicy {}\n' });
+  });
+
   it('runs search-auth.js by path over a local workspace with the real tools', async () => {
     const { kernel, events } = kernelOver(new LocalWorkspaceBackend(root));
     const result = await kernel.invoke({
@@ -63,7 +73,7 @@ describe('program through the real kernel', () => {
       summary: 'Found 1 candidate files for PermissionPolicy',
       evidence: [{ file: 'crates/auth/src/lib.rs', preview: 'pub struct PermissionPolicy;\nimpl PermissionPolicy {}\n' }],
     });
-    expect(program.tool_calls.map((call) => call.tool).sort()).toEqual(['glob', 'grep', 'read', 'read']);
+    expect(program.tool_calls.map((call) => call.tool_name).sort()).toEqual(['glob', 'grep', 'read', 'read']);
     expect(program.tool_calls.every((call) => call.success)).toBe(true);
     // Every ctx call was a governed nested invocation carrying the program's id.
     const nestedStarts = events.filter((event) => event.type === 'tool_start' && event.payload['parent_tool_id'] === 'p1');
@@ -91,7 +101,7 @@ describe('program through the real kernel', () => {
     const { program, script_result } = programMeta(result.metadata);
     expect((script_result as { files: string[] }).files.sort()).toEqual(['src/a.ts', 'src/b.ts']);
     expect((script_result as { hits: string }).hits).toContain('src/a.ts');
-    expect(program.tool_calls.map((call) => call.tool)).toEqual(['grep', 'glob']);
+    expect(program.tool_calls.map((call) => call.tool_name)).toEqual(['grep', 'glob']);
     expect(program.limits).toEqual({ timeoutMs: 30000, maxToolCalls: 20, maxOutputBytes: 65536 });
   });
 

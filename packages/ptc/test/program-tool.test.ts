@@ -93,10 +93,10 @@ describe('program tool', () => {
     });
     expect(JSON.parse(result.output)).toEqual(metadata.script_result);
     expect(program.limits).toEqual({ timeoutMs: 30000, maxToolCalls: 30, maxOutputBytes: 65536 });
-    expect(program.tool_calls.map((call) => call.tool)).toEqual(['grep', 'glob', 'read', 'read']);
+    expect(program.tool_calls.map((call) => call.tool_name)).toEqual(['grep', 'glob', 'read', 'read']);
     for (const call of program.tool_calls) {
-      expect(call).toEqual({ tool: call.tool, success: true, exit_code: 0, bytes: expect.any(Number), duration_ms: expect.any(Number) });
-      expect(call.bytes).toBeGreaterThan(0);
+      expect(call).toEqual({ tool_name: call.tool_name, success: true, exit_code: 0, output_bytes: expect.any(Number), duration_ms: expect.any(Number) });
+      expect(call.output_bytes).toBeGreaterThan(0);
     }
     expect(typeof program.duration_ms).toBe('number');
     expect(calls[0]).toEqual({ tool: 'grep', args: { glob: '*.rs', pattern: 'PermissionPolicy' } });
@@ -115,8 +115,8 @@ describe('program tool', () => {
     expect(metadata.script_result).toEqual({ hits: 'crates/auth/src/lib.rs:1:pub struct PermissionPolicy;', files: Object.keys(FILES) });
     expect(program).toEqual({
       tool_calls: [
-        { tool: 'grep', success: true, exit_code: 0, bytes: expect.any(Number), duration_ms: expect.any(Number) },
-        { tool: 'glob', success: true, exit_code: 0, bytes: expect.any(Number), duration_ms: expect.any(Number) },
+        { tool_name: 'grep', success: true, exit_code: 0, output_bytes: expect.any(Number), duration_ms: expect.any(Number) },
+        { tool_name: 'glob', success: true, exit_code: 0, output_bytes: expect.any(Number), duration_ms: expect.any(Number) },
       ],
       duration_ms: expect.any(Number),
       limits: { timeoutMs: 30000, maxToolCalls: 20, maxOutputBytes: 65536 },
@@ -146,7 +146,7 @@ describe('program tool', () => {
       raw: { name: 'bash', output: 'exit 1: boom', exitCode: 1, metadata: {} },
       missing: { type: 'not_found', path: 'nope.rs' },
     });
-    expect(program.tool_calls.map((call) => [call.tool, call.success, call.exit_code])).toEqual([
+    expect(program.tool_calls.map((call) => [call.tool_name, call.success, call.exit_code])).toEqual([
       ['bash', false, 1],
       ['bash', false, 1],
       ['read', false, 1],
@@ -168,7 +168,49 @@ describe('program tool', () => {
       { tool: 'git', args: { command: 'log', limit: 2 } },
       { tool: 'read', args: { file_path: 'crates/core/src/main.rs', offset: 0 } },
     ]);
-    expect((metadata.script_result as string[])[0]).toBe('     1\tfn main() {}\n');
+    const results = metadata.script_result as { name: string; output: string; exitCode: number; metadata: unknown }[];
+    // ctx.read and ctx.git give the result object (exitCode, output, metadata), like the original package.
+    expect(results[0]).toMatchObject({ name: 'read', output: '     1\tfn main() {}\n', exitCode: 0 });
+    expect(results[4]).toMatchObject({ name: 'git', exitCode: 0 });
+    expect(results[6]).toMatchObject({ name: 'read', exitCode: 0 });
+  });
+
+  it('ctx.read and ctx.git report a failed call through exitCode instead of throwing', async () => {
+    const failing: FakeTool = () => ({ output: 'Not found: nope.rs', exitCode: 1 });
+    const source = `
+      export default async function run(ctx) {
+        const read = await ctx.read('nope.rs');
+        const git = await ctx.git('status');
+        return { read: [read.exitCode, read.output], git: git.exitCode };
+      }`;
+    const { metadata } = await runProgram({ source }, { read: failing, git: failing });
+    expect(metadata.script_result).toEqual({ read: [1, 'Not found: nope.rs'], git: 1 });
+  });
+
+  it('ctx.readFile(path, {offset, limit}) returns exactly that window of raw lines', async () => {
+    const all = Array.from({ length: 5000 }, (_, index) => `l${index}\n`);
+    const rawRead: FakeTool = (args) => {
+      const offset = typeof args['offset'] === 'number' ? args['offset'] : 0;
+      const limit = typeof args['limit'] === 'number' ? args['limit'] : all.length;
+      const end = Math.min(all.length, offset + limit);
+      return { output: all.slice(offset, end).join(''), metadata: { raw: true, total_lines: all.length, offset, lines_shown: end - offset, next_offset: end < all.length ? end : null } };
+    };
+    const window = await runProgram({ source: 'export default (ctx) => ctx.readFile("f.txt", { offset: 10, limit: 3 })' }, { read: rawRead });
+    expect(window.metadata.script_result).toBe('l10\nl11\nl12\n');
+    expect(window.calls).toEqual([{ tool: 'read', args: { file_path: 'f.txt', format: 'raw', offset: 10, limit: 3 } }]);
+
+    // Over one page (2000 lines): read in pages until the limit, never past it.
+    const long = await runProgram({ source: 'export default (ctx) => ctx.readFile("f.txt", { offset: 100, limit: 2500 })' }, { read: rawRead });
+    expect(long.metadata.script_result).toBe(all.slice(100, 2600).join(''));
+    expect(long.calls.map((call) => [call.args['offset'], call.args['limit']])).toEqual([[100, 2000], [2100, 500]]);
+
+    // offset alone reads to the end of the file.
+    const tail = await runProgram({ source: 'export default (ctx) => ctx.readFile("f.txt", { offset: 4998 })' }, { read: rawRead });
+    expect(tail.metadata.script_result).toBe('l4998\nl4999\n');
+
+    const bad = await runProgram({ source: 'export default async (ctx) => { try { await ctx.readFile("f.txt", { limit: 0 }) } catch (e) { return e.name + ": " + e.message } }' }, { read: rawRead });
+    expect(bad.metadata.script_result).toBe('TypeError: ctx.readFile(path, {offset, limit}): limit must be a positive integer');
+    expect(bad.calls).toEqual([]);
   });
 
   it('ctx.readFile is one raw read; a file the kernel bounded is paged in raw pages that fit', async () => {

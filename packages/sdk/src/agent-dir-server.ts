@@ -1,6 +1,16 @@
 import type { AgentDirectory, AgentSchedule } from '@a3s-lab/code-config';
-import { CronExpressionParser } from 'cron-parser';
+import { createRequire } from 'node:module';
 import type { Session } from './session.js';
+
+// cron-parser loads with the first schedule (synchronously, through require), not on import.
+let cronModule: typeof import('cron-parser') | undefined;
+function cronParser(): typeof import('cron-parser').CronExpressionParser {
+  if (cronModule === undefined) {
+    const loaded: typeof import('cron-parser') = createRequire(import.meta.url)('cron-parser');
+    cronModule = loaded;
+  }
+  return cronModule.CronExpressionParser;
+}
 
 /** Time for schedules; inject a fake one in tests. */
 export interface ScheduleClock {
@@ -30,7 +40,7 @@ export interface ScheduleFire {
 
 /** The next due time of `cron` (UTC) strictly after `afterMs`. */
 export function nextCronTime(cron: string, afterMs: number): number {
-  return CronExpressionParser.parse(cron, { tz: 'UTC', currentDate: new Date(afterMs) }).next().getTime();
+  return cronParser().parse(cron, { tz: 'UTC', currentDate: new Date(afterMs) }).next().getTime();
 }
 
 interface Armed {

@@ -12,6 +12,7 @@ describe('@a3s-lab/code public surface', () => {
       'ERROR_CODES',
       'EventStream',
       'FileSessionStore',
+      'HostFailure',
       'InvocationRuntime',
       'LocalWorkspaceBackend',
       'MemorySessionStore',

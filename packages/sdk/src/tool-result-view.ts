@@ -20,12 +20,17 @@ export function toSdkToolResult(result: CoreToolResult): ToolResult {
 }
 
 /**
- * For helpers that return plain values (`readFile`, `grep`, `glob`): a failed result becomes a
- * thrown TOOL_ERROR carrying the error kind, so `await session.readFile('missing')` rejects.
+ * For helpers that return plain values (`readFile`, `grep`, `glob`, ...): a failed result becomes
+ * a thrown error carrying the error kind, so `await session.readFile('missing')` rejects. A call
+ * refused for safety — a path that escapes the workspace, a protected path, a deny rule
+ * (`errorKind.type === 'permission_denied'`) — is a `SECURITY_ERROR`; any other failure is a
+ * `TOOL_ERROR`.
  */
 export function throwIfFailed(result: CoreToolResult): void {
   if (result.exitCode === 0) return;
-  throw new CodeError('TOOL_ERROR', `${result.name} failed: ${result.output}`, {
-    details: { tool: result.name, exitCode: result.exitCode, ...(result.errorKind === undefined ? {} : { errorKind: result.errorKind as ToolErrorKind }) },
-  });
+  const details = { tool: result.name, exitCode: result.exitCode, ...(result.errorKind === undefined ? {} : { errorKind: result.errorKind as ToolErrorKind }) };
+  if (result.errorKind?.type === 'permission_denied') {
+    throw new CodeError('SECURITY_ERROR', `${result.name} refused: ${result.errorKind.reason}`, { details });
+  }
+  throw new CodeError('TOOL_ERROR', `${result.name} failed: ${result.output}`, { details });
 }

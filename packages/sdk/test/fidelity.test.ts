@@ -1,9 +1,11 @@
 // Drop-in behaviour for code written against the documented API: direct helpers' result
 // shapes, request forms, lifecycle names, and the options the original package accepts.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorResponse, malformedToolCallResponse, textResponse } from '@a3s-lab/code-testing';
+import { errorResponse, malformedToolCallResponse, textResponse, toolCallResponse, toolResultsOf } from '@a3s-lab/code-testing';
+import type { AgentEvent } from '../src/index.js';
 import { PROTOCOLS, startHarness } from './harness.js';
 import type { Harness } from './harness.js';
 
@@ -49,6 +51,50 @@ describe('direct helpers return what tools.md documents', () => {
     expect(h.agent.isClosed()).toBe(false);
     await h.agent.close();
     expect(h.agent.isClosed()).toBe(true);
+  });
+});
+
+describe('refusals reach SDK callers as SECURITY_ERROR', () => {
+  it('a path escape and an absolute path outside are SECURITY_ERROR; other failures stay TOOL_ERROR', async () => {
+    h = await startHarness('anthropic', []);
+    writeFileSync(join(h.dir, 'inside.txt'), 'ok\n');
+    const session = await h.agent.sessionAsync(h.dir);
+    await expect(session.readFile('../../etc/passwd')).rejects.toMatchObject({ code: 'SECURITY_ERROR', details: { tool: 'read', errorKind: { type: 'permission_denied' } } });
+    await expect(session.grep('root', { path: '/etc' })).rejects.toMatchObject({ code: 'SECURITY_ERROR' });
+    await expect(session.readFile('missing.txt')).rejects.toMatchObject({ code: 'TOOL_ERROR', details: { errorKind: { type: 'not_found' } } });
+  });
+});
+
+describe('bash streams its output while it runs', () => {
+  it('tool_output_delta events carry the live output before tool_end; the result is unchanged', async () => {
+    const command = 'for i in 1 2 3; do echo tick$i; sleep 0.3; done; echo done >&2';
+    h = await startHarness('anthropic', [toolCallResponse('bash', { command }), textResponse('ran')]);
+    const session = await h.agent.sessionAsync(h.dir);
+    const events: AgentEvent[] = [];
+    for await (const event of await session.stream('run it')) events.push(event);
+    const end = events.findIndex((event) => event.type === 'tool_end');
+    const deltas = events.slice(0, end).filter((event) => event.type === 'tool_output_delta' && event.toolName === 'bash');
+    expect(deltas.length).toBeGreaterThanOrEqual(3);
+    expect(deltas.map((event) => event.text ?? '').join('')).toBe('tick1\ntick2\ntick3\ndone\n');
+    const result = toolResultsOf(h.server.requests[1]!)[0]?.content;
+    expect(result).toContain('stdout:\ntick1\ntick2\ntick3\n');
+    expect(result).toContain('stderr:\ndone\n');
+  });
+});
+
+describe('patch and real git diffs', () => {
+  it('session.patchFile applies the output of `git diff` for a CRLF file', async () => {
+    h = await startHarness('anthropic', [], { 'w.txt': 'one\r\ntwo\r\nthree\r\n' }, { git: true });
+    const git = (...args: string[]): string => execFileSync('git', ['-c', 'core.autocrlf=false', ...args], { cwd: h!.dir, encoding: 'utf8' });
+    writeFileSync(join(h.dir, 'w.txt'), 'one\r\n2\r\nthree\r\n');
+    const diff = git('diff');
+    expect(diff).toContain('+2\r\n');
+    git('checkout', '--', 'w.txt');
+    const session = await h.agent.sessionAsync(h.dir);
+    const result = await session.patchFile('w.txt', diff);
+    expect(result.exitCode, result.output).toBe(0);
+    expect(readFileSync(join(h.dir, 'w.txt'), 'utf8')).toBe('one\r\n2\r\nthree\r\n');
+    expect(git('status', '--porcelain')).toBe(' M w.txt\n');
   });
 });
 

@@ -57,10 +57,10 @@ const RUST_WORKSPACE: Record<string, string> = {
 };
 
 interface ProgramCall {
-  tool: string;
+  tool_name: string;
   success: boolean;
   exit_code: number;
-  bytes: number;
+  output_bytes: number;
   duration_ms: number;
 }
 interface ProgramMetadata {
@@ -117,9 +117,9 @@ describe('programmatic tool calling through the SDK', () => {
     expect(JSON.parse(result.output)).toEqual(value);
     // metadata.program.tool_calls: one entry per governed call, generated.rs paged in raw pages.
     const calls = metadata.program.tool_calls;
-    expect(calls.slice(0, 2).map((call) => call.tool)).toEqual(['grep', 'glob']);
-    expect(calls.filter((call) => call.tool === 'read').length).toBeGreaterThan(4);
-    for (const call of calls) expect(call).toEqual({ tool: call.tool, success: true, exit_code: 0, bytes: expect.any(Number), duration_ms: expect.any(Number) });
+    expect(calls.slice(0, 2).map((call) => call.tool_name)).toEqual(['grep', 'glob']);
+    expect(calls.filter((call) => call.tool_name === 'read').length).toBeGreaterThan(4);
+    for (const call of calls) expect(call).toEqual({ tool_name: call.tool_name, success: true, exit_code: 0, output_bytes: expect.any(Number), duration_ms: expect.any(Number) });
     expect(metadata.program.limits).toEqual({ timeoutMs: 30000, maxToolCalls: 30, maxOutputBytes: 65536 });
   });
 
@@ -143,7 +143,7 @@ describe('programmatic tool calling through the SDK', () => {
     expect([...value.files].sort()).toEqual(['src/auth/policy.ts', 'src/index.ts', 'src/util.ts']);
     expect(value.hits).toContain('src/auth/policy.ts:1:export class PermissionPolicy {}');
     expect(value.hits).not.toContain('docs/notes.md');
-    expect(metadata.program.tool_calls.map((call) => call.tool)).toEqual(['grep', 'glob']);
+    expect(metadata.program.tool_calls.map((call) => call.tool_name)).toEqual(['grep', 'glob']);
 
     const direct = await session.tool('program', {
       type: 'script',
@@ -199,7 +199,7 @@ describe('programmatic tool calling through the SDK', () => {
     expect(metadata.script_result).toEqual({ ran: false, text: 'alpha\n', error: 'ToolCallError', kind: 'permission_denied' });
     expect(answered).toEqual([true]);
     expect(existsSync(join(h.dir, 'ran.txt'))).toBe(false);
-    expect(metadata.program.tool_calls.map((call) => [call.tool, call.success])).toEqual([
+    expect(metadata.program.tool_calls.map((call) => [call.tool_name, call.success])).toEqual([
       ['read', true],
       ['bash', false],
     ]);

@@ -1,5 +1,6 @@
 import { toolFailure } from '@a3s-lab/code-core';
 import { maskCutSeams } from './cut-seams.js';
+import { OutputStreamer } from './output-streamer.js';
 import type { ExecResult, Tool, ToolOutput } from '@a3s-lab/code-core';
 import { mutatingCapabilities } from './tool-support.js';
 
@@ -33,16 +34,15 @@ export function createBashTool(): Tool<BashArgs> {
   return {
     name: 'bash',
     description:
-      'Run a shell command (bash -c) in the workspace root and return stdout, stderr and the exit code. Output is bounded: the beginning and end are ' +
-      `kept and the dropped byte count is reported. timeout is in milliseconds (default ${DEFAULT_BASH_TIMEOUT_MS}, max ${MAX_BASH_TIMEOUT_MS}).`,
+      'Run a command with bash -c in the workspace root; returns stdout, stderr and the exit code. Long output keeps its start and end.',
     parameters: {
       type: 'object',
       additionalProperties: false,
       required: ['command'],
       properties: {
-        command: { type: 'string', minLength: 1, maxLength: 65536, description: 'The command line to run with bash -c.' },
-        timeout: { type: 'integer', minimum: 1, maximum: MAX_BASH_TIMEOUT_MS, description: `Deadline in milliseconds (1-${MAX_BASH_TIMEOUT_MS}). Default ${DEFAULT_BASH_TIMEOUT_MS}.` },
-        description: { type: 'string', maxLength: 1000, description: 'Short human-readable note of what the command does (shown to users).' },
+        command: { type: 'string', minLength: 1, maxLength: 65536, description: 'bash -c command line.' },
+        timeout: { type: 'integer', minimum: 1, maximum: MAX_BASH_TIMEOUT_MS, description: `Milliseconds. Default ${DEFAULT_BASH_TIMEOUT_MS}.` },
+        description: { type: 'string', maxLength: 1000, description: 'What it does, for the user.' },
       },
     },
     requires: ['exec'],
@@ -53,8 +53,14 @@ export function createBashTool(): Tool<BashArgs> {
       const { workspace, abortSignal } = context;
       if (workspace.exec === undefined) return toolFailure('this workspace cannot run commands', { type: 'unsupported', message: 'workspace has no exec capability' });
       const timeoutMs = args.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
-      const result = await workspace.exec({ command: args.command, timeoutMs, maxOutputBytes: BASH_MAX_OUTPUT_BYTES, abortSignal });
-      return renderExec(result, timeoutMs);
+      // Live output for UIs as bounded tool_output_delta events; the result below is unchanged.
+      const live = new OutputStreamer((text) => context.emitOutputDelta(text));
+      try {
+        const result = await workspace.exec({ command: args.command, timeoutMs, maxOutputBytes: BASH_MAX_OUTPUT_BYTES, abortSignal, onOutput: (_stream, text) => live.push(text) });
+        return renderExec(result, timeoutMs);
+      } finally {
+        live.close();
+      }
     },
   };
 }

@@ -41,16 +41,16 @@ const BATCH_PARAMETERS: JsonSchema = {
       type: 'array',
       minItems: 1,
       maxItems: MAX_BATCH_INVOCATIONS,
-      description: `Tool calls to run (1-${MAX_BATCH_INVOCATIONS}), reported in this order.`,
+      description: 'Calls, answered in this order.',
       items: {
         type: 'object',
         additionalProperties: false,
         required: ['tool', 'args'],
         properties: {
-          tool: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$', description: 'Name of the tool to call (not batch).' },
-          args: { type: 'object', additionalProperties: true, description: "Arguments of that tool, exactly as its own schema expects them." },
-          id: { type: 'string', pattern: '^[A-Za-z0-9_:-]{1,64}$', description: 'Correlation id, unique in this batch. Default: the index.' },
-          step: { type: 'string', minLength: 1, maxLength: 200, description: 'Optional label of this step, echoed in the output.' },
+          tool: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$', description: 'Tool name (not batch).' },
+          args: { type: 'object', additionalProperties: true, description: 'Its arguments.' },
+          id: { type: 'string', pattern: '^[A-Za-z0-9_:-]{1,64}$', description: 'Default the index.' },
+          step: { type: 'string', minLength: 1, maxLength: 200, description: 'Label echoed in the output.' },
         },
       },
     },
@@ -58,17 +58,14 @@ const BATCH_PARAMETERS: JsonSchema = {
       type: 'integer',
       minimum: 1,
       maximum: MAX_BATCH_CONCURRENCY,
-      description: `Most calls running at once (1-${MAX_BATCH_CONCURRENCY}). Default ${DEFAULT_BATCH_CONCURRENCY}. Only read-only, idempotent calls ever run at once.`,
+      description: `Default ${DEFAULT_BATCH_CONCURRENCY}.`,
     },
   },
 };
 
 const DESCRIPTION = [
-  `Run up to ${MAX_BATCH_INVOCATIONS} independent tool calls in one step: invocations [{tool, args, id?, step?}].`,
-  'When every call is read-only and idempotent they run concurrently;',
-  'otherwise they run one by one in the given order. Each call is judged by permission policy on its own.',
-  'Results come back in request order; when some calls fail the batch still completes and metadata.batch.failed lists their indices,',
-  'so retry only those. A batch cannot contain another batch.',
+  `Run up to ${MAX_BATCH_INVOCATIONS} independent tool calls (not batch) in one step; concurrently when all are read-only, else in order.`,
+  'Results come in request order; metadata.batch.failed lists the failed indices to retry.',
 ].join(' ');
 
 /**

@@ -9,14 +9,20 @@ const tools = createBuiltinTools();
 const byName = (name: string): AnyTool => tools.find((tool) => tool.name === name) as AnyTool;
 
 /** Walks a schema, collecting problems: undocumented properties, open objects, unbounded numbers/arrays. */
-function schemaProblems(schema: JsonSchema, where: string, problems: string[]): void {
+/**
+ * Every property is documented, except one nested inside an array item that repeats a
+ * documented top-level property of the same tool (read's `files[]` entries mirror `file_path`,
+ * `offset`, `limit`): describing it twice only costs first-request bytes.
+ */
+function schemaProblems(schema: JsonSchema, where: string, problems: string[], topLevel: ReadonlySet<string> = new Set()): void {
   // batch's `args` are another tool's arguments, validated against that tool's schema.
   const freeForm = where.endsWith('[].args') && schema.additionalProperties === true && schema.properties === undefined;
   if (schema.type === 'object' && !freeForm) {
     if (schema.additionalProperties !== false) problems.push(`${where}: additionalProperties must be false`);
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
-      if (typeof property.description !== 'string' || property.description.length < 10) problems.push(`${where}.${name}: missing description`);
-      schemaProblems(property, `${where}.${name}`, problems);
+      const mirrored = where.includes('[]') && (topLevel.has(name) || (name === 'path' && topLevel.has('file_path')));
+      if (!mirrored && (typeof property.description !== 'string' || property.description.length < 10)) problems.push(`${where}.${name}: missing description`);
+      schemaProblems(property, `${where}.${name}`, problems, topLevel);
     }
   }
   if (schema.type === 'integer' && (typeof schema['minimum'] !== 'number' || (typeof schema['maximum'] !== 'number' && !where.endsWith('.offset')))) {
@@ -24,7 +30,7 @@ function schemaProblems(schema: JsonSchema, where: string, problems: string[]): 
   }
   if (schema.type === 'array') {
     if (typeof schema['maxItems'] !== 'number') problems.push(`${where}: array without maxItems`);
-    if (schema.items !== undefined) schemaProblems(schema.items, `${where}[]`, problems);
+    if (schema.items !== undefined) schemaProblems(schema.items, `${where}[]`, problems, topLevel);
   }
 }
 
@@ -39,7 +45,7 @@ describe('built-in tools', () => {
     const ajv = new Ajv({ strict: true, allErrors: true });
     for (const tool of tools) {
       const problems: string[] = [];
-      schemaProblems(tool.parameters, tool.name, problems);
+      schemaProblems(tool.parameters, tool.name, problems, new Set(Object.keys(tool.parameters.properties ?? {})));
       expect(problems).toEqual([]);
       expect(() => ajv.compile(tool.parameters)).not.toThrow();
       expect(tool.description.length).toBeGreaterThan(40);

@@ -21,21 +21,20 @@ export function createEditTool(): Tool<EditArgs> {
   return {
     name: 'edit',
     description:
-      'Replace an exact string in a file. old_string must match the file exactly (whitespace and indentation included) and, unless replace_all ' +
-      'or expected_replacements is set, exactly once. Use dry_run: true to preview the diff without writing, then apply with ' +
-      'expected_replacements set to the previewed count (max_replacements is an independent upper bound).',
+      'Replace an exact string in a file. old_string must match exactly (whitespace included) and, unless replace_all or ' +
+      'expected_replacements is set, once. dry_run previews the diff; then apply with expected_replacements = the previewed count.',
     parameters: {
       type: 'object',
       additionalProperties: false,
       required: ['file_path', 'old_string', 'new_string'],
       properties: {
-        file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path of the file to edit.' },
+        file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path.' },
         old_string: { type: 'string', minLength: 1, description: 'Exact text to replace.' },
-        new_string: { type: 'string', description: 'Replacement text (must differ from old_string).' },
-        replace_all: { type: 'boolean', description: 'Replace every occurrence instead of requiring a unique match. Default false.' },
-        dry_run: { type: 'boolean', description: 'Return the diff metadata without writing anything. Default false.' },
-        expected_replacements: { type: 'integer', minimum: 1, maximum: 100000, description: 'Fail unless exactly this many occurrences are replaced (implies replacing all of them).' },
-        max_replacements: { type: 'integer', minimum: 1, maximum: 100000, description: 'Fail when more than this many occurrences would be replaced.' },
+        new_string: { type: 'string', description: 'Differs from old_string.' },
+        replace_all: { type: 'boolean', description: 'Every occurrence. Default false.' },
+        dry_run: { type: 'boolean', description: 'Default false.' },
+        expected_replacements: { type: 'integer', minimum: 1, maximum: 100000, description: 'Fail unless exactly this many (implies all).' },
+        max_replacements: { type: 'integer', minimum: 1, maximum: 100000, description: 'Fail above this many.' },
       },
     },
     requires: ['read', 'write'],

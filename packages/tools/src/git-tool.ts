@@ -36,25 +36,24 @@ export function createGitTool(): Tool<GitArgs> {
   return {
     name: 'git',
     description:
-      'Run git in the workspace with typed results: status, log (paged by limit/cursor), diff (paged by bytes with cursor), ' +
-      'branch/stash/remote/worktree (subcommand, default list), checkout (ref). Mutating: branch create/remove (name, ref), ' +
-      'stash push/pop/apply/drop, worktree create/remove (path, branch, ref).',
+      'git with typed results: status, log, diff, checkout (ref); branch/stash/remote/worktree list, or subcommand: ' +
+      'branch create/remove (name, ref), stash push/pop/apply/drop, worktree create/remove (path, branch, ref).',
     parameters: {
       type: 'object',
       additionalProperties: false,
       required: ['command'],
       properties: {
         command: { type: 'string', enum: [...GIT_COMMANDS], description: 'The git command.' },
-        subcommand: { type: 'string', enum: [...GIT_SUBCOMMANDS], description: 'For branch/stash/remote/worktree. Default list.' },
-        limit: { type: 'integer', minimum: 1, maximum: 200, description: `Items per page (log, list). Default ${DEFAULT_GIT_LIMIT}.` },
-        cursor: { type: 'string', minLength: 1, maxLength: 64, description: 'metadata.next_cursor of the previous call with the same arguments.' },
-        max_bytes: { type: 'integer', minimum: 256, maximum: 102400, description: `Bytes per diff page. Default ${DEFAULT_GIT_MAX_BYTES}.` },
-        path: { type: 'string', minLength: 1, description: 'Workspace-relative path: limits status/log/diff to it; the worktree directory for worktree create/remove.' },
-        ref: { type: 'string', minLength: 1, maxLength: 256, description: 'Commit-ish: log/diff start or range (a..b), checkout target, start point of branch/worktree create, stash entry (stash@{n}).' },
-        branch: { type: 'string', minLength: 1, maxLength: 256, description: 'New branch for worktree create; alternative to ref for checkout.' },
-        name: { type: 'string', minLength: 1, maxLength: 256, description: 'Branch name for branch create/remove.' },
-        message: { type: 'string', minLength: 1, maxLength: 4096, description: 'Message for stash push.' },
-        staged: { type: 'boolean', description: 'diff: show staged changes (--cached). Default false.' },
+        subcommand: { type: 'string', enum: [...GIT_SUBCOMMANDS], description: 'Default list.' },
+        limit: { type: 'integer', minimum: 1, maximum: 200, description: `Default ${DEFAULT_GIT_LIMIT}.` },
+        cursor: { type: 'string', minLength: 1, maxLength: 64, description: 'metadata.next_cursor of the same query.' },
+        max_bytes: { type: 'integer', minimum: 256, maximum: 102400, description: `Diff page bytes. Default ${DEFAULT_GIT_MAX_BYTES}.` },
+        path: { type: 'string', minLength: 1, description: 'Limits status/log/diff; worktree directory.' },
+        ref: { type: 'string', minLength: 1, maxLength: 256, description: 'Commit-ish, range a..b or stash@{n}.' },
+        branch: { type: 'string', minLength: 1, maxLength: 256, description: 'worktree create: new branch; checkout.' },
+        name: { type: 'string', minLength: 1, maxLength: 256, description: 'branch create/remove.' },
+        message: { type: 'string', minLength: 1, maxLength: 4096, description: 'stash push.' },
+        staged: { type: 'boolean', description: 'diff --cached.' },
       },
     },
     requires: ['git'],

@@ -21,18 +21,17 @@ export function createGlobTool(): Tool<GlobArgs> {
   return {
     name: 'glob',
     description:
-      'Find files by glob pattern (e.g. "src/**/*.ts"), one path per line, by default most recently modified first on a local workspace; ' +
-      'set sort: "path" for stable lexical pages when paginating with cursor.',
+      'Find files by glob (e.g. "src/**/*.ts"), one path per line, most recently modified first (local workspace); sort: "path" gives stable lexical pages.',
     parameters: {
       type: 'object',
       additionalProperties: false,
       required: ['pattern'],
       properties: {
-        pattern: { type: 'string', minLength: 1, maxLength: 4096, description: 'Glob pattern relative to path: * and ? within a segment, ** across directories, {a,b} alternatives.' },
-        path: { type: 'string', minLength: 1, description: 'Workspace-relative directory to search from. Default the workspace root.' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_GLOB_LIMIT, description: `Paths per page. Default ${DEFAULT_GLOB_LIMIT}.` },
-        cursor: { type: 'string', minLength: 1, maxLength: 4096, description: 'metadata.next_cursor of the previous call with the same pattern, path and sort.' },
-        sort: { type: 'string', enum: ['backend', 'path'], description: 'backend (default): the backend\'s relevance/recency order; path: lexical order.' },
+        pattern: { type: 'string', minLength: 1, maxLength: 4096, description: '* ? within a segment, ** across, {a,b}.' },
+        path: { type: 'string', minLength: 1, description: 'Directory. Default the root.' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_GLOB_LIMIT, description: `Default ${DEFAULT_GLOB_LIMIT}.` },
+        cursor: { type: 'string', minLength: 1, maxLength: 4096, description: 'metadata.next_cursor of the same query.' },
+        sort: { type: 'string', enum: ['backend', 'path'], description: 'Default backend (recency).' },
       },
     },
     requires: ['search'],

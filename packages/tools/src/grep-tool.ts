@@ -33,21 +33,21 @@ export function createGrepTool(): Tool<GrepArgs> {
   return {
     name: 'grep',
     description:
-      'Search file contents with a regular expression (ripgrep syntax). output_mode: content (default; "path:line:text", context lines "path-line-text"), ' +
-      'files_with_matches (paths only), count ("path:count") or summary (totals). Narrow with path and glob; continue long results with cursor.',
+      'Search file contents by regex (ripgrep syntax). output_mode: content ("path:line:text"; context "path-line-text"), ' +
+      'files_with_matches, count ("path:count") or summary.',
     parameters: {
       type: 'object',
       additionalProperties: false,
       required: ['pattern'],
       properties: {
-        pattern: { type: 'string', minLength: 1, maxLength: 4096, description: 'Regular expression to search for.' },
-        path: { type: 'string', minLength: 1, description: 'Workspace-relative file or directory to search. Default the workspace root.' },
-        glob: { type: 'string', minLength: 1, maxLength: 4096, description: 'Only search files matching this glob (e.g. "*.ts" or "src/**/*.rs").' },
-        context: { type: 'integer', minimum: 0, maximum: MAX_GREP_CONTEXT, description: 'Lines of context around each match (content mode). Default 0.' },
-        '-i': { type: 'boolean', description: 'Case-insensitive search. Default false.' },
-        output_mode: { type: 'string', enum: ['content', 'files_with_matches', 'count', 'summary'], description: 'Result shape. Default content.' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_GREP_LIMIT, description: `Items per page: lines in content mode, else files. Default ${DEFAULT_GREP_LIMIT}.` },
-        cursor: { type: 'string', minLength: 1, maxLength: 4096, description: 'metadata.next_cursor of the previous call with the same arguments.' },
+        pattern: { type: 'string', minLength: 1, maxLength: 4096, description: 'Regex to search for.' },
+        path: { type: 'string', minLength: 1, description: 'File or directory. Default the root.' },
+        glob: { type: 'string', minLength: 1, maxLength: 4096, description: 'File filter, e.g. "*.ts".' },
+        context: { type: 'integer', minimum: 0, maximum: MAX_GREP_CONTEXT, description: 'Context lines. Default 0.' },
+        '-i': { type: 'boolean', description: 'Ignore case.' },
+        output_mode: { type: 'string', enum: ['content', 'files_with_matches', 'count', 'summary'], description: 'Default content.' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_GREP_LIMIT, description: `Lines (content) or files per page. Default ${DEFAULT_GREP_LIMIT}.` },
+        cursor: { type: 'string', minLength: 1, maxLength: 4096, description: 'metadata.next_cursor of the same query.' },
       },
     },
     requires: ['search'],

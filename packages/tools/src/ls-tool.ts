@@ -22,15 +22,15 @@ export interface LsArgs {
 export function createLsTool(): Tool<LsArgs> {
   return {
     name: 'ls',
-    description: 'List one directory of the workspace (directories end with "/"). Long listings are paged: continue with the cursor named at the end of the output.',
+    description: 'List a directory (subdirectories end with "/"); long listings end with the cursor to continue.',
     parameters: {
       type: 'object',
       additionalProperties: false,
       properties: {
-        path: { type: 'string', minLength: 1, description: 'Workspace-relative directory to list. Default the workspace root.' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_LS_LIMIT, description: `Entries per page (1-${MAX_LS_LIMIT}). Default ${DEFAULT_LS_LIMIT}.` },
-        cursor: { type: 'string', minLength: 1, maxLength: 4096, description: 'Continuation cursor from a previous ls of the same path.' },
-        offset: { type: 'integer', minimum: 0, maximum: 1000000, description: 'Number of entries to skip (alternative to cursor). Default 0.' },
+        path: { type: 'string', minLength: 1, description: 'Default the root.' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_LS_LIMIT, description: `Default ${DEFAULT_LS_LIMIT}.` },
+        cursor: { type: 'string', minLength: 1, maxLength: 4096, description: 'From the previous page.' },
+        offset: { type: 'integer', minimum: 0, maximum: 1000000, description: 'Entries to skip. Default 0.' },
       },
     },
     requires: ['list'],

@@ -12,8 +12,9 @@ export interface ObjectSchema {
   validate(value: unknown): string[];
 }
 
-const draft07 = new Ajv({ allErrors: true, strict: false });
-const draft2020 = new Ajv2020({ allErrors: true, strict: false });
+// Built on first use: importing the package pays for no Ajv instance.
+let draft07: Ajv | undefined;
+let draft2020: Ajv2020 | undefined;
 const MAX_LISTED = 12;
 
 function describe(error: ErrorObject): string {
@@ -34,7 +35,7 @@ export function compileObjectSchema(schema: unknown): ObjectSchema {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new Error('schema must be a JSON Schema object');
   const record = schema as Record<string, unknown>;
   const dialect = typeof record['$schema'] === 'string' ? record['$schema'] : '';
-  const ajv = dialect.includes('2020-12') ? draft2020 : draft07;
+  const ajv = dialect.includes('2020-12') ? (draft2020 ??= new Ajv2020({ allErrors: true, strict: false })) : (draft07 ??= new Ajv({ allErrors: true, strict: false }));
   if (dialect !== '' && !dialect.includes('2020-12') && !dialect.includes('draft-07')) throw new Error(`unsupported $schema ${JSON.stringify(dialect)}: use draft-07 or 2020-12`);
   let compiled: ValidateFunction;
   try {

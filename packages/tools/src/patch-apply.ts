@@ -64,7 +64,9 @@ export function applyHunks(path: string, before: string, hunks: readonly Hunk[],
     let at = start;
     for (const hunkLine of hunk.lines) {
       if (hunkLine.kind === '+') {
-        out.push({ text: hunkLine.text, eol: hunkLine.noNewline ? '' : newEol });
+        // `git diff` of a CRLF file shows each line's CR as content ("+two\r"): that line is CRLF.
+        if (!hunkLine.noNewline && hunkLine.text.endsWith('\r')) out.push({ text: hunkLine.text.slice(0, -1), eol: '\r\n' });
+        else out.push({ text: hunkLine.text, eol: hunkLine.noNewline ? '' : newEol });
         continue;
       }
       const fileLine = lines[at] as FileLine;
@@ -80,13 +82,27 @@ export function applyHunks(path: string, before: string, hunks: readonly Hunk[],
   return out.map((line) => line.text + line.eol).join('');
 }
 
+/**
+ * A diff line matches a file line when the texts are equal, or when the diff carries the line's
+ * CR as content (`git diff` of a CRLF file: " two\r") and the file line ends in CRLF.
+ */
+function sameLine(expected: HunkLine, actual: FileLine): boolean {
+  return expected.text === actual.text || (actual.eol === '\r\n' && expected.text === `${actual.text}\r`);
+}
+
+function eolName(eol: string): string {
+  return eol === '\r\n' ? 'CRLF' : eol === '\n' ? 'LF' : 'no newline';
+}
+
 function checkLine(path: string, hunk: Hunk, expected: HunkLine, actual: FileLine, index: number, total: number): void {
   const where = `hunk ${hunk.index} does not apply: line ${index + 1} of ${path}`;
-  if (expected.text !== actual.text) {
+  if (!sameLine(expected, actual)) {
     let hint = '';
-    if (expected.text.replace(/\r$/, '') === actual.text) hint = ' (they differ only in the line ending: the file uses LF here)';
+    const diffText = expected.text.endsWith('\r') ? expected.text.slice(0, -1) : expected.text;
+    if (diffText === actual.text) hint = ` (they differ only in the line ending: the diff has CRLF here, the file line ends in ${eolName(actual.eol)})`;
     else if (expected.text.trim() === actual.text.trim() || expected.text.replace(/\s+/g, ' ') === actual.text.replace(/\s+/g, ' ')) hint = ' (they differ only in whitespace)';
-    throw invalidArgumentError(`${where} is ${JSON.stringify(actual.text)} but the diff expects ${JSON.stringify(expected.text)}${hint}; the patch is stale or wrong, nothing was changed`, {
+    const ending = actual.eol === '\r\n' || diffText !== expected.text ? ` (${eolName(actual.eol)})` : '';
+    throw invalidArgumentError(`${where} is ${JSON.stringify(actual.text)}${ending} but the diff expects ${JSON.stringify(diffText)}${hint}; the patch is stale or wrong, nothing was changed`, {
       hunk: hunk.index,
       line: index + 1,
     });

@@ -78,6 +78,19 @@ describe('patch', () => {
     await expectUnchanged(lfFile, 'l.txt', 'x\ny\n', '@@ -1,2 +1,2 @@\n x\r\n-y\n+z\n', /line ending/);
   });
 
+  it('applies what `git diff` emits for a CRLF file (LF headers, CR kept as line content)', async () => {
+    const ws = new MemoryWorkspaceBackend({ files: { 'w.txt': 'one\r\ntwo\r\nthree\r\n' } });
+    const gitDiff = 'diff --git a/w.txt b/w.txt\nindex e1587ff..d48bcb7 100644\n--- a/w.txt\n+++ b/w.txt\n@@ -1,3 +1,3 @@\n one\r\n-two\r\n+2\r\n three\r\n';
+    const applied = await run(patch, ws, { file_path: 'w.txt', diff: gitDiff });
+    expect(applied.exitCode, applied.output).toBeUndefined();
+    expect(await fileText(ws, 'w.txt')).toBe('one\r\n2\r\nthree\r\n');
+    // A stale line of the same diff names the CRLF file line correctly.
+    await expectUnchanged(ws, 'w.txt', 'one\r\n2\r\nthree\r\n', gitDiff, /line 2 of w\.txt is "2" \(CRLF\) but the diff expects "two"/);
+    // The same git diff against an LF copy names the line-ending mismatch, with the file's ending.
+    const lf = new MemoryWorkspaceBackend({ files: { 'w.txt': 'one\ntwo\nthree\n' } });
+    await expectUnchanged(lf, 'w.txt', 'one\ntwo\nthree\n', gitDiff, /the diff has CRLF here, the file line ends in LF/);
+  });
+
   it('requires headers to name file_path; a header pointing elsewhere or outside changes nothing', async () => {
     const content = 'a\n';
     const ws = new MemoryWorkspaceBackend({ files: { 'src/f.txt': content, 'other.txt': 'a\n' } });

@@ -24,16 +24,15 @@ export function createPatchTool(): Tool<PatchArgs> {
   return {
     name: 'patch',
     description:
-      'Apply a unified diff to one file. Hunk headers (@@ -a,b +c,d @@) must match the body line counts and positions, and every context and removed ' +
-      'line must match the file exactly; otherwise nothing is changed and the error names the failing hunk and line. Optional ---/+++ headers must ' +
-      'name file_path; use "--- /dev/null" to create a new file.',
+      'Apply a unified diff to one file. Hunk headers must match the body\'s line counts and every context/removed line the file; ' +
+      'else nothing changes and the error names the hunk and line. "--- /dev/null" creates the file.',
     parameters: {
       type: 'object',
       additionalProperties: false,
       required: ['file_path', 'diff'],
       properties: {
-        file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path of the file the diff applies to.' },
-        diff: { type: 'string', minLength: 1, description: 'Unified diff for that one file (hunks starting with "@@ -a,b +c,d @@").' },
+        file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path.' },
+        diff: { type: 'string', minLength: 1, description: 'Hunks "@@ -a,b +c,d @@".' },
       },
     },
     requires: ['read', 'write'],

@@ -25,8 +25,19 @@ export interface ReadArgs {
   readonly format?: 'numbered' | 'raw';
 }
 
-const offsetSchema = { type: 'integer', minimum: 0, description: '0-based line to start from. Default 0.' } as const;
-const limitSchema = { type: 'integer', minimum: 1, maximum: DEFAULT_READ_LIMIT, description: `Lines to show. Default ${DEFAULT_READ_LIMIT}.` } as const;
+const offsetSchema = { type: 'integer', minimum: 0, description: '0-based first line. Default 0.' } as const;
+const limitSchema = { type: 'integer', minimum: 1, maximum: DEFAULT_READ_LIMIT, description: `Lines. Default ${DEFAULT_READ_LIMIT}.` } as const;
+/** The per-file entry of `files`: described once on the top-level `offset` / `limit`. */
+const fileEntrySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['path'],
+  properties: {
+    path: { type: 'string', minLength: 1 },
+    offset: { type: 'integer', minimum: 0 },
+    limit: { type: 'integer', minimum: 1, maximum: DEFAULT_READ_LIMIT },
+  },
+} as const;
 
 /** Reserve for the single-file continuation note. */
 const SINGLE_RESERVED_BYTES = 128;
@@ -40,45 +51,32 @@ export function createReadTool(): Tool<ReadArgs> {
   return {
     name: 'read',
     description:
-      'Read a text file from the workspace with line numbers (cat -n style). Use file_path (+ optional 0-based offset and limit) for one file, ' +
-      'or files to read several known files in one bounded response. Long files end with a note ' +
-      'naming the next offset; in files mode, when metadata.batch.truncated is true pass metadata.batch.continuation as files to continue. ' +
-      'Images come back as attachments.',
+      'Read files with line numbers (cat -n): file_path (+offset, limit), or several known files. A cut response names how to continue ' +
+      '(in files mode: metadata.batch.continuation as files). Images come back as attachments.',
     parameters: {
       type: 'object',
       additionalProperties: false,
       properties: {
-        file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path of one file to read. Exclusive with files.' },
+        file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path.' },
         offset: offsetSchema,
         limit: limitSchema,
         files: {
           type: 'array',
           minItems: 1,
           maxItems: MAX_READ_FILES,
-          description: `Several files to read in request order (1-${MAX_READ_FILES}). Exclusive with file_path.`,
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['path'],
-            properties: {
-              path: { type: 'string', minLength: 1, description: 'Workspace-relative path of the file.' },
-              offset: offsetSchema,
-              limit: limitSchema,
-            },
-          },
+          description: 'Instead of file_path: files in request order.',
+          items: fileEntrySchema,
         },
         format: {
           type: 'string',
           enum: ['numbered', 'raw'],
-          description:
-            "numbered (default): lines with line numbers. raw: the file's exact text (line endings kept, no numbers, no byte budget; " +
-            'without offset/limit the whole file) - for programs and hosts that process the content. file_path only.',
+          description: 'Default numbered. raw: exact text, no numbers or byte budget (file_path only).',
         },
         max_output_bytes: {
           type: 'integer',
           minimum: MIN_READ_MAX_OUTPUT_BYTES,
           maximum: MAX_READ_MAX_OUTPUT_BYTES,
-          description: `Byte budget of the whole response, headers included. Default ${DEFAULT_READ_MAX_OUTPUT_BYTES}.`,
+          description: `Response byte budget. Default ${DEFAULT_READ_MAX_OUTPUT_BYTES}.`,
         },
       },
     },

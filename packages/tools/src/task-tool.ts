@@ -42,7 +42,7 @@ export function subagentsOf(context: ToolContext): SubagentService {
 export function createTaskTool(): Tool<TaskArgs> {
   return {
     name: 'task',
-    description: "Delegate a self-contained task to a subagent with its own context; returns its final answer. Good for exploration, review, verification, or keeping bulky output out of your context.",
+    description: 'Delegate a self-contained task to a subagent with its own context; returns its final answer. Keeps bulky exploration, review or verification out of your context.',
     parameters: TASK_ITEM_SCHEMA,
     async execute(args: TaskArgs, context: ToolContext): Promise<ToolOutput> {
       const service = subagentsOf(context);

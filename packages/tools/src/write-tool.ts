@@ -11,14 +11,14 @@ export interface WriteArgs {
 export function createWriteTool(): Tool<WriteArgs> {
   return {
     name: 'write',
-    description: 'Write a file in the workspace, replacing it entirely or creating it (parent directories included). Prefer edit or patch to change part of an existing file.',
+    description: 'Create or replace a whole file (parents created). To change part of a file use edit or patch.',
     parameters: {
       type: 'object',
       additionalProperties: false,
       required: ['file_path', 'content'],
       properties: {
-        file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path of the file to write.' },
-        content: { type: 'string', description: 'The complete new content of the file (UTF-8 text).' },
+        file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path.' },
+        content: { type: 'string', description: 'The whole new content.' },
       },
     },
     requires: ['write'],

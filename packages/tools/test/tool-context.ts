@@ -1,45 +1,15 @@
-import { InvocationRuntime } from '@a3s-lab/code-core';
-import type { AnyTool, ToolContext, ToolOutput, WorkspaceBackend } from '@a3s-lab/code-core';
+import type { AnyTool, ToolOutput, WorkspaceBackend } from '@a3s-lab/code-core';
+import { createTestToolContext } from '@a3s-lab/code-core/testing';
+import type { TestToolContext } from '@a3s-lab/code-core/testing';
 
-/** A ToolContext for tests plus what the tool left behind (artifacts, output deltas). */
-export interface TestToolContext {
-  readonly context: ToolContext;
-  readonly artifacts: Map<string, { content: string; mediaType: string | undefined }>;
-  readonly deltas: string[];
-  readonly controller: AbortController;
-}
-
-let counter = 0;
+export type { TestToolContext } from '@a3s-lab/code-core/testing';
 
 /**
- * Builds a ToolContext over `workspace` whose runtime refuses nested calls
- * (`new InvocationRuntime(null)`) and whose `storeArtifact` collects into a map.
+ * Builds a ToolContext over `workspace` whose runtime refuses nested calls and whose
+ * `storeArtifact` collects into a map (the double of `@a3s-lab/code-core/testing`).
  */
 export function createTestContext(workspace: WorkspaceBackend, toolName = 'test'): TestToolContext {
-  const artifacts = new Map<string, { content: string; mediaType: string | undefined }>();
-  const deltas: string[] = [];
-  const controller = new AbortController();
-  counter += 1;
-  const context: ToolContext = {
-    toolId: `tool-${counter}`,
-    toolName,
-    origin: 'host-direct',
-    sessionId: 'test-session',
-    abortSignal: controller.signal,
-    workspace,
-    runtime: new InvocationRuntime(null),
-    ancestry: [],
-    services: {},
-    emitOutputDelta: (text) => {
-      deltas.push(text);
-    },
-    storeArtifact: (content, options) => {
-      const uri = `a3s://tool-output/${toolName}/${artifacts.size + 1}`;
-      artifacts.set(uri, { content, mediaType: options?.mediaType });
-      return uri;
-    },
-  };
-  return { context, artifacts, deltas, controller };
+  return createTestToolContext(workspace, { toolName });
 }
 
 /** Runs `tool` with `args` over `workspace` in a fresh test context. */

@@ -22,7 +22,7 @@ export interface SessionStoreEntry {
  * Where sessions are persisted: one document per session id holding its latest
  * {@link SessionSnapshotV1} generation. Implementations: `MemorySessionStore` (core),
  * `FileSessionStore` (local), `S3SessionStore`. Check a new store with the conformance suite
- * `runSessionStoreContract` from `@a3s-lab/code-core/testing`.
+ * `describeSessionStoreContract` (or `sessionStoreContract`) from `@a3s-lab/code-core/testing`.
  */
 export interface SessionStore {
   /** Name used in errors (`file:/var/sessions`). */

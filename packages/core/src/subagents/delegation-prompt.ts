@@ -11,7 +11,7 @@ export const DEFAULT_AUTO_DELEGATION_MAX_TASKS = 4;
  * one turn run at the same time.
  */
 export function delegationSection(agents: readonly SubagentDefinition[], options: ResolvedSessionOptions): string {
-  const lines = ['# Subagents', 'The `task` tool delegates a self-contained piece of work to a subagent with its own context; `parallel_task` runs 2-32 of them at once. Available agents:'];
+  const lines = ['# Subagents', '`task` hands self-contained work to a subagent with its own context; `parallel_task` runs several at once. Agents:'];
   for (const agent of agents) lines.push(`- ${agent.name} (${agent.kind}): ${agent.description}`);
   if (options.autoDelegation?.enabled === true) {
     const max = options.autoDelegation.maxTasks ?? DEFAULT_AUTO_DELEGATION_MAX_TASKS;

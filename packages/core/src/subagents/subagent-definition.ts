@@ -55,11 +55,11 @@ const KIND_PROMPTS: Readonly<Record<WorkerKind, string>> = Object.freeze({
 });
 
 const BUILTINS: readonly SubagentDefinition[] = Object.freeze([
-  builtin('explore', 'Read-only exploration: finds files, symbols and facts in the workspace.', 'read_only'),
-  builtin('plan', 'Read-only planning: returns a step-by-step plan.', 'planner'),
-  builtin('general', 'General-purpose agent with the full tool set (no further delegation).', 'implementer'),
-  builtin('verification', 'Runs checks (tests, type checks, linters) and reports evidence; never edits.', 'verifier'),
-  builtin('review', 'Adversarial read-only review of changes or code.', 'reviewer'),
+  builtin('explore', 'Finds files, symbols and facts (read-only).', 'read_only'),
+  builtin('plan', 'Returns a step-by-step plan (read-only).', 'planner'),
+  builtin('general', 'Full tool set, no further delegation.', 'implementer'),
+  builtin('verification', 'Runs tests, type checks, linters; reports evidence, never edits.', 'verifier'),
+  builtin('review', 'Adversarial read-only review.', 'reviewer'),
 ]);
 
 function builtin(name: string, description: string, kind: WorkerKind): SubagentDefinition {

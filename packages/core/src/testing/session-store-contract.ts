@@ -4,6 +4,7 @@ import { createAgentEvent } from '../events/agent-event.js';
 import { SESSION_SNAPSHOT_SCHEMA } from '../session/session-snapshot.js';
 import type { SessionSnapshotV1 } from '../session/session-snapshot.js';
 import type { SessionStore } from '../session/session-store.js';
+import type { ContractRunner } from './contract-runner.js';
 
 /** What a store's contract fixture provides: a fresh, empty store and raw access to it. */
 export interface SessionStoreContractFixture {
@@ -168,4 +169,19 @@ export function sessionStoreContract(factory: () => Promise<SessionStoreContract
       check((await store.list()).length === 0, 'a refused save left a document');
     }),
   ];
+}
+
+/**
+ * Registers {@link sessionStoreContract} with a test runner (vitest's or node:test's `describe` /
+ * `it`); each case gets a fresh store from `factory`.
+ *
+ * @example
+ * import { describe, it } from 'node:test';
+ * describeSessionStoreContract('MyStore', async () => ({ store, putRaw, cleanup }), { runner: { describe, it } });
+ */
+export function describeSessionStoreContract(name: string, factory: () => Promise<SessionStoreContractFixture>, options: { readonly runner: ContractRunner }): void {
+  const { describe, it } = options.runner;
+  describe(`session store contract: ${name}`, () => {
+    for (const c of sessionStoreContract(factory)) it(c.title, () => c.run());
+  });
 }

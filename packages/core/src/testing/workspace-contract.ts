@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { CodeError } from '../errors/code-error.js';
 import { HostFailure } from '../errors/host-failure.js';
 import type { SearchResult, WorkspaceBackend } from '../workspace/workspace-backend.js';
+import { expect } from './contract-expect.js';
+import type { ContractRunner } from './contract-runner.js';
 
 /** What a contract-suite factory returns: a fresh, empty workspace and how to dispose of it. */
 export interface WorkspaceContractFixture {
@@ -13,6 +14,8 @@ export interface WorkspaceContractFixture {
 
 /** Options of {@link describeWorkspaceContract}. */
 export interface WorkspaceContractOptions {
+  /** The test runner's `describe` and `it` (vitest's or node:test's): the suite imports none. */
+  readonly runner: ContractRunner;
   /** Case titles to skip (exact `it` titles), for documented backend limitations. Default none. */
   readonly skip?: readonly string[];
   /**
@@ -36,12 +39,14 @@ const decoder = new TextDecoder();
  * serve are skipped, never silently passed.
  *
  * @example
+ * import { describe, it } from 'node:test'; // or 'vitest'
  * describeWorkspaceContract('LocalWorkspaceBackend', async () => {
  *   const dir = await mkdtemp(join(tmpdir(), 'ws-'));
  *   return { backend: new LocalWorkspaceBackend(dir), cleanup: () => rm(dir, { recursive: true, force: true }) };
- * });
+ * }, { runner: { describe, it } });
  */
-export function describeWorkspaceContract(name: string, factory: () => Promise<WorkspaceContractFixture>, options: WorkspaceContractOptions = {}): void {
+export function describeWorkspaceContract(name: string, factory: () => Promise<WorkspaceContractFixture>, options: WorkspaceContractOptions): void {
+  const { describe, it } = options.runner;
   const skip = new Set(options.skip ?? []);
   const timeout = options.timeoutMs ?? 30_000;
 
@@ -52,22 +57,22 @@ export function describeWorkspaceContract(name: string, factory: () => Promise<W
       return fixture.backend;
     };
 
-    beforeEach(async () => {
-      fixture = await factory();
-    });
-    afterEach(async () => {
-      await fixture?.cleanup();
-      fixture = undefined;
-    });
-
-    // Declares a case that needs some capabilities; skipped (visibly) when the backend lacks one.
+    // Declares a case on a fresh fixture that needs some capabilities; skipped (visibly) when the
+    // backend lacks one. Cases of one suite run one at a time (both runners' default), so the
+    // suite-level `fixture` belongs to the running case.
     const test = (title: string, needs: readonly (keyof WorkspaceBackend['capabilities'])[], body: () => Promise<void>): void => {
       it(title, async (context) => {
-        if (skip.has(title) || needs.some((capability) => !backend().capabilities[capability])) {
-          context.skip();
-          return;
+        fixture = await factory();
+        try {
+          if (skip.has(title) || needs.some((capability) => !backend().capabilities[capability])) {
+            context.skip(skip.has(title) ? 'skipped by the backend' : `needs ${needs.join(', ')}`);
+            return;
+          }
+          await body();
+        } finally {
+          await fixture.cleanup();
+          fixture = undefined;
         }
-        await body();
       }, timeout);
     };
 

@@ -1,5 +1,5 @@
 import { Ajv } from 'ajv';
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { CodeError } from '../errors/code-error.js';
 
 /** Schema name of a verification report document. */
@@ -81,8 +81,9 @@ export const VERIFICATION_REPORT_JSON_SCHEMA = {
   },
 } as const;
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validateSchema = ajv.compile(VERIFICATION_REPORT_JSON_SCHEMA);
+// Compiled on first use: importing the package must not pay for an Ajv instance.
+let compiledSchema: ValidateFunction | undefined;
+const schemaValidator = (): ValidateFunction => (compiledSchema ??= new Ajv({ allErrors: true, strict: false }).compile(VERIFICATION_REPORT_JSON_SCHEMA));
 
 function describe(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
@@ -98,6 +99,7 @@ function describe(error: ErrorObject): string {
  * `details.field` naming the bad report (`reports[2]`) and every failing path.
  */
 export function validateVerificationReport(value: unknown, field = 'report'): VerificationReportV1 {
+  const validateSchema = schemaValidator();
   if (!validateSchema(value)) {
     const problems = [...new Set((validateSchema.errors ?? []).map(describe))].slice(0, 8);
     throw invalid(field, problems.join('; '));

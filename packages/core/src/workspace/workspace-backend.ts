@@ -150,6 +150,12 @@ export interface ExecOptions extends BackendCallOptions {
   readonly maxOutputBytes?: number;
   /** Extra environment variables the host passes on purpose. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Called with output as the process writes it (UTF-8 decoded per stream, never splitting a
+   * character), before any capture bound applies; for progress display only — the result is the
+   * authority. A backend that cannot stream ignores it.
+   */
+  readonly onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
 /** Result of a process run. */

@@ -13,9 +13,10 @@ import type { EngineFilesRequest, EngineRecord, EngineSearchRequest, SearchEngin
  * searched directory respected even outside a git repository, plus the workspace root's
  * `.gitignore` when a subdirectory is searched; nothing above the workspace root, no global
  * gitignore, no `.ignore`/`.rgignore`, no `.git/info/exclude`, no user ripgrep config.
- * Output is sorted by path so pages are stable.
+ * Output is sorted by path so pages are stable, unless `order` is `any`: then ripgrep runs on
+ * every core (`--sort` makes it single-threaded) and the caller sorts.
  */
-export function baseRipgrepArgs(rootReal: string, searchPath: string): string[] {
+export function baseRipgrepArgs(rootReal: string, searchPath: string, order: 'path' | 'any' = 'path'): string[] {
   const args = [
     '--no-config',
     '--hidden',
@@ -27,8 +28,8 @@ export function baseRipgrepArgs(rootReal: string, searchPath: string): string[] 
     '--no-messages',
     '--color=never',
     '--null',
-    '--sort=path',
   ];
+  if (order === 'path') args.push('--sort=path');
   if (searchPath !== '.' && isRegularFile(`${rootReal}/.gitignore`)) args.push('--ignore-file=.gitignore');
   return args;
 }
@@ -44,7 +45,7 @@ function isRegularFile(path: string): boolean {
 
 /** The argv of a search (without the binary), exposed so the benchmark runs ripgrep identically. */
 export function ripgrepSearchArgs(request: Omit<EngineSearchRequest, 'abortSignal'>): string[] {
-  const args = baseRipgrepArgs(request.rootReal, request.searchPath);
+  const args = baseRipgrepArgs(request.rootReal, request.searchPath, request.order);
   if (request.mode === 'content') {
     args.push('--no-heading', '--with-filename', '--line-number');
     if (request.context > 0) args.push(`--context=${request.context}`, '--no-context-separator');
@@ -59,7 +60,7 @@ export function ripgrepSearchArgs(request: Omit<EngineSearchRequest, 'abortSigna
 
 /** The argv of a file listing (`glob()`), exposed for the benchmark. */
 export function ripgrepFilesArgs(request: Omit<EngineFilesRequest, 'abortSignal'>): string[] {
-  return [...baseRipgrepArgs(request.rootReal, request.searchPath), '--files', `--glob=${request.glob}`, '--glob=!.git', '--', request.searchPath];
+  return [...baseRipgrepArgs(request.rootReal, request.searchPath, request.order), '--files', `--glob=${request.glob}`, '--glob=!.git', '--', request.searchPath];
 }
 
 /** Search engine running the ripgrep binary at `rgPath` and parsing its NUL-separated plain output as it streams. */

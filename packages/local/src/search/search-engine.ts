@@ -16,6 +16,12 @@ export interface EngineSearchRequest {
   /** User glob filter, already anchored relative to the root (see `anchorGlob`). */
   readonly glob?: string;
   readonly mode: EngineMode;
+  /**
+   * `path` (default): records in path order, streamed, so a consumer can stop early. `any`: the
+   * engine may scan in parallel and emit files in any order (each file's records stay together,
+   * in line order); for full scans that the caller sorts with `comparePathOrder`.
+   */
+  readonly order?: 'path' | 'any';
   readonly abortSignal?: AbortSignal;
 }
 
@@ -26,6 +32,8 @@ export interface EngineFilesRequest {
   readonly searchPath: string;
   /** Glob, already anchored relative to the root. */
   readonly glob: string;
+  /** As {@link EngineSearchRequest.order}. */
+  readonly order?: 'path' | 'any';
   readonly abortSignal?: AbortSignal;
 }
 

@@ -9,8 +9,9 @@ import type { StageStop } from '../invocation-call.js';
 // strict:false because tool schemas are model-facing JSON that may carry annotations ajv does
 // not know; allErrors so the model sees every failing path at once.
 const AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
-const draft07 = new Ajv(AJV_OPTIONS);
-// Lazily built: most sessions only ever see draft-07 (or dialect-less) schemas.
+// Both built on first use (importing the package pays for no Ajv instance); most sessions only
+// ever see draft-07 (or dialect-less) schemas.
+let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
 /** `$schema` URIs of JSON Schema 2020-12 (with and without the trailing `#`, http or https). */
@@ -24,7 +25,7 @@ const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 function ajvFor(schema: object): Ajv | Ajv2020 {
   const dialect = (schema as { $schema?: unknown }).$schema;
   if (typeof dialect === 'string' && DRAFT_2020_12.test(dialect)) return (draft2020 ??= new Ajv2020(AJV_OPTIONS));
-  return draft07;
+  return (draft07 ??= new Ajv(AJV_OPTIONS));
 }
 
 type Compiled = ValidateFunction | { readonly schemaError: string };

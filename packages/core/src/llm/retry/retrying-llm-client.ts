@@ -3,6 +3,14 @@ import type { AttemptFailure } from './attempt-failure.js';
 import { DEFAULT_MAX_RETRIES } from './retry-policy.js';
 import { streamWithRetries, type RunAttempt } from './stream-with-retries.js';
 
+/** One prepared model call of {@link RetryingLlmClientOptions.prepareCall}. */
+export interface PreparedLlmCall {
+  /** Runs one attempt. */
+  readonly attempt: RunAttempt;
+  /** Classifies an attempt's failure (retryable or not, with the provider's redaction). */
+  readonly classify: (error: unknown) => AttemptFailure;
+}
+
 /** Options of {@link createRetryingLlmClient}: what differs between provider clients. */
 export interface RetryingLlmClientOptions {
   /** Provider id (`anthropic`, `openai`), used in events and errors. */
@@ -12,12 +20,10 @@ export interface RetryingLlmClientOptions {
   readonly maxRetries?: number | undefined;
   /**
    * Prepares one model call: maps `request` to the provider's body (mapping errors surface here,
-   * before any request) and returns the function that runs one attempt of it. Per-call state
-   * (usage billed by retried attempts) lives in its closure.
+   * before any request), loads what it needs (a lazily imported SDK) and returns how to run and
+   * classify one attempt. Per-call state (usage billed by retried attempts) lives in its closure.
    */
-  prepareCall(request: LlmRequest): RunAttempt;
-  /** Classifies an attempt's failure (retryable or not, with the provider's redaction). */
-  classify(error: unknown): AttemptFailure;
+  prepareCall(request: LlmRequest): PreparedLlmCall | Promise<PreparedLlmCall>;
   /** The attempt ends its own request (reads or aborts the body) before `message_end`. */
   readonly attemptsEndTheirRequest?: boolean;
 }
@@ -25,17 +31,17 @@ export interface RetryingLlmClientOptions {
 /**
  * The {@link LlmClient} every provider client is: a call's attempts run through
  * {@link streamWithRetries} with the caller's abort signal and deadline. A provider supplies
- * only how to prepare and run one attempt and how to classify its failures.
+ * only how to prepare a call: run one attempt and classify its failures.
  */
 export function createRetryingLlmClient(options: RetryingLlmClientOptions): LlmClient {
-  const { provider, model, classify } = options;
+  const { provider, model } = options;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   return {
     provider,
     model,
     stream(request: LlmRequest, callOptions: LlmCallOptions = {}): AsyncIterable<LlmStreamEvent> {
       return (async function* () {
-        const attempt = options.prepareCall(request);
+        const { attempt, classify } = await options.prepareCall(request);
         yield* streamWithRetries(attempt, {
           provider,
           maxRetries,

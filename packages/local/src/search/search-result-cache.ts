@@ -1,0 +1,116 @@
+import type { EngineRecord } from './search-engine.js';
+
+/** Limits of a {@link SearchResultCache}. */
+export interface SearchResultCacheOptions {
+  /** How long a result set stays usable after it was scanned. Default 120,000 ms. */
+  readonly ttlMs?: number;
+  /** Result sets kept at most (least recently used dropped first). Default 16. */
+  readonly maxEntries?: number;
+  /** Estimated memory of all kept result sets together, in bytes. Default 64 MiB. */
+  readonly maxBytes?: number;
+  /** Clock in milliseconds (tests pass their own); default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** A kept result set: the first `items.length` items of a query's answer, in answer order. */
+export type CachedResult =
+  | { readonly kind: 'records'; readonly items: readonly EngineRecord[]; readonly complete: boolean }
+  | { readonly kind: 'paths'; readonly items: readonly string[]; readonly complete: boolean };
+
+interface Entry {
+  readonly result: CachedResult;
+  readonly bytes: number;
+  readonly expiresAt: number;
+}
+
+/** Default limits. */
+export const DEFAULT_SEARCH_CACHE_TTL_MS = 120_000;
+export const DEFAULT_SEARCH_CACHE_ENTRIES = 16;
+export const DEFAULT_SEARCH_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Bounded, expiring store of search and glob result sets, keyed by the query a cursor belongs to,
+ * so fetching page N serves from memory instead of rescanning the tree. `complete: false` entries
+ * hold a prefix of the answer (the scan stopped early or the set exceeded the byte budget).
+ * The owner clears it whenever the workspace is written through the backend.
+ */
+export class SearchResultCache {
+  readonly ttlMs: number;
+  readonly maxEntries: number;
+  readonly maxBytes: number;
+  private readonly now: () => number;
+  // Map iteration order is insertion order: re-inserting on use keeps it least-recently-used first.
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  private clears = 0;
+
+  constructor(options: SearchResultCacheOptions = {}) {
+    this.ttlMs = options.ttlMs ?? DEFAULT_SEARCH_CACHE_TTL_MS;
+    this.maxEntries = options.maxEntries ?? DEFAULT_SEARCH_CACHE_ENTRIES;
+    this.maxBytes = options.maxBytes ?? DEFAULT_SEARCH_CACHE_BYTES;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The live result set stored under `key`, or `undefined` (never stored, expired or evicted). */
+  get(key: string): CachedResult | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    this.entries.delete(key);
+    if (entry.expiresAt <= this.now()) {
+      this.bytes -= entry.bytes;
+      return undefined;
+    }
+    this.entries.set(key, entry);
+    return entry.result;
+  }
+
+  /** Changes on every {@link clear}: a scan started before a write must not store its result after it. */
+  get generation(): number {
+    return this.clears;
+  }
+
+  /**
+   * Stores a result set of an estimated `bytes` scanned during `generation`; one larger than
+   * `maxBytes`, or scanned before the last {@link clear}, is not kept.
+   */
+  set(key: string, result: CachedResult, bytes: number, generation: number): void {
+    this.delete(key);
+    if (bytes > this.maxBytes || generation !== this.clears) return;
+    this.entries.set(key, { result, bytes, expiresAt: this.now() + this.ttlMs });
+    this.bytes += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes && this.entries.size <= this.maxEntries) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+  }
+
+  /** Drops every result set (the workspace changed). */
+  clear(): void {
+    this.clears += 1;
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  /** Number of result sets kept and their estimated bytes. */
+  get size(): { readonly entries: number; readonly bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+  }
+}
+
+/** Estimated heap bytes of one record (strings are UTF-16; paths of one file share a string). */
+export function recordBytes(record: EngineRecord): number {
+  return record.kind === 'line' ? 64 + record.text.length * 2 : 48 + record.path.length * 2;
+}
+
+/** Estimated heap bytes of one path. */
+export function pathBytes(path: string): number {
+  return 40 + path.length * 2;
+}
