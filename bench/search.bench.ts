@@ -17,7 +17,8 @@ import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
-import { findRipgrep, LocalWorkspaceBackend, ripgrepFilesArgs, ripgrepSearchArgs } from '../packages/local/src/index.js';
+import { LocalWorkspaceBackend } from '../packages/local/src/index.js';
+import { findRipgrep, ripgrepFilesArgs, ripgrepSearchArgs } from '../packages/local/src/internal.js';
 import { largeTree } from './large-tree.js';
 
 const RUNS = Number(process.env['RUNS'] ?? 3);

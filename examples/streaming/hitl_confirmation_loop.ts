@@ -25,11 +25,11 @@ const stream = await session.stream(prompt);
 for await (const event of stream) {
   switch (event.type) {
     case 'text_delta':
-      process.stdout.write(event.text ?? '');
+      process.stdout.write(event.text);
       break;
     case 'confirmation_required': {
-      const approved = await ask(`\nAllow ${event.toolName} ${JSON.stringify(event.payload['args'])}?`);
-      await session.confirmToolUse(event.toolId ?? '', approved, approved ? 'approved at the prompt' : 'rejected at the prompt');
+      const approved = await ask(`\nAllow ${event.toolName} ${JSON.stringify(event.payload.args)}?`);
+      await session.confirmToolUse(event.toolId, approved, approved ? 'approved at the prompt' : 'rejected at the prompt');
       break;
     }
     case 'tool_end':

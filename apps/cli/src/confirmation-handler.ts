@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@a3s-lab/code';
+import type { AgentEventOfType } from '@a3s-lab/code';
 import type { Style } from './ansi.js';
 import { revealInvisible } from './ansi.js';
 import type { CliOutput } from './cli-io.js';
@@ -59,7 +59,7 @@ export class ConfirmationHandler {
   }
 
   /** Queues an answer to a `confirmation_required` event. */
-  handle(event: AgentEvent): void {
+  handle(event: AgentEventOfType<'confirmation_required'>): void {
     this.#queue = this.#queue.then(() => this.#answer(event)).catch(() => undefined);
   }
 
@@ -74,13 +74,13 @@ export class ConfirmationHandler {
     this.#options.reader?.cancel();
   }
 
-  async #answer(event: AgentEvent): Promise<void> {
+  async #answer(event: AgentEventOfType<'confirmation_required'>): Promise<void> {
     const { session, mode, style } = this.#options;
     // The confirmation id names THIS request: an answer can never approve a later call that
     // reuses the tool id. (Older cores send none: the tool id then.)
-    const confirmationId = event.payload['confirmation_id'];
-    const toolId = typeof confirmationId === 'string' && confirmationId.length > 0 ? confirmationId : (event.toolId ?? '');
-    const toolName = event.toolName ?? '?';
+    const confirmationId = event.payload.confirmation_id;
+    const toolId = confirmationId !== undefined && confirmationId.length > 0 ? confirmationId : event.toolId;
+    const toolName = event.toolName;
     const shownName = revealInvisible(toolName);
     if (this.#cancelled) return;
     if (this.allowed.has(toolName)) {
@@ -91,7 +91,7 @@ export class ConfirmationHandler {
       await session.confirmToolUse(toolId, true, 'approved by --yes');
       return;
     }
-    const what = describeCall(toolName, event.payload['args']);
+    const what = describeCall(toolName, event.payload.args);
     if (mode === 'deny') {
       this.#options.prompt.write(`${style.yellow('a3s-code:')} denied ${what}: ${NON_INTERACTIVE_DENIAL}\n`);
       await session.confirmToolUse(toolId, false, NON_INTERACTIVE_DENIAL);
@@ -99,7 +99,7 @@ export class ConfirmationHandler {
     }
     this.#options.beforeQuestion?.();
     const reader = this.#options.reader;
-    const preview = changePreview(toolName, event.payload['args']);
+    const preview = changePreview(toolName, event.payload.args);
     if (preview.length > 0) this.#options.prompt.write(`${formatDiff(revealInvisible(preview), style, '    ')}\n`);
     for (;;) {
       this.#options.prompt.write(`${style.yellow('?')} ${style.bold('Allow')} ${what}\n  ${style.bold('[y]')}es / ${style.bold('[n]')}o / ${style.bold('[a]')}lways allow ${shownName} this session › `);

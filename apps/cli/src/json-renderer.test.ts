@@ -17,8 +17,8 @@ describe('JsonRenderer', () => {
     const renderer = new JsonRenderer(stdout.stream, stderr.stream);
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic['self'] = cyclic;
-    renderer.event(createAgentEvent('tool_end', { tool_id: 't', tool_name: 'custom', exit_code: 0, output: 'ok', metadata: { n: 12n, cyclic } }));
-    renderer.event(createAgentEvent('agent_end', { text: 'done' }));
+    renderer.event(createAgentEvent('tool_end', { tool_id: 't', tool_name: 'custom', exit_code: 0, output: 'ok', duration_ms: 1, metadata: { n: 12n, cyclic } }));
+    renderer.event(createAgentEvent('agent_end', { text: 'done', usage: {} }));
     const lines = stdout.text().trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     const first = JSON.parse(lines[0] as string) as { type: string; payload: { metadata: { n: string; cyclic: { a: number; self: string } } } };
@@ -32,8 +32,8 @@ describe('JsonRenderer', () => {
     const stdout = capture();
     const renderer = new JsonRenderer(stdout.stream, capture().stream);
     const text = 'one\u2028two\u2029three\r\nfour';
-    renderer.event(createAgentEvent('tool_end', { tool_id: 't', tool_name: 'bash', exit_code: 0, output: text }));
-    renderer.event(createAgentEvent('agent_end', { text }));
+    renderer.event(createAgentEvent('tool_end', { tool_id: 't', tool_name: 'bash', exit_code: 0, output: text, duration_ms: 1 }));
+    renderer.event(createAgentEvent('agent_end', { text, usage: {} }));
     const lines = stdout.text().split(/\r\n|[\n\r\u2028\u2029\u0085\v\f\u001c-\u001e]/).filter((line) => line !== '');
     expect(lines).toHaveLength(2);
     expect((JSON.parse(lines[1] as string) as { payload: { text: string } }).payload.text).toBe(text);

@@ -1,4 +1,4 @@
-import type { AgentEvent, Session } from '@a3s-lab/code';
+import type { AgentEvent, AgentEventOfType, Session } from '@a3s-lab/code';
 import type { CliIo } from './cli-io.js';
 import type { ConfirmationHandler } from './confirmation-handler.js';
 import { EXIT_CODES, exitCodeForError } from './exit-codes.js';
@@ -68,14 +68,14 @@ export async function runSession(options: RunSessionOptions): Promise<RunOutcome
     (io.exit ?? ((code: number) => process.exit(code)))(signal === 'SIGTERM' ? 143 : 129);
   });
   let lastToolFailed = false;
-  let terminal: AgentEvent | undefined;
+  let terminal: AgentEventOfType<'agent_end' | 'error'> | undefined;
   try {
     const stream = await session.stream(options.prompt);
     for await (const event of stream) {
       renderer.event(event);
       if (event.type === 'confirmation_required') confirmations.handle(event);
       if (event.type === 'tool_end' && isTopLevel(event)) {
-        lastToolFailed = (event.exitCode ?? 0) !== 0;
+        lastToolFailed = event.exitCode !== 0;
         const change = fileChangeOf(event);
         if (change !== null) changes.push(change);
       }
@@ -89,20 +89,20 @@ export async function runSession(options: RunSessionOptions): Promise<RunOutcome
     renderer.close();
   }
   if (terminal?.type === 'agent_end') {
-    return { exitCode: lastToolFailed ? EXIT_CODES.toolFailure : EXIT_CODES.success, text: terminal.text ?? '', cancelled: false, lastToolFailed, changes };
+    return { exitCode: lastToolFailed ? EXIT_CODES.toolFailure : EXIT_CODES.success, text: terminal.text, cancelled: false, lastToolFailed, changes };
   }
-  const code = typeof terminal?.payload['code'] === 'string' ? terminal.payload['code'] : 'INTERNAL_ERROR';
-  const message = typeof terminal?.payload['message'] === 'string' ? terminal.payload['message'] : 'the run ended without a terminal event';
-  const details = terminal?.payload['details'] as Record<string, unknown> | undefined;
+  const code = terminal?.code ?? 'INTERNAL_ERROR';
+  const message = terminal?.text ?? 'the run ended without a terminal event';
+  const details = terminal?.payload.details;
   const cancelled = details?.['cancelled'] === true;
   return { exitCode: exitCodeForError(code, cancelled), text: '', error: { code, message }, cancelled, lastToolFailed, changes };
 }
 
-function fileChangeOf(event: AgentEvent): FileChange | null {
-  if ((event.exitCode ?? 0) !== 0) return null;
-  const metadata = event.payload['metadata'] as Record<string, unknown> | undefined;
+function fileChangeOf(event: AgentEventOfType<'tool_end'>): FileChange | null {
+  if (event.exitCode !== 0) return null;
+  const metadata = event.payload.metadata;
   const diff = metadata?.['diff'];
   if (typeof diff !== 'string' || diff.length === 0 || metadata?.['dry_run'] === true) return null;
   const path = typeof metadata?.['path'] === 'string' ? metadata['path'] : '';
-  return { tool: event.toolName ?? '', path, diff };
+  return { tool: event.toolName, path, diff };
 }

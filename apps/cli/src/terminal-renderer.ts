@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@a3s-lab/code';
+import type { AgentEvent, AgentEventOfType } from '@a3s-lab/code';
 import type { Style } from './ansi.js';
 import { CURSOR, sanitizeTerminalText } from './ansi.js';
 import type { CliOutput } from './cli-io.js';
@@ -231,14 +231,14 @@ export class TerminalRenderer implements RunRenderer {
 
   // ---- tools --------------------------------------------------------------------------------
 
-  #toolEnd(event: AgentEvent): void {
+  #toolEnd(event: AgentEventOfType<'tool_end'>): void {
     const p = event.payload;
-    const id = event.toolId ?? '';
-    const tool = this.#tools.get(id) ?? { name: event.toolName ?? '?', args: {}, depth: 0 };
+    const id = event.toolId;
+    const tool = this.#tools.get(id) ?? { name: event.toolName, args: {}, depth: 0 };
     this.#tools.delete(id);
     if (tool.depth === 0) this.#toolCalls += 1;
-    const errorKind = p['error_kind'] as { type?: unknown } | undefined;
-    const exitCode = event.exitCode ?? 0;
+    const errorKind = p.error_kind;
+    const exitCode = event.exitCode;
     const denied = tool.deniedReason;
     this.#line(
       formatToolLine(
@@ -246,17 +246,16 @@ export class TerminalRenderer implements RunRenderer {
           toolName: tool.name,
           args: tool.args,
           exitCode,
-          durationMs: typeof p['duration_ms'] === 'number' ? p['duration_ms'] : 0,
+          durationMs: p.duration_ms,
           depth: tool.depth,
-          ...(typeof errorKind?.type === 'string' ? { errorKind: errorKind.type } : {}),
+          ...(errorKind === undefined ? {} : { errorKind: errorKind.type }),
           ...(denied === undefined ? {} : { deniedReason: denied }),
         },
         this.#style,
       ),
     );
     const indent = `${'  '.repeat(tool.depth)}    `;
-    const metadata = p['metadata'] as Record<string, unknown> | undefined;
-    const diff = str(metadata?.['diff']);
+    const diff = str(p.metadata?.['diff']);
     if (exitCode === 0 && diff !== undefined && diff.length > 0) {
       this.#line(formatDiff(diff, this.#style, indent));
     } else if (tool.name === 'bash' && denied === undefined) {
@@ -293,16 +292,16 @@ export class TerminalRenderer implements RunRenderer {
     this.#line(this.#style.dim(`── ${parts.join(' · ')}`));
   }
 
-  #error(event: AgentEvent): void {
+  #error(event: AgentEventOfType<'error'>): void {
     this.#finalizeAttempt();
     this.#releaseHeldAnswer();
-    const details = event.payload['details'] as Record<string, unknown> | undefined;
+    const details = event.payload.details;
     if (details?.['cancelled'] === true) {
       this.#line(this.#style.yellow('✗ cancelled'));
       this.#summary('cancelled');
       return;
     }
-    const message = sanitizeTerminalText(`${event.code ?? str(event.payload['code']) ?? 'ERROR'}: ${event.text ?? str(event.payload['message']) ?? ''}`);
+    const message = sanitizeTerminalText(`${event.code}: ${event.text}`);
     this.#line(this.#style.red(`✗ error ${message}`));
     this.#summary('failed');
   }

@@ -1,13 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
+import type { LlmClient, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
 import { AnthropicEventMapper } from './anthropic-event-mapper.js';
 import { classifyAnthropicError } from './classify-anthropic-error.js';
 import { assertAnthropicSdkInstalled, loadAnthropicSdk } from './load-anthropic-sdk.js';
 import type { AnthropicSdkModule } from './load-anthropic-sdk.js';
-import { StreamInterruptedError } from '@a3s-lab/code-core';
-import { DEFAULT_MAX_RETRIES } from '@a3s-lab/code-core';
-import { streamWithRetries } from '@a3s-lab/code-core';
+import { createRetryingLlmClient, StreamInterruptedError } from '@a3s-lab/code-core/provider';
 import type { AnthropicThinking } from './to-anthropic-request.js';
 import { toAnthropicRequest } from './to-anthropic-request.js';
 
@@ -158,27 +156,19 @@ export function createAnthropicClient(options: AnthropicClientOptions): LlmClien
     promptCaching: options.promptCaching ?? true,
     thinking: options.thinking,
   };
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  return {
+  return createRetryingLlmClient({
     provider: PROVIDER,
     model: options.model,
-    stream(request: LlmRequest, callOptions: LlmCallOptions = {}): AsyncIterable<LlmStreamEvent> {
-      return (async function* () {
-        // Mapping errors (bad image type, misplaced parts) surface here, before any request.
-        const body = toAnthropicRequest(request, settings);
-        // Retried attempts' billed tokens are added to the final usage.
-        const spent: SpentUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-        const { module, sdk } = await load();
-        yield* streamWithRetries((signal) => runAttempt(sdk, body, signal, spent), {
-          provider: PROVIDER,
-          maxRetries,
-          abortSignal: callOptions.abortSignal,
-          timeoutMs: callOptions.timeoutMs,
-          classify: (error) => classifyAnthropicError(error, secrets, module),
-          // runAttempt reads or aborts the body before it yields message_end.
-          attemptsEndTheirRequest: true,
-        });
-      })();
+    maxRetries: options.maxRetries,
+    async prepareCall(request) {
+      // Mapping errors (bad image type, misplaced parts) surface here, before any request.
+      const body = toAnthropicRequest(request, settings);
+      // Retried attempts' billed tokens are added to the final usage.
+      const spent: SpentUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+      const { module, sdk } = await load();
+      return { attempt: (signal) => runAttempt(sdk, body, signal, spent), classify: (error) => classifyAnthropicError(error, secrets, module) };
     },
-  };
+    // runAttempt reads or aborts the body before it yields message_end.
+    attemptsEndTheirRequest: true,
+  });
 }

@@ -1,5 +1,5 @@
 import type { LlmContentPart, LlmStopReason, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
-import { parseToolCallInput, ToolCallIdAllocator } from '@a3s-lab/code-core';
+import { parseToolCallInput, ToolCallIdAllocator } from '@a3s-lab/code-core/provider';
 import type { RawMessageStreamEvent, StopReason } from '@anthropic-ai/sdk/resources/messages/messages';
 
 type BlockState =

@@ -1,7 +1,7 @@
 import type { APIError } from '@anthropic-ai/sdk';
-import type { AttemptFailure } from '@a3s-lab/code-core';
+import type { AttemptFailure } from '@a3s-lab/code-core/provider';
 import type { AnthropicSdkModule } from './load-anthropic-sdk.js';
-import { apiErrorFailure, brokenStreamFailure, connectionFailure, isRetryableStatus, parseRetryAfterMs, safeCause } from '@a3s-lab/code-core';
+import { apiErrorFailure, brokenStreamFailure, connectionFailure, isRetryableStatus, parseRetryAfterMs, safeCause } from '@a3s-lab/code-core/provider';
 
 const PROVIDER = 'anthropic';
 

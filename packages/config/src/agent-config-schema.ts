@@ -1,3 +1,31 @@
+import { sessionOptionsJsonSchema } from '@a3s-lab/code-core';
+
+/** Session options an `agent.acl` may set as defaults for every session. */
+export const SESSION_DEFAULT_KEYS = [
+  'maxToolRounds',
+  'toolTimeoutMs',
+  'llmApiTimeoutMs',
+  'circuitBreakerThreshold',
+  'duplicateToolCallThreshold',
+  'manualDelegationEnabled',
+  'autoCompact',
+  'autoCompactThreshold',
+  'maxContextTokens',
+  'autoDelegation',
+  'maxParallelTasks',
+  'autoParallel',
+  'planningMode',
+  'confirmationPolicy',
+  'artifactStoreLimits',
+  'retentionLimits',
+  'autoSave',
+  'webFetch',
+  'skillDirs',
+  'permissionPolicy',
+] as const;
+
+const pick = <T extends object, const K extends keyof T>(from: T, keys: readonly K[]): Pick<T, K> => Object.fromEntries(keys.map((key) => [key, from[key]])) as Pick<T, K>;
+
 /**
  * JSON Schema (draft 2020-12) of an agent config AFTER key normalisation: the camelCase object
  * that `agent.acl` denotes (`api_key` -> `apiKey`, `providers "x" {}` -> `providers: [{ name: "x" }]`,
@@ -20,55 +48,9 @@ export const agentConfigJsonSchema = {
     storageBackend: { enum: ['memory', 'file', 's3'] },
     sessionsDir: { type: 'string', minLength: 1 },
     agentDirs: { type: 'array', items: { type: 'string', minLength: 1 } },
-    skillDirs: { type: 'array', items: { type: 'string', minLength: 1 } },
-    maxToolRounds: { type: 'integer', minimum: 1 },
-    toolTimeoutMs: { type: 'integer', minimum: 1 },
-    llmApiTimeoutMs: { type: 'integer', minimum: 1 },
-    circuitBreakerThreshold: { type: 'integer', minimum: 1 },
-    duplicateToolCallThreshold: { type: 'integer', minimum: 1 },
-    manualDelegationEnabled: { type: 'boolean' },
-    autoCompact: { type: 'boolean' },
-    autoCompactThreshold: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
-    maxContextTokens: { type: 'integer', minimum: 1 },
-    autoDelegation: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { enabled: { type: 'boolean' }, maxTasks: { type: 'integer', minimum: 1 } },
-    },
-    maxParallelTasks: { type: 'integer', minimum: 1 },
-    autoParallel: { type: 'boolean' },
-    planningMode: { enum: ['auto', 'enabled', 'disabled'] },
-    permissionPolicy: { $ref: '#/$defs/permissionPolicy' },
-    confirmationPolicy: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        enabled: { type: 'boolean' },
-        defaultTimeoutMs: { type: 'integer', minimum: 1 },
-        timeoutAction: { enum: ['reject', 'auto_approve'] },
-        yoloLanes: { type: 'array', items: { type: 'string' } },
-      },
-    },
-    artifactStoreLimits: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { maxArtifacts: { type: 'integer', minimum: 1 }, maxBytes: { type: 'integer', minimum: 1 } },
-    },
-    retentionLimits: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
-    autoSave: { type: 'boolean' },
     thinkingBudget: { type: 'integer', minimum: 0 },
     workerAgents: { type: 'array', items: { $ref: '#/$defs/workerAgent' } },
     mcpServers: { type: 'array', items: { $ref: '#/$defs/mcpServer' } },
-    webFetch: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        allowHosts: { type: 'array', items: { type: 'string', minLength: 1 } },
-        maxResponseBytes: { type: 'integer', minimum: 1024 },
-        timeoutMs: { type: 'integer', minimum: 1, maximum: 600000 },
-        maxRedirects: { type: 'integer', minimum: 0, maximum: 20 },
-      },
-    },
     s3: {
       type: 'object',
       additionalProperties: false,
@@ -92,6 +74,8 @@ export const agentConfigJsonSchema = {
         engines: { type: 'object', additionalProperties: { $ref: '#/$defs/searchEngine' } },
       },
     },
+    // Session defaults: the session-options schema of core, the one declaration of their bounds.
+    ...pick(sessionOptionsJsonSchema.properties, SESSION_DEFAULT_KEYS),
   },
   $defs: {
     searchEngine: {

@@ -1,3 +1,6 @@
+import type { SessionOptions, WebFetchOptions } from '@a3s-lab/code-core';
+import type { SESSION_DEFAULT_KEYS } from './agent-config-schema.js';
+
 /**
  * Wire protocol of a provider. `anthropic` speaks the Anthropic Messages API; `openai` speaks
  * OpenAI Chat Completions (OpenAI itself, vLLM, Ollama and every other compatible server).
@@ -61,17 +64,8 @@ export interface PermissionPolicyConfig {
   readonly defaultDecision?: 'allow' | 'ask' | 'deny';
 }
 
-/** `confirmation_policy { ... }`: human-in-the-loop behaviour. */
-export interface ConfirmationPolicyConfig {
-  /** Whether confirmation is active. */
-  readonly enabled?: boolean;
-  /** How long a confirmation waits, in ms (session default 30000). */
-  readonly defaultTimeoutMs?: number;
-  /** What happens on timeout. */
-  readonly timeoutAction?: 'reject' | 'auto_approve';
-  /** Lanes whose calls never ask. */
-  readonly yoloLanes?: readonly string[];
-}
+/** `confirmation_policy { ... }`: human-in-the-loop behaviour (the session option `confirmationPolicy`). */
+export type ConfirmationPolicyConfig = NonNullable<SessionOptions['confirmationPolicy']>;
 
 /** `worker_agents "name" { ... }`: a reproducible worker spec. */
 export interface WorkerAgentConfig {
@@ -98,62 +92,15 @@ export interface WorkerAgentConfig {
  * Session options that an `agent.acl` may set as defaults for every session (snake_case in the
  * file, camelCase here). A session's own options override them. Absent means "session default".
  */
-export interface AgentSessionDefaults {
-  /** Tool rounds per turn (session default 50). */
-  readonly maxToolRounds?: number;
-  /** Per-tool timeout in ms. */
-  readonly toolTimeoutMs?: number;
-  /** Timeout of one model API call in ms. */
-  readonly llmApiTimeoutMs?: number;
-  /** Consecutive failures before the circuit breaker stops a run (session default 3). */
-  readonly circuitBreakerThreshold?: number;
-  /** Identical tool calls before the loop guard intervenes (session default 3). */
-  readonly duplicateToolCallThreshold?: number;
-  /** Whether the model may delegate with `task` / `parallel_task`. */
-  readonly manualDelegationEnabled?: boolean;
-  /** Whether history is compacted automatically. */
-  readonly autoCompact?: boolean;
-  /** Fraction of the context window that triggers compaction (session default 0.8). */
-  readonly autoCompactThreshold?: number;
-  /** Context window used when the model declares none (session default 200000; 0 is rejected). */
-  readonly maxContextTokens?: number;
-  /** Automatic subagent delegation. */
-  readonly autoDelegation?: { readonly enabled?: boolean; readonly maxTasks?: number };
-  /** Upper bound of `parallel_task` fan-out (session default 8). */
-  readonly maxParallelTasks?: number;
-  /** Whether automatic delegation may fan out in parallel. */
-  readonly autoParallel?: boolean;
-  /** Planning mode (session default `auto`). The legacy `planning = true|false` maps here. */
-  readonly planningMode?: 'auto' | 'enabled' | 'disabled';
-  /** Default permission policy. */
-  readonly permissionPolicy?: PermissionPolicyConfig;
-  /** Default confirmation policy. */
-  readonly confirmationPolicy?: ConfirmationPolicyConfig;
-  /** Artifact store bounds (session default 256 artifacts / 16 MiB). */
-  readonly artifactStoreLimits?: { readonly maxArtifacts?: number; readonly maxBytes?: number };
-  /** Retention bounds of run records and events. */
-  readonly retentionLimits?: Readonly<Record<string, number>>;
-  /** Whether sessions save after every operation. */
-  readonly autoSave?: boolean;
+export interface AgentSessionDefaults extends Pick<SessionOptions, (typeof SESSION_DEFAULT_KEYS)[number]> {
   /** Reasoning budget in tokens for models that support it. */
   readonly thinkingBudget?: number;
   /** Worker agents registered on every session. */
   readonly workerAgents?: readonly WorkerAgentConfig[];
-  /** `web_fetch { allow_hosts = [...] }`: network reach of the web tools (session option `webFetch`). */
-  readonly webFetch?: WebFetchConfig;
 }
 
 /** `web_fetch { ... }`: defaults of the session option `webFetch`. */
-export interface WebFetchConfig {
-  /** Private hosts the web tools may reach: `127.0.0.1`, `docs.internal:8443`, `[::1]:3000`. */
-  readonly allowHosts?: readonly string[];
-  /** Body cap after decompression, bytes (default 10 MiB). */
-  readonly maxResponseBytes?: number;
-  /** Deadline of one fetch, ms (default 30000). */
-  readonly timeoutMs?: number;
-  /** Redirects followed per fetch (default 5). */
-  readonly maxRedirects?: number;
-}
+export type WebFetchConfig = WebFetchOptions;
 
 /** Kinds of `web_search` engines: two keyless (HTML, RSS) and one API engine. */
 export type SearchEngineKind = 'duckduckgo' | 'bing' | 'brave';

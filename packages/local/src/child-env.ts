@@ -1,8 +1,8 @@
-import { buildChildEnvironment } from '@a3s-lab/code-core';
+import { buildChildEnvironment } from '@a3s-lab/code-core/internal';
 
 // One definition of "secret-bearing" for every child process (bash here, MCP stdio servers in
 // @a3s-lab/code-mcp): the names live in core.
-export { SECRET_ENV_NAME_FRAGMENTS, isSecretEnvName } from '@a3s-lab/code-core';
+export { SECRET_ENV_NAME_FRAGMENTS, isSecretEnvName } from '@a3s-lab/code-core/internal';
 
 /**
  * The environment of a child process: `base` (default `process.env`) without secret-bearing

@@ -8,7 +8,7 @@ import { checkExpected, currentStats } from './atomic-write.js';
 import { openRegularFile } from './open-regular-file.js';
 import type { ConfinedPath } from './confine-path.js';
 import { checkLimit } from './search/run-search.js';
-import { decodeCursor, encodeCursor } from '@a3s-lab/code-core';
+import { decodeCursor, encodeCursor } from '@a3s-lab/code-core/internal';
 import { versionToken } from './version-token.js';
 
 const ABSENT = new Set(['ENOENT', 'ENOTDIR']);

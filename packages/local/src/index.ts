@@ -1,19 +1,8 @@
-// Public surface of @a3s-lab/code-local. Exports are listed by name.
+// Public surface of @a3s-lab/code-local: the local workspace backend and its options, and the
+// file session store. Internals the repository's own tests and benchmarks use live in
+// `./internal` (not a public API). Exports are listed by name; the API report pins them.
 export { LocalWorkspaceBackend, DEFAULT_GIT_TIMEOUT_MS } from './local-workspace-backend.js';
 export type { LocalWorkspaceBackendOptions } from './local-workspace-backend.js';
-export { confinePath, relativeInside, MAX_COMPONENT_BYTES, MAX_PATH_BYTES, MAX_SYMLINK_HOPS } from './confine-path.js';
-export type { ConfinedPath } from './confine-path.js';
-export { PROTECTED_WRITE_PATTERNS, isProtectedPath } from './protected-paths.js';
-export { runProcess, DEFAULT_DRAIN_GRACE_MS, DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES } from './process-runner.js';
-export type { RunProcessOptions } from './process-runner.js';
-export { OutputCapture } from './output-capture.js';
-export type { CapturedOutput, OutputStream } from './output-capture.js';
-export { buildChildEnv, isSecretEnvName, SECRET_ENV_NAME_FRAGMENTS } from './child-env.js';
-export { killAllProcessGroups, liveProcessGroupCount } from './process-registry.js';
-export { GIT_ENV, REFUSED_GIT_OPTIONS, validateGitArgs } from './git-args.js';
-export { versionToken } from './version-token.js';
-export { findRipgrep } from './search/ripgrep-path.js';
 export type { SearchResultCacheOptions } from './search/search-result-cache.js';
-export { ripgrepFilesArgs, ripgrepSearchArgs } from './search/ripgrep-engine.js';
 export type { PathRefusalReason } from './security-error.js';
 export { FileSessionStore } from './file-session-store.js';

@@ -20,7 +20,7 @@ import type {
   WriteFileOptions,
 } from '@a3s-lab/code-core';
 
-import { abortError, throwIfAborted } from '@a3s-lab/code-core';
+import { abortError, throwIfAborted } from '@a3s-lab/code-core/internal';
 import { atomicWrite } from './atomic-write.js';
 import { buildChildEnv } from './child-env.js';
 import { confinePath, realRoot } from './confine-path.js';
@@ -33,7 +33,7 @@ import type { RunProcessOptions } from './process-runner.js';
 import { signalProcessGroup, unregisterProcessGroup } from './process-registry.js';
 import { hooksPathsOf, isInsideHooksPath, isProtectedPath } from './protected-paths.js';
 import { FallbackEngine } from './search/fallback-engine.js';
-import { anchorGlob } from '@a3s-lab/code-core';
+import { anchorGlob } from '@a3s-lab/code-core/internal';
 import { findRipgrep, isExecutable } from './search/ripgrep-path.js';
 import { RipgrepEngine } from './search/ripgrep-engine.js';
 import { runGlob } from './search/run-glob.js';

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { toHostFailure } from '@a3s-lab/code-core';
 import type { ExecResult } from '@a3s-lab/code-core';
 
-import { abortError } from '@a3s-lab/code-core';
+import { abortError } from '@a3s-lab/code-core/internal';
 import { OutputCapture } from './output-capture.js';
 import { registerProcessGroup, signalProcessGroup, unregisterProcessGroup } from './process-registry.js';
 import { newProcessMarker, PROCESS_MARKER_ENV, sweepMarkedProcesses } from './process-sweep.js';

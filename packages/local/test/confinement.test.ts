@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { CodeError } from '@a3s-lab/code-core';
 
-import { confinePath, isProtectedPath, LocalWorkspaceBackend, PROTECTED_WRITE_PATTERNS, validateGitArgs } from '../src/index.js';
+import { LocalWorkspaceBackend } from '../src/index.js';
+import { confinePath, isProtectedPath, PROTECTED_WRITE_PATTERNS, validateGitArgs } from '../src/internal.js';
 
 // Layout: <parent>/ws is the workspace; <parent>/ws2 shares its name prefix; <parent>/outside
 // holds the secrets. Links inside ws point out in every way the confinement must refuse.

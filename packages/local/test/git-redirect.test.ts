@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { CodeError } from '@a3s-lab/code-core';
 
-import { isProtectedPath, LocalWorkspaceBackend } from '../src/index.js';
+import { LocalWorkspaceBackend } from '../src/index.js';
+import { isProtectedPath } from '../src/internal.js';
 
 // Git reads configuration (core.fsmonitor, core.hooksPath, filters...) that runs programs. Files
 // that REDIRECT git to another config or hooks directory are as dangerous as the config itself:

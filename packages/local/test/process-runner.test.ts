@@ -4,8 +4,9 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { buildChildEnv, LocalWorkspaceBackend, OutputCapture, runProcess } from '../src/index.js';
-import type { RunProcessOptions } from '../src/index.js';
+import { LocalWorkspaceBackend } from '../src/index.js';
+import { buildChildEnv, OutputCapture, runProcess } from '../src/internal.js';
+import type { RunProcessOptions } from '../src/internal.js';
 import { groupMembers, waitGroupGone } from './helpers/process-groups.js';
 
 let root = '';

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { CodeError } from '@a3s-lab/code-core';
 
-import { confinePath } from '../src/index.js';
+import { confinePath } from '../src/internal.js';
 import { readConfinedFile } from '../src/file-operations.js';
 import { readRegularFile } from '../src/open-regular-file.js';
 

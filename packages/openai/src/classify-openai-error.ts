@@ -1,7 +1,7 @@
 import type { APIError } from 'openai';
 import type { OpenAISdkModule } from './load-openai-sdk.js';
-import type { AttemptFailure } from '@a3s-lab/code-core';
-import { apiErrorFailure, brokenStreamFailure, connectionFailure, isRetryableStatus, parseRetryAfterMs, safeCause } from '@a3s-lab/code-core';
+import type { AttemptFailure } from '@a3s-lab/code-core/provider';
+import { apiErrorFailure, brokenStreamFailure, connectionFailure, isRetryableStatus, parseRetryAfterMs, safeCause } from '@a3s-lab/code-core/provider';
 
 const PROVIDER = 'openai';
 

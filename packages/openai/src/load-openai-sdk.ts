@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import { assertPackageInstalled, lazyOptionalPackage } from '@a3s-lab/code-core';
-import type { OptionalPackage } from '@a3s-lab/code-core';
+import { assertPackageInstalled, lazyOptionalPackage } from '@a3s-lab/code-core/internal';
+import type { OptionalPackage } from '@a3s-lab/code-core/internal';
 
 /** The `openai` module, loaded on the first model call. */
 export type OpenAISdkModule = typeof import('openai');

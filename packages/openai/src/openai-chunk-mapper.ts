@@ -1,5 +1,5 @@
 import type { LlmContentPart, LlmStopReason, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
-import { parseToolCallInput, ToolCallIdAllocator } from '@a3s-lab/code-core';
+import { parseToolCallInput, ToolCallIdAllocator } from '@a3s-lab/code-core/provider';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 
 type FinishReason = ChatCompletionChunk.Choice['finish_reason'] | string;

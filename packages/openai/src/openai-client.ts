@@ -1,14 +1,12 @@
 import type OpenAI from 'openai';
 import { CodeError } from '@a3s-lab/code-core';
-import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent } from '@a3s-lab/code-core';
+import type { LlmClient, LlmStreamEvent } from '@a3s-lab/code-core';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { classifyOpenAIError } from './classify-openai-error.js';
 import { assertOpenAISdkInstalled, loadOpenAISdk } from './load-openai-sdk.js';
 import type { OpenAISdkModule } from './load-openai-sdk.js';
 import { OpenAIChunkMapper } from './openai-chunk-mapper.js';
-import { StreamInterruptedError } from '@a3s-lab/code-core';
-import { DEFAULT_MAX_RETRIES } from '@a3s-lab/code-core';
-import { streamWithRetries } from '@a3s-lab/code-core';
+import { createRetryingLlmClient, StreamInterruptedError } from '@a3s-lab/code-core/provider';
 import type { OpenAIMaxTokensField } from './to-openai-request.js';
 import { toOpenAIRequest } from './to-openai-request.js';
 
@@ -101,24 +99,16 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
     maxTokens: options.maxTokens,
     maxTokensField: options.maxTokensField ?? (options.baseURL === undefined ? 'max_completion_tokens' : 'max_tokens'),
   } as const;
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  return {
+  return createRetryingLlmClient({
     provider: PROVIDER,
     model: options.model,
-    stream(request: LlmRequest, callOptions: LlmCallOptions = {}): AsyncIterable<LlmStreamEvent> {
-      return (async function* () {
-        // Mapping errors (misplaced parts) surface here, before any request.
-        const body = toOpenAIRequest(request, settings);
-        const { module, sdk } = await load();
-        yield* streamWithRetries((signal) => runAttempt(sdk, body, signal), {
-          provider: PROVIDER,
-          maxRetries,
-          abortSignal: callOptions.abortSignal,
-          timeoutMs: callOptions.timeoutMs,
-          classify: (error) => classifyOpenAIError(error, secrets, module),
-        });
-      })();
+    maxRetries: options.maxRetries,
+    async prepareCall(request) {
+      // Mapping errors (misplaced parts) surface here, before any request.
+      const body = toOpenAIRequest(request, settings);
+      const { module, sdk } = await load();
+      return { attempt: (signal) => runAttempt(sdk, body, signal), classify: (error) => classifyOpenAIError(error, secrets, module) };
     },
-  };
+  });
 }
 

@@ -1,6 +1,6 @@
 import { CodeError } from '@a3s-lab/code-core';
 import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent } from '@a3s-lab/code-core';
-import { errorResponse, hangResponse, malformedToolCallResponse, startScriptedModelServer, textResponse } from '@a3s-lab/code-testing';
+import { errorResponse, llmClientContract, startScriptedModelServer, textResponse } from '@a3s-lab/code-testing';
 import type { ScriptedModelServer } from '@a3s-lab/code-testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAIClient } from '../src/index.js';
@@ -78,106 +78,12 @@ describe('createOpenAIClient against the scripted server', () => {
     expect(server.errors).toEqual([]);
   });
 
-  it('reports malformed tool arguments as invalidInput', async () => {
-    server.setScenario([malformedToolCallResponse('read', '{"file_path": "a.ts"', { id: 'call_bad' })]);
-    const events = await collect(client().stream(simple));
-    expect(events.find((event) => event.type === 'tool_call_end')).toEqual({ type: 'tool_call_end', id: 'call_bad', name: 'read', input: undefined, invalidInput: '{"file_path": "a.ts"' });
-    expect(events.at(-1)).toMatchObject({ type: 'message_end', stopReason: 'tool_use' });
-  });
-
-  it('retries a 429 after the retry-after the server asked for', async () => {
-    server.setScenario([errorResponse(429, { retryAfterMs: 400 }), textResponse('ok')]);
-    const events = await collect(client().stream(simple));
-    expect(events.filter((event) => event.type === 'attempt_start')).toEqual([
-      { type: 'attempt_start', attempt: 1 },
-      { type: 'attempt_start', attempt: 2, retryReason: 'http_429' },
-    ]);
-    expect(events.at(-1)).toMatchObject({ type: 'message_end', stopReason: 'end_turn', content: [{ type: 'text', text: 'ok' }] });
-    expect(server.requests).toHaveLength(2);
-    const [first, second] = server.requests;
-    // The wait is the header's, not the 250-500 ms first backoff step: at least ~400 ms apart.
-    expect((second?.receivedAtMs ?? 0) - (first?.receivedAtMs ?? 0)).toBeGreaterThanOrEqual(350);
-  });
-
-  it('retries 529 and an in-stream server error', async () => {
-    server.setScenario([errorResponse(529), { text: 'partial', streamError: { afterEvents: 2 } }, textResponse('fine')]);
-    const events = await collect(client().stream(simple));
-    expect(events.filter((event) => event.type === 'attempt_start')).toEqual([
-      { type: 'attempt_start', attempt: 1 },
-      { type: 'attempt_start', attempt: 2, retryReason: 'http_529' },
-      { type: 'attempt_start', attempt: 3, retryReason: 'stream_error:server_error' },
-    ]);
-    expect(events.at(-1)).toMatchObject({ type: 'message_end', content: [{ type: 'text', text: 'fine' }] });
-    expect(server.requests).toHaveLength(3);
-  });
-
-  it('does not retry a 400 and reports it as LLM_ERROR with status and request id', async () => {
-    server.setScenario([errorResponse(400, { message: 'bad messages' }), textResponse('never')]);
-    const { error, events } = await failureOf(client(), simple);
-    expect(events).toEqual([{ type: 'attempt_start', attempt: 1 }]);
-    expect(CodeError.hasCode(error, 'LLM_ERROR')).toBe(true);
-    expect((error as CodeError).details).toMatchObject({ provider: 'openai', status: 400, retryable: false, attempts: 1, requestId: 'req_scripted_1' });
-    expect(server.requests).toHaveLength(1);
-    expect(server.remaining()).toBe(1);
-  });
-
-  it('flags a context-length 400 as contextOverflow (so the session can compact and retry); a plain 400 is not', async () => {
-    server.setScenario([errorResponse(400, { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens." })]);
-    const overflow = await failureOf(client(), simple);
-    expect((overflow.error as CodeError).details).toMatchObject({ provider: 'openai', status: 400, retryable: false, contextOverflow: true });
-    server.setScenario([errorResponse(400, { message: 'bad messages' })]);
-    const plain = await failureOf(client(), simple);
-    expect((plain.error as CodeError).details['contextOverflow']).toBeUndefined();
-  });
-
   it('obeys x-should-retry: false and never shows the API key', async () => {
     server.setScenario([errorResponse(503, { shouldRetry: false, message: `proxy echoed ${API_KEY}` }), textResponse('never')]);
     const { error } = await failureOf(client(), simple);
     expect((error as CodeError).details).toMatchObject({ status: 503, retryable: false });
     expect((error as Error).message).not.toContain(API_KEY);
     expect(String(((error as Error).cause as Error | undefined)?.message)).not.toContain(API_KEY);
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it('retries a stream cut in the middle of tool arguments and completes the second attempt', async () => {
-    const call = { id: 'call_cut', name: 'read', input: { file_path: 'src/very/long/path/name.ts' } };
-    server.setScenario([{ toolCalls: [call], toolInputChunks: 6, cutMidToolInput: true }, { toolCalls: [call], toolInputChunks: 6 }]);
-    const events = await collect(client().stream(simple));
-    const secondStart = events.findIndex((event) => event.type === 'attempt_start' && event.attempt === 2);
-    expect(events[secondStart]).toEqual({ type: 'attempt_start', attempt: 2, retryReason: 'stream_interrupted' });
-    const firstAttempt = events.slice(0, secondStart).map((event) => event.type);
-    expect(firstAttempt).toContain('tool_call_delta');
-    expect(firstAttempt).not.toContain('tool_call_end');
-    const secondAttempt = events.slice(secondStart + 1);
-    expect(secondAttempt.filter((event) => event.type === 'tool_call_delta').map((event) => event.partialJson).join('')).toBe(JSON.stringify(call.input));
-    expect(secondAttempt.at(-2)).toEqual({ type: 'tool_call_end', id: 'call_cut', name: 'read', input: call.input });
-    expect(secondAttempt.at(-1)).toMatchObject({ type: 'message_end', stopReason: 'tool_use' });
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it('ends a hung provider at timeoutMs with LLM_ERROR { timeout: true }', async () => {
-    server.setScenario([hangResponse()]);
-    const { error } = await failureOf(client(), simple, { timeoutMs: 600 });
-    expect(CodeError.hasCode(error, 'LLM_ERROR')).toBe(true);
-    expect((error as CodeError).details).toMatchObject({ provider: 'openai', timeout: true, timeoutMs: 600 });
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it('ends quietly with an AbortError when the caller aborts mid-stream', async () => {
-    server.setScenario([{ text: ['a', 'b', 'c', 'd'], chunkDelayMs: 150 }]);
-    const controller = new AbortController();
-    const seen: LlmStreamEvent[] = [];
-    let caught: unknown;
-    try {
-      for await (const event of client().stream(simple, { abortSignal: controller.signal })) {
-        seen.push(event);
-        if (event.type === 'text_delta') controller.abort();
-      }
-    } catch (error) {
-      caught = error;
-    }
-    expect((caught as Error).name).toBe('AbortError');
-    expect(seen.map((event) => event.type)).toEqual(['attempt_start', 'text_delta']);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -238,5 +144,20 @@ describe('createOpenAIClient against the scripted server', () => {
       max_tokens: 1000,
       temperature: 0.2,
     });
+  });
+});
+
+describe('createOpenAIClient: the LLM client contract', () => {
+  const cases = llmClientContract({
+    provider: 'openai',
+    apiKey: API_KEY,
+    createClient: (scripted, options) => createOpenAIClient({ apiKey: API_KEY, baseURL: scripted.openaiBaseUrl, model: 'gpt-test', ...options }),
+    toolCallIdPrefix: 'call_',
+    inStreamErrorReason: 'stream_error:server_error',
+    inStreamErrorAfterEvents: 2,
+    contextOverflowMessage: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.",
+  });
+  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    await c.run(server);
   });
 });

@@ -1,4 +1,5 @@
-import { execOutputText, type ToolErrorKind, type ToolResult } from '@a3s-lab/code-core';
+import { execOutputText } from '@a3s-lab/code-core/internal';
+import { type ToolErrorKind, type ToolResult } from '@a3s-lab/code-core';
 
 /** What the guest receives for one `ctx` call (JSON-encoded before it crosses). */
 export type HelperReply =

@@ -4,7 +4,7 @@ import type { ProgramError } from './program-error-code.js';
 import { MAX_RESULT_ARTIFACT_BYTES } from './program-limits.js';
 import type { ProgramRunLimits } from './program-limits.js';
 import type { ProgramLogEntry, ProgramRunOutcome, ProgramToolCall } from './program-run.js';
-import { truncateUtf8, utf8Length } from './utf8.js';
+import { truncateUtf8, utf8ByteLength } from '@a3s-lab/code-core/internal';
 
 /** Bytes of an oversized result shown inline before the artifact reference. */
 const PREVIEW_BYTES = 2_048;
@@ -38,7 +38,7 @@ export function renderProgramOutcome(
   }
   const isText = outcome.encodedResult.startsWith('s');
   const text = outcome.encodedResult.slice(1);
-  const bytes = utf8Length(text);
+  const bytes = utf8ByteLength(text);
   if (bytes <= limits.maxOutputBytes) {
     const program: ProgramMetadata = base;
     return { output: text, metadata: { program, script_result: isText ? text : (JSON.parse(text) as unknown) } };

@@ -7,7 +7,7 @@ import type { ProgramError } from './program-error-code.js';
 import type { ProgramRunLimits } from './program-limits.js';
 import { MAX_PROGRAM_WORKERS, ProgramPoolBusyError, programWorkerPool } from './program-worker-pool.js';
 import type { ProgramWorker } from './program-worker-pool.js';
-import { utf8Length } from './utf8.js';
+import { utf8ByteLength } from '@a3s-lab/code-core/internal';
 import { MAX_LOG_BYTES, NEVER_CALLABLE_FROM_PROGRAM } from './vm-bounds.js';
 import type { ProgramLogEntry, WorkerMessage, WorkerToolResult } from './worker-protocol.js';
 
@@ -235,7 +235,7 @@ class ProgramRun {
     }
     const call = invoked.then(
       (result) => {
-        this.#record(tool, result.exitCode, utf8Length(result.output), started);
+        this.#record(tool, result.exitCode, utf8ByteLength(result.output), started);
         if (!this.#finished && worker !== null) postResult(worker, this.#runId, callId, result);
       },
       (error: unknown) => {
@@ -245,7 +245,7 @@ class ProgramRun {
           return;
         }
         const message = error instanceof Error ? error.message : String(error);
-        this.#record(tool, 1, utf8Length(message), started);
+        this.#record(tool, 1, utf8ByteLength(message), started);
         if (!this.#finished) worker?.post({ type: 'result', runId: this.#runId, callId, thrown: message });
       },
     );
@@ -257,7 +257,7 @@ class ProgramRun {
     if (truncated) this.#logsTruncated = true;
     for (const entry of entries) {
       // The worker bounds its lines already; the host keeps its own bound all the same.
-      const bytes = utf8Length(entry.message);
+      const bytes = utf8ByteLength(entry.message);
       if (this.#logBytes + bytes > MAX_LOG_BYTES) {
         this.#logsTruncated = true;
         return;

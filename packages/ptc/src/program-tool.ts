@@ -12,7 +12,7 @@ import {
 } from './program-limits.js';
 import type { ProgramRunLimits } from './program-limits.js';
 import { NEVER_CALLABLE_FROM_PROGRAM, runProgram } from './program-run.js';
-import { utf8Length } from './utf8.js';
+import { utf8ByteLength } from '@a3s-lab/code-core/internal';
 
 /** Arguments of the `program` tool, as the model (or `session.program`) sends them. */
 export interface ProgramToolArgs {
@@ -98,7 +98,7 @@ async function executeProgram(args: ProgramToolArgs, context: ToolContext, defau
   }
   const loaded = await loadSource(args, context);
   if (typeof loaded !== 'string') return early(loaded);
-  const bytes = utf8Length(loaded);
+  const bytes = utf8ByteLength(loaded);
   if (bytes > MAX_SOURCE_BYTES) {
     return early(programError('PROGRAM_SOURCE_TOO_LARGE', `program source is ${bytes} bytes, over the ${MAX_SOURCE_BYTES} byte limit`, { limit: MAX_SOURCE_BYTES, bytes }));
   }

@@ -7,7 +7,7 @@ import { classifyGuestError, describeGuestError } from './guest-error.js';
 import { programError } from './program-error-code.js';
 import type { ProgramError } from './program-error-code.js';
 import type { QuickJsHost } from './quickjs-host.js';
-import { utf8Length } from './utf8.js';
+import { utf8ByteLength } from '@a3s-lab/code-core/internal';
 import { jsonSafeStringify } from './json-safe.js';
 import { reachedTools } from './nested-calls.js';
 import { MAX_LOG_BYTES, MAX_RESULT_ARTIFACT_BYTES, NEVER_CALLABLE_FROM_PROGRAM, VM_MAX_STACK_SIZE, VM_MEMORY_LIMIT_BYTES } from './vm-bounds.js';
@@ -323,7 +323,7 @@ export class VmRun {
     const vm = this.#vm;
     const level = vm.typeof(levelHandle) === 'string' ? vm.getString(levelHandle) : 'log';
     const message = vm.typeof(messageHandle) === 'string' ? vm.getString(messageHandle) : '';
-    const bytes = utf8Length(message);
+    const bytes = utf8ByteLength(message);
     if (this.#logBytes + bytes > MAX_LOG_BYTES) {
       this.#logsTruncated = true;
       return;

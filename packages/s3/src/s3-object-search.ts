@@ -1,4 +1,5 @@
-import { CodeError, anchorGlob, compileGlobRule, decodeCursor, encodeCursor } from '@a3s-lab/code-core';
+import { CodeError } from '@a3s-lab/code-core';
+import { anchorGlob, compileGlobRule, decodeCursor, encodeCursor } from '@a3s-lab/code-core/internal';
 import type { GlobOptions, Page, SearchLine, SearchOptions, SearchResult } from '@a3s-lab/code-core';
 
 /** One object found by a scan: its workspace-relative path, size and modification time. */

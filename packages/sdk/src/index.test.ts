@@ -23,6 +23,9 @@ describe('@a3s-lab/code public surface', () => {
       'VERIFICATION_REPORT_SCHEMA',
       'agentEventTypesV1',
       'createLlmClient',
+      'defineTool',
+      'isKnownAgentEvent',
+      'parseAgentEvent',
       'secretEnvironmentValues',
     ]);
   });

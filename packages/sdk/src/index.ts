@@ -6,7 +6,7 @@ export type { ScheduleClock, ScheduleFire } from './agent-dir-server.js';
 export { Session } from './session.js';
 export type { GenerateObjectOptions, GitOptions, GlobOptions, GrepOptions, ReadFileOptions } from './session.js';
 export type { ToolResult } from './tool-result-view.js';
-export type { FromJsonSchema } from './json-schema-type.js';
+export type { FromJsonSchema } from '@a3s-lab/code-core';
 export { createLlmClient } from './create-llm-client.js';
 export type { LlmClientFactory } from './create-llm-client.js';
 export { secretEnvironmentValues } from './secret-environment.js';
@@ -20,6 +20,9 @@ export type { S3ConnectionOptions, S3SessionStoreOptions, S3WorkspaceBackendOpti
 export {
   AGENT_EVENT_TYPES_V1,
   CodeError,
+  defineTool,
+  isKnownAgentEvent,
+  parseAgentEvent,
   ERROR_CODES,
   EventStream,
   HostFailure,
@@ -31,7 +34,14 @@ export {
 } from '@a3s-lab/code-core';
 export type {
   AgentEvent,
+  AgentEventMetadata,
+  AgentEventOfType,
+  AgentEventPayloadV1,
   AgentEventTypeV1,
+  KnownAgentEvent,
+  KnownAgentEventTypeV1,
+  UnknownAgentEvent,
+  UnknownAgentEventType,
   ErrorCode,
   HostFailureReason,
   RunEventPage,
@@ -44,6 +54,8 @@ export type {
   SessionStoreCapabilities,
   SessionStoreEntry,
   Tool,
+  ToolDefinitionInput,
+  ToolParametersSchema,
   VerificationCheckV1,
   VerificationCommand,
   VerificationReportV1,

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 
-import { assertPackageInstalled, lazyOptionalPackage } from '@a3s-lab/code-core';
-import type { OptionalPackage } from '@a3s-lab/code-core';
+import { assertPackageInstalled, lazyOptionalPackage } from '@a3s-lab/code-core/internal';
+import type { OptionalPackage } from '@a3s-lab/code-core/internal';
 
 /** The `@a3s-lab/code-s3` module, loaded on first use. */
 export type S3Module = typeof import('@a3s-lab/code-s3');

@@ -1,4 +1,5 @@
-import type { AgentSession, ToolSurface } from '@a3s-lab/code-core';
+import type { AgentSession } from '@a3s-lab/code-core/internal';
+import type { ToolSurface } from '@a3s-lab/code-core';
 
 /** The {@link ToolSurface} of a live core session: what tool sources may touch, nothing more. */
 export function sessionToolSurface(core: AgentSession): ToolSurface {

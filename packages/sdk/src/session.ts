@@ -1,36 +1,5 @@
-import type {
-  ActiveTool,
-  Attachment,
-  AgentEvent,
-  AgentSession,
-  Artifact,
-  EventStream,
-  HookConfig,
-  HookEventName,
-  HookHandler,
-  HookMatcher,
-  PendingConfirmation,
-  RunEventPage,
-  RunRecord,
-  SendRequest,
-  SendResult,
-  PlanItem,
-  SessionSnapshotV1,
-  SessionStateV1,
-  SlashCommandHandler,
-  SlashCommandInfo,
-  SessionStore,
-  ToolDefinition,
-  AnyTool,
-  SubagentDefinition,
-  SubagentFanOutOptions,
-  SubagentTaskRequest,
-  SubagentTaskResult,
-  VerificationCommand,
-  VerificationReportV1,
-  VerificationSummary,
-  WorkerAgentSpec,
-} from '@a3s-lab/code-core';
+import type { ActiveTool, Attachment, AgentEvent, Artifact, EventStream, HookConfig, HookEventName, HookHandler, HookMatcher, PendingConfirmation, RunEventPage, RunRecord, SendRequest, SendResult, PlanItem, SessionSnapshotV1, SessionStateV1, SlashCommandHandler, SlashCommandInfo, SessionStore, ToolDefinition, AnyTool, SubagentDefinition, SubagentFanOutOptions, SubagentTaskRequest, SubagentTaskResult, VerificationCommand, VerificationReportV1, VerificationSummary, WorkerAgentSpec } from '@a3s-lab/code-core';
+import type { AgentSession } from '@a3s-lab/code-core/internal';
 import { CodeError } from '@a3s-lab/code-core';
 import type { McpServerConfig, McpServerStatus, McpTransportConfig } from '@a3s-lab/code-mcp';
 import { toProgramArgs } from '@a3s-lab/code-ptc';
@@ -40,7 +9,7 @@ import { sessionToolSurface } from './session-tool-surface.js';
 import { throwIfFailed, toSdkToolResult } from './tool-result-view.js';
 import { createDynamicWorkflowTool } from './dynamic-workflow-tool.js';
 import { execOutputText } from '@a3s-lab/code-tools';
-import type { FromJsonSchema } from './json-schema-type.js';
+import type { FromJsonSchema } from '@a3s-lab/code-core';
 import type { ToolResult } from './tool-result-view.js';
 
 /** Options of `readFile`. */

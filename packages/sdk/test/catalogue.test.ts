@@ -68,7 +68,7 @@ describe('event catalogue and hook list', () => {
     hookAll(session);
     session.onEvent((e) => {
       collect(e);
-      if (e.type === 'confirmation_required' && e.toolName === 'write') void session.confirmToolUse(e.toolId ?? '', true);
+      if (e.type === 'confirmation_required' && e.toolName === 'write') void session.confirmToolUse(e.toolId, true);
     });
     await session.send('1. look at a.txt\n2. answer');
     await session.send('generate, delegate, write, delete, edit');

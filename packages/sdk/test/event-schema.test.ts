@@ -54,7 +54,7 @@ describe.each(PROTOCOLS)('event schema over %s', (protocol) => {
     const live: AgentEvent[] = [];
     for await (const event of await session.stream('inspect a.txt')) {
       live.push(event);
-      if (event.type === 'confirmation_required') await session.confirmToolUse(event.toolId ?? '', true, 'fine');
+      if (event.type === 'confirmation_required') await session.confirmToolUse(event.toolId, true, 'fine');
     }
     const [run] = await session.runs();
     const replayed = await session.runEvents(run!.id);

@@ -89,7 +89,7 @@ describe.each(PROTOCOLS)('durable sessions over the %s wire protocol', (protocol
     expect(saves).toEqual([1]);
     const stream = await session.stream('second');
     for await (const event of stream) {
-      if (event.type === 'confirmation_required') expect(await session.confirmToolUse(event.toolId ?? '', true)).toBe(true);
+      if (event.type === 'confirmation_required') expect(await session.confirmToolUse(event.toolId, true)).toBe(true);
     }
     // The state was captured when the stream ended; flushSaves() waits for the write.
     await session.flushSaves();

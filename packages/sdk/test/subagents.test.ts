@@ -313,7 +313,7 @@ describe('confirmation inheritance: three outcomes of the same Ask', () => {
     session.onEvent((e) => {
       if (e.type !== 'confirmation_required') return;
       asked.push(e);
-      void session.confirmToolUse(e.toolId ?? '', true, 'parent approves');
+      void session.confirmToolUse(e.toolId, true, 'parent approves');
     });
     const result = await session.task({ agent: 'restricted-writer', description: 'write', prompt: 'Write the note' });
     expect(result.status).toBe('completed');

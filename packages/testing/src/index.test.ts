@@ -9,6 +9,7 @@ describe('@a3s-lab/code-testing public surface', () => {
       'errorResponse',
       'hangResponse',
       'lastUserText',
+      'llmClientContract',
       'malformedToolCallResponse',
       'reasoningResponse',
       'startScriptedModelServer',

@@ -25,3 +25,5 @@ export { lastUserText, systemPromptOf, toolNamesOf, toolResultsOf } from './scen
 export type { RecordedToolResult } from './scenario/request-inspection.js';
 export { createFixtureWorkspace } from './fixtures/create-fixture-workspace.js';
 export type { FixtureWorkspace, FixtureWorkspaceOptions } from './fixtures/create-fixture-workspace.js';
+export { llmClientContract } from './llm-client-contract.js';
+export type { LlmClientContractCase, LlmClientContractSubject } from './llm-client-contract.js';

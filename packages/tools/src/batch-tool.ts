@@ -1,4 +1,5 @@
-import { CodeError, canRunInParallel } from '@a3s-lab/code-core';
+import { CodeError } from '@a3s-lab/code-core';
+import { canRunInParallel } from '@a3s-lab/code-core/internal';
 import type { JsonSchema, Tool, ToolContext, ToolOutput, ToolResult } from '@a3s-lab/code-core';
 import { renderBatch } from './batch-render.js';
 import type { BatchChildOutcome } from './batch-render.js';

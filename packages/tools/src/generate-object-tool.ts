@@ -1,5 +1,7 @@
-import { boundUtf8HeadTail, CodeError, isGenerationService, utf8ByteLength } from '@a3s-lab/code-core';
-import type { GenerationService, JsonSchema, LlmMessage, LlmRequest, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import { boundUtf8HeadTail, isGenerationService, utf8ByteLength } from '@a3s-lab/code-core/internal';
+import { CodeError } from '@a3s-lab/code-core';
+import type { GenerationService } from '@a3s-lab/code-core/internal';
+import type { JsonSchema, LlmMessage, LlmRequest, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
 import { parse as parsePartialJson, Allow } from 'partial-json';
 import { compileObjectSchema } from './object-schema.js';
 import type { ObjectSchema } from './object-schema.js';

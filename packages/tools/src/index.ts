@@ -42,7 +42,7 @@ export { createUpdatePlanTool } from './update-plan-tool.js';
 export type { UpdatePlanArgs } from './update-plan-tool.js';
 export { createSearchSkillsTool, createSkillTool } from './skill-tool.js';
 export type { SearchSkillsArgs, SkillArgs } from './skill-tool.js';
-export { execOutputText } from '@a3s-lab/code-core';
+export { execOutputText } from '@a3s-lab/code-core/internal';
 export { createWebFetchTool, DEFAULT_WEB_FETCH_MAX_BYTES, MAX_WEB_FETCH_MAX_BYTES, MIN_WEB_FETCH_MAX_BYTES, WEB_FETCH_ARTIFACT_MAX_BYTES } from './web-fetch-tool.js';
 export type { WebFetchArgs } from './web-fetch-tool.js';
 export type { WebFetchFormat } from './web-content.js';

@@ -1,4 +1,5 @@
-import { CodeError, stripSensitiveQueryParams } from '@a3s-lab/code-core';
+import { CodeError } from '@a3s-lab/code-core';
+import { stripSensitiveQueryParams } from '@a3s-lab/code-core/internal';
 import type { ToolErrorKind, WebClient, WebResponse } from '@a3s-lab/code-core';
 import { statusErrorKind } from './web-status.js';
 

@@ -1,7 +1,9 @@
-import { CodeError, isSkillService } from '@a3s-lab/code-core';
-import type { JsonSchema, SkillService, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import { CodeError } from '@a3s-lab/code-core';
+import { isSkillService } from '@a3s-lab/code-core/internal';
+import type { JsonSchema, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import type { SkillService } from '@a3s-lab/code-core/internal';
 import { renderTaskResult, taskSummary } from './task-render.js';
-import { invalidArgument } from './tool-support.js';
+import { invalidArgument, readOnlyCapabilities } from './tool-support.js';
 
 function skillsOf(context: ToolContext): SkillService {
   const service = context.services['skills'];
@@ -54,7 +56,7 @@ export function createSearchSkillsTool(): Tool<SearchSkillsArgs> {
     name: 'search_skills',
     description: 'Find project skills by keywords (empty query lists them).',
     parameters: { type: 'object', additionalProperties: false, required: ['query'], properties: { query: { type: 'string', maxLength: 500 }, limit: { type: 'integer', minimum: 1, maximum: 50 } } },
-    capabilities: () => ({ readOnly: true, idempotent: true, cancellationSafe: true, maxParallelism: 16, outputKind: 'structured' }),
+    capabilities: () => readOnlyCapabilities({ outputKind: 'structured' }),
     async execute(args: SearchSkillsArgs, context: ToolContext): Promise<ToolOutput> {
       const matches = skillsOf(context).search(args.query, args.limit ?? 10);
       const output = matches.length === 0 ? `No skill matches "${args.query}".` : matches.map((m) => `${m.name}: ${m.description}${m.tags.length === 0 ? '' : ` [${m.tags.join(', ')}]`}`).join('\n');

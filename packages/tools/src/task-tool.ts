@@ -1,5 +1,7 @@
-import { CodeError, isSubagentService } from '@a3s-lab/code-core';
-import type { JsonSchema, SubagentService, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import { CodeError } from '@a3s-lab/code-core';
+import { isSubagentService } from '@a3s-lab/code-core/internal';
+import type { JsonSchema, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import type { SubagentService } from '@a3s-lab/code-core/internal';
 import { renderTaskResult, taskSummary } from './task-render.js';
 import { invalidArgument } from './tool-support.js';
 

@@ -1,4 +1,5 @@
-import { CodeError, toolFailure, utf8ByteLength } from '@a3s-lab/code-core';
+import { CodeError, READ_ONLY_TOOL_CAPABILITIES, toolFailure } from '@a3s-lab/code-core';
+import { declaredErrorKind, utf8ByteLength } from '@a3s-lab/code-core/internal';
 import type { ToolCapabilities, ToolOutput } from '@a3s-lab/code-core';
 
 /** UTF-8 encoder shared by the tools. */
@@ -35,17 +36,15 @@ export function invalidArgumentError(message: string, details: Readonly<Record<s
 /** Converts a thrown CodeError carrying `details.errorKind` into a failed output; rethrows others. */
 export function failureFromThrown(error: unknown): ToolOutput {
   if (CodeError.isInstance(error)) {
-    const kind = error.details['errorKind'];
-    if (typeof kind === 'object' && kind !== null && typeof (kind as { type?: unknown }).type === 'string') {
-      return toolFailure(error.message, kind as NonNullable<ToolOutput['errorKind']>);
-    }
+    const kind = declaredErrorKind(error);
+    if (kind !== undefined) return toolFailure(error.message, kind);
   }
   throw error;
 }
 
 /** Capabilities of a read-only, idempotent, cancellation-safe call; paginated tools say so. */
 export function readOnlyCapabilities(overrides: Partial<ToolCapabilities> = {}): Partial<ToolCapabilities> {
-  return { readOnly: true, idempotent: true, cancellationSafe: true, maxParallelism: 16, outputKind: 'text', ...overrides };
+  return { ...READ_ONLY_TOOL_CAPABILITIES, ...overrides };
 }
 
 /** Capabilities of a call that changes the workspace (the conservative default, made explicit). */
@@ -53,25 +52,8 @@ export function mutatingCapabilities(overrides: Partial<ToolCapabilities> = {}):
   return { readOnly: false, idempotent: false, cancellationSafe: false, maxParallelism: 1, outputKind: 'text', ...overrides };
 }
 
-/**
- * Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a code point; returns the kept
- * prefix (the whole text when it fits).
- */
-export function truncateUtf8(text: string, maxBytes: number): string {
-  const bytes = utf8Encoder.encode(text);
-  if (bytes.byteLength <= maxBytes) return text;
-  return utf8Decoder.decode(bytes.subarray(0, utf8Boundary(bytes, maxBytes)));
-}
-
-/**
- * The largest index `<= index` that starts a UTF-8 code point in `bytes` (continuation bytes are
- * `10xxxxxx`), so slicing there never splits a character.
- */
-export function utf8Boundary(bytes: Uint8Array, index: number): number {
-  let at = Math.max(0, Math.min(index, bytes.byteLength));
-  while (at > 0 && at < bytes.byteLength && ((bytes[at] as number) & 0xc0) === 0x80) at -= 1;
-  return at;
-}
+/** UTF-8 cutting lives in core (one copy for tools, programs and the kernel). */
+export { truncateUtf8, utf8Boundary } from '@a3s-lab/code-core/internal';
 
 /** Parses a decimal offset cursor of the tools' own pagination; `null` when it is not one. */
 export function parseOffsetCursor(cursor: string | undefined): number | null {

@@ -1,4 +1,5 @@
-import { CodeError, isPlanService } from '@a3s-lab/code-core';
+import { CodeError } from '@a3s-lab/code-core';
+import { isPlanService } from '@a3s-lab/code-core/internal';
 import type { JsonSchema, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
 
 /** Arguments of `update_plan`. */

@@ -1,4 +1,5 @@
-import { WEB_CLIENT_SERVICE, isWebClient, stripSensitiveQueryParams, toolFailure } from '@a3s-lab/code-core';
+import { WEB_CLIENT_SERVICE, isWebClient, stripSensitiveQueryParams } from '@a3s-lab/code-core/internal';
+import { toolFailure } from '@a3s-lab/code-core';
 import type { Tool, ToolContext, ToolOutput, WebClient } from '@a3s-lab/code-core';
 import { contentKind, decodeBody, parseContentType, renderDocument, stripUrlsInText, unsupportedContent } from './web-content.js';
 import type { WebFetchFormat } from './web-content.js';

@@ -1,4 +1,5 @@
-import { CodeError, WEB_CLIENT_SERVICE, isWebClient, toolFailure } from '@a3s-lab/code-core';
+import { CodeError, toolFailure } from '@a3s-lab/code-core';
+import { WEB_CLIENT_SERVICE, isWebClient } from '@a3s-lab/code-core/internal';
 import type { Tool, ToolErrorKind, ToolOutput, WebClient } from '@a3s-lab/code-core';
 import { mergeSearchResults } from './merge-search-results.js';
 import type { MergedSearchHit } from './merge-search-results.js';

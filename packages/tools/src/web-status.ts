@@ -1,4 +1,4 @@
-import { parseRetryAfterMs } from '@a3s-lab/code-core';
+import { parseRetryAfterMs } from '@a3s-lab/code-core/provider';
 import type { ToolErrorKind } from '@a3s-lab/code-core';
 
 /**

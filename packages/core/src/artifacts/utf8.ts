@@ -72,3 +72,24 @@ export function boundUtf8HeadTail(text: string, maxBytes: number): BoundedText {
   const omittedBytes = tailStart - headEnd;
   return { text: head + omissionMarker(omittedBytes) + tail, totalBytes, omittedBytes, truncated: true };
 }
+
+/**
+ * The largest index `<= index` that starts a UTF-8 code point in `bytes` (continuation bytes are
+ * `10xxxxxx`), so slicing there never splits a character.
+ */
+export function utf8Boundary(bytes: Uint8Array, index: number): number {
+  let at = Math.max(0, Math.min(index, bytes.byteLength));
+  while (at > 0 && at < bytes.byteLength && (bytes[at]! & 0xc0) === 0x80) at -= 1;
+  return at;
+}
+
+/**
+ * Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a code point; returns the kept
+ * prefix (the whole text when it fits).
+ */
+export function truncateUtf8(text: string, maxBytes: number): string {
+  if (utf8ByteLengthUpperBound(text) <= maxBytes) return text;
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.byteLength <= maxBytes) return text;
+  return new TextDecoder().decode(bytes.subarray(0, utf8Boundary(bytes, maxBytes)));
+}

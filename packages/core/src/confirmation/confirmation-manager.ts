@@ -1,4 +1,5 @@
 import { CodeError } from '../errors/code-error.js';
+import { eventArgs } from '../events/event-args.js';
 import { createAgentEvent } from '../events/agent-event.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { CONFIRMATION_LANES } from './confirmation-lane.js';
@@ -209,7 +210,7 @@ export class ConfirmationManager {
         settle({ approved: action === 'auto_approve', reason: `no answer within ${timeoutMs} ms (timeoutAction: ${action})`, source: 'timeout' });
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
-      emit(createAgentEvent('confirmation_required', { tool_id: request.toolId, tool_name: request.toolName, args: request.args, timeout_ms: timeoutMs, confirmation_id: entry.confirmationId }));
+      emit(createAgentEvent('confirmation_required', { tool_id: request.toolId, tool_name: request.toolName, args: eventArgs(request.args), timeout_ms: timeoutMs, confirmation_id: entry.confirmationId }));
     });
   }
 

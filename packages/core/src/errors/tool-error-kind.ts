@@ -29,3 +29,21 @@ export const TOOL_ERROR_KIND_TYPES = [
   'partial_failure',
   'rate_limited',
 ] as const satisfies readonly ToolErrorKind['type'][];
+
+const KIND_TYPES: ReadonlySet<string> = new Set(TOOL_ERROR_KIND_TYPES);
+
+/** True when `value` is tagged with one of the {@link TOOL_ERROR_KIND_TYPES}. */
+export function isToolErrorKind(value: unknown): value is ToolErrorKind {
+  return typeof value === 'object' && value !== null && KIND_TYPES.has((value as { type?: unknown }).type as string);
+}
+
+/**
+ * The error kind a thrown error declares (`new CodeError(code, message, { details: { errorKind } })`),
+ * or `undefined`. The one reading of that convention, for the kernel and for tools.
+ */
+export function declaredErrorKind(error: unknown): ToolErrorKind | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const details = (error as { details?: unknown }).details;
+  const kind = typeof details === 'object' && details !== null ? (details as Record<string, unknown>)['errorKind'] : undefined;
+  return isToolErrorKind(kind) ? kind : undefined;
+}

@@ -11,9 +11,19 @@ const nonNegativeInteger = { type: 'integer', minimum: 0 } as const;
 const nonNegativeNumber = { type: 'number', minimum: 0 } as const;
 const origin = { enum: ['agent', 'nested', 'host-direct', 'verification'] } as const;
 
-/** Builds the payload schema of one event type; extra properties stay allowed (forward compatibility). */
-const payload = (required: readonly string[], properties: Readonly<Record<string, JsonSchema>>, extra: Readonly<Record<string, unknown>> = {}) =>
-  ({ type: 'object', ...(required.length === 0 ? {} : { required }), properties, ...extra }) as const;
+/**
+ * Builds the payload schema of one event type; extra properties stay allowed (forward
+ * compatibility). Generic with `const` parameters so the literal schema reaches the type
+ * level: the typed payloads of {@link AgentEvent} are read from it with `FromJsonSchema`.
+ */
+function payload<const R extends readonly string[], const P extends Readonly<Record<string, JsonSchema>>>(required: R, properties: P): PayloadSchema<R, P, unknown>;
+function payload<const R extends readonly string[], const P extends Readonly<Record<string, JsonSchema>>, const E extends JsonSchema>(required: R, properties: P, extra: E): PayloadSchema<R, P, E>;
+function payload(required: readonly string[], properties: Readonly<Record<string, JsonSchema>>, extra: JsonSchema = {}): JsonSchema {
+  return { type: 'object', ...(required.length === 0 ? {} : { required }), properties, ...extra };
+}
+
+/** The literal type of a payload schema: `required` only when non-empty, as the JSON has it. */
+type PayloadSchema<R extends readonly string[], P, E> = { readonly type: 'object' } & (R extends readonly [] ? unknown : { readonly required: R }) & { readonly properties: P } & E;
 
 const toolScoped = { tool_id: toolId, tool_name: str, origin, parent_tool_id: toolId } as const;
 
@@ -27,7 +37,7 @@ const payloadSchemas = {
   tool_input_delta: payload(['tool_id', 'delta'], { tool_id: toolId, tool_name: str, delta: str }),
   tool_execution_start: payload(['tool_id', 'tool_name'], toolScoped),
   // Output chunks are `text`; `delta` is accepted as the same thing for older emitters.
-  tool_output_delta: payload(['tool_id', 'tool_name'], { ...toolScoped, text: str, delta: str }, { anyOf: [{ required: ['text'], properties: { text: str } }, { required: ['delta'], properties: { delta: str } }] }),
+  tool_output_delta: payload(['tool_id', 'tool_name'], { ...toolScoped, text: str, delta: str }, { anyOf: [{ required: ['text'], properties: { text: str } }, { required: ['delta'], properties: { delta: str } }] } as const),
   tool_end: payload(['tool_id', 'tool_name', 'exit_code', 'output', 'duration_ms'], {
     ...toolScoped,
     exit_code: { type: 'integer' },

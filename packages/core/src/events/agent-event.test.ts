@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createAgentEvent, parseAgentEvent, withEventMetadata, type AgentEvent } from './agent-event.js';
+import { createAgentEvent, parseAgentEvent, withEventMetadata, type AgentEvent, type AgentEventMetadata } from './agent-event.js';
 
 /** The convenience fields of an event, without the envelope. */
 const projection = (event: AgentEvent): Record<string, unknown> => {
   const { version: _version, type: _type, payload: _payload, metadata: _metadata, ...rest } = event;
   return rest;
 };
+
+/** Builds an event from a type known only at run time, as `parseAgentEvent` does for wire input. */
+const loose = (type: string, payload: Record<string, unknown>, metadata?: AgentEventMetadata): AgentEvent => createAgentEvent(type, payload, metadata);
 
 describe('createAgentEvent', () => {
   it('builds the v1 envelope and keeps the payload object as given', () => {
@@ -18,7 +21,7 @@ describe('createAgentEvent', () => {
   });
 
   it('defaults the payload to an empty object and attaches metadata when given', () => {
-    const event = createAgentEvent('agent_start', undefined, { run_id: 'r1', sequence: 0 });
+    const event = createAgentEvent('agent_start', {}, { run_id: 'r1', sequence: 0 });
     expect(event).toEqual({ version: 1, type: 'agent_start', payload: {}, metadata: { run_id: 'r1', sequence: 0 } });
   });
 
@@ -42,30 +45,30 @@ describe('createAgentEvent', () => {
     ['task_updated', { plan: [{ step: 'a', status: 'pending' }] }, {}],
     ['budget_threshold_hit', { kind: 'tokens', threshold: 0.8, used: 80, limit: 100 }, {}],
   ])('projects %s', (type, payload, expected) => {
-    expect(projection(createAgentEvent(type, payload))).toEqual(expected);
+    expect(projection(loose(type, payload))).toEqual(expected);
   });
 
   it('falls back from tool_id/tool_name to id/name and from text to delta to message', () => {
-    expect(projection(createAgentEvent('tool_start', { id: 'x', name: 'grep' }))).toEqual({ toolId: 'x', toolName: 'grep' });
-    expect(createAgentEvent('tool_start', { tool_id: 'a', id: 'b', tool_name: 'c', name: 'd' })).toMatchObject({ toolId: 'a', toolName: 'c' });
-    expect(createAgentEvent('text_delta', { text: 'first', delta: 'second', message: 'third' }).text).toBe('first');
-    expect(createAgentEvent('text_delta', { text: 7, delta: 'second' }).text).toBe('second');
+    expect(projection(loose('tool_start', { id: 'x', name: 'grep' }))).toEqual({ toolId: 'x', toolName: 'grep' });
+    expect(loose('tool_start', { tool_id: 'a', id: 'b', tool_name: 'c', name: 'd' })).toMatchObject({ toolId: 'a', toolName: 'c' });
+    expect(loose('text_delta', { text: 'first', delta: 'second', message: 'third' }).text).toBe('first');
+    expect(loose('text_delta', { text: 7, delta: 'second' }).text).toBe('second');
   });
 
   it('only projects tool fields for tool, confirmation and permission events', () => {
-    expect(projection(createAgentEvent('subagent_start', { id: 'task-1', name: 'explore' }))).toEqual({});
-    expect(projection(createAgentEvent('agent_start', { tool_id: 't', tool_name: 'n' }))).toEqual({});
+    expect(projection(loose('subagent_start', { id: 'task-1', name: 'explore' }))).toEqual({});
+    expect(projection(loose('agent_start', { tool_id: 't', tool_name: 'n' }))).toEqual({});
   });
 
   it('only projects code for error events', () => {
-    expect(projection(createAgentEvent('persistence_failed', { code: 'IO_ERROR' }))).toEqual({});
+    expect(projection(loose('persistence_failed', { code: 'IO_ERROR' }))).toEqual({});
   });
 
   it('ignores fields of the wrong type', () => {
-    const event = createAgentEvent('tool_end', { tool_id: 1, tool_name: null, exit_code: '0', turn: Number.NaN, text: {} });
+    const event = loose('tool_end', { tool_id: 1, tool_name: null, exit_code: '0', turn: Number.NaN, text: {} });
     expect(projection(event)).toEqual({});
-    expect(projection(createAgentEvent('turn_start', { turn: Number.POSITIVE_INFINITY }))).toEqual({});
-    expect(projection(createAgentEvent('error', { code: 5, message: 'm' }))).toEqual({ text: 'm' });
+    expect(projection(loose('turn_start', { turn: Number.POSITIVE_INFINITY }))).toEqual({});
+    expect(projection(loose('error', { code: 5, message: 'm' }))).toEqual({ text: 'm' });
   });
 
   it('keeps unknown event types intact with their payload and metadata', () => {
@@ -122,6 +125,6 @@ describe('withEventMetadata', () => {
   });
 
   it('adds metadata to an event that had none', () => {
-    expect(withEventMetadata(createAgentEvent('agent_start'), { run_id: 'r' }).metadata).toEqual({ run_id: 'r' });
+    expect(withEventMetadata(createAgentEvent('agent_start', {}), { run_id: 'r' }).metadata).toEqual({ run_id: 'r' });
   });
 });

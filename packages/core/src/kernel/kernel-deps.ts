@@ -1,7 +1,7 @@
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { BudgetGuard } from '../budget/budget-guard.js';
 import type { ConfirmationManager } from '../confirmation/confirmation-manager.js';
-import type { AgentEvent, AgentEventMetadata } from '../events/agent-event.js';
+import { nestedAgentEvent, type AgentEvent } from '../events/agent-event.js';
 import type { HookRegistry } from '../hooks/hook-registry.js';
 import type { PermissionDecision, PermissionPolicy } from '../permission/permission-policy.js';
 import type { SecurityProvider } from '../security/security-provider.js';
@@ -41,32 +41,9 @@ export interface KernelDeps {
 }
 
 /**
- * Builds the v1 envelope of a tool-scoped event. Equivalent to `createAgentEvent` for the
- * payloads the kernel emits (same fields, same projections: `text` from `delta`/`message`,
- * `toolName`, `toolId`, `exitCode`), built without the generic key scans because it runs three
- * times per tool call on the hot path.
- */
-export function toolEvent(type: string, payload: Record<string, unknown>, metadata?: AgentEventMetadata): AgentEvent {
-  const event: { -readonly [K in keyof AgentEvent]: AgentEvent[K] } = { version: 1, type, payload };
-  if (metadata !== undefined) event.metadata = metadata;
-  const text = typeof payload['text'] === 'string' ? payload['text'] : typeof payload['delta'] === 'string' ? payload['delta'] : payload['message'];
-  if (typeof text === 'string') event.text = text;
-  if (typeof payload['tool_name'] === 'string') event.toolName = payload['tool_name'];
-  if (typeof payload['tool_id'] === 'string') event.toolId = payload['tool_id'];
-  const exitCode = payload['exit_code'];
-  if (typeof exitCode === 'number' && Number.isFinite(exitCode)) event.exitCode = exitCode;
-  return event;
-}
-
-/**
  * Emits a tool-scoped event; nested calls carry their parent's id in the payload and metadata so
  * hosts can render the tree.
  */
-export function emitCallEvent(deps: KernelDeps, call: InvocationCall, type: string, payload: Record<string, unknown>): void {
-  if (call.parentToolId === undefined) {
-    deps.emit(toolEvent(type, payload));
-    return;
-  }
-  payload['parent_tool_id'] = call.parentToolId;
-  deps.emit(toolEvent(type, payload, { parent_tool_id: call.parentToolId }));
+export function emitCallEvent(deps: KernelDeps, call: InvocationCall, event: AgentEvent): void {
+  deps.emit(call.parentToolId === undefined ? event : nestedAgentEvent(event, call.parentToolId));
 }

@@ -9,6 +9,7 @@ import { InvocationRuntime } from './invocation-runtime.js';
 import type { NestedInvocationGateway, NestedInvokeOptions } from './invocation-runtime.js';
 import type { KernelDeps } from './kernel-deps.js';
 import { emitCallEvent } from './kernel-deps.js';
+import { createAgentEvent } from '../events/agent-event.js';
 import { capabilitiesByName } from './stages/permission-target.js';
 
 /** How the kernel runs a governed nested call on behalf of `parent`. */
@@ -104,7 +105,7 @@ export class KernelToolContext implements ToolContext {
     this.#deltas ??= new DeltaRedactor(this.#deps.security);
     const delta = this.#deltas.push(text);
     if (delta.length === 0) return;
-    emitCallEvent(this.#deps, call, 'tool_output_delta', { tool_id: call.toolId, tool_name: call.toolName, delta });
+    emitCallEvent(this.#deps, call, createAgentEvent('tool_output_delta', { tool_id: call.toolId, tool_name: call.toolName, delta }));
   }
 
   /** Stores redacted `content` as an artifact of this tool and returns its URI. */

@@ -6,12 +6,12 @@ import type { AgentEvent } from '../events/agent-event.js';
 export type PlanStatus = 'pending' | 'in_progress' | 'completed';
 
 /** One step of the session's plan. */
-export interface PlanItem {
+export type PlanItem = {
   /** Stable id (`step_1`...): kept while the step's title is unchanged. */
   readonly id: string;
   readonly step: string;
   readonly status: PlanStatus;
-}
+};
 
 /** Most steps a plan holds. */
 export const MAX_PLAN_STEPS = 256;

@@ -94,7 +94,7 @@ const INVALID: readonly [string, unknown, string][] = [
   ['systemPrompt', '', 'systemPrompt'],
   ['instructions', 5, 'instructions'],
   ['budget', { maxToolCalls: 0 }, 'budget.maxToolCalls'],
-  ['budget', { softThresholds: [1] }, 'budget.softThresholds'],
+  ['budget', { softThresholds: [1] }, 'budget.softThresholds[0]'],
   ['budget', { maxTools: 1 }, 'budget.maxTools'],
   ['maxOutputTokens', 0, 'maxOutputTokens'],
   ['webFetch', { allowHosts: '127.0.0.1' }, 'webFetch.allowHosts'],

@@ -1,5 +1,9 @@
-import { CONFIRMATION_LANES } from '../confirmation/confirmation-lane.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ConfirmationLane } from '../confirmation/confirmation-lane.js';
 import { CodeError } from '../errors/code-error.js';
+import type { FromJsonSchema } from '../tools/from-json-schema.js';
+import type { JsonSchema } from '../tools/json-schema.js';
+import { NON_JSON_SESSION_OPTIONS, sessionOptionsJsonSchema } from './session-options-schema.js';
 import { validatePermissionPolicy } from '../permission/permission-policy.js';
 import type { RetentionLimits } from './run-store.js';
 import { isSessionStore } from './session-store.js';
@@ -75,7 +79,8 @@ export interface SessionOptions {
     readonly enabled?: boolean;
     readonly defaultTimeoutMs?: number;
     readonly timeoutAction?: 'reject' | 'auto_approve';
-    readonly yoloLanes?: readonly string[];
+    /** Lanes whose calls need no confirmation. */
+    readonly yoloLanes?: readonly ConfirmationLane[];
   };
   /** Workspace backend (`LocalWorkspaceBackend`, `S3WorkspaceBackend`...); default a local backend rooted at the session workspace. */
   readonly workspaceBackend?: WorkspaceBackend;
@@ -162,8 +167,6 @@ export const SESSION_OPTION_DEFAULTS = Object.freeze({
   autoParallel: true,
 });
 
-type Check = (value: unknown, field: string) => void;
-
 const fail = (field: string, expected: string, value: unknown): never => {
   throw new CodeError('SESSION_CONFIGURATION_ERROR', `invalid session option '${field}': expected ${expected}, got ${describe(value)}`, {
     details: { field, expected },
@@ -176,167 +179,108 @@ const describe = (value: unknown): string => {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return typeof value;
 };
-const bool: Check = (v, f) => {
-  if (typeof v !== 'boolean') fail(f, 'a boolean', v);
-};
-const str: Check = (v, f) => {
-  if (typeof v !== 'string' || v.length === 0) fail(f, 'a non-empty string', v);
-};
-const int =
-  (min: number, max = Number.MAX_SAFE_INTEGER): Check =>
-  (v, f) => {
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) fail(f, `an integer in ${min}..${max}`, v);
-  };
-const stringListAllowEmpty: Check = (v, f) => {
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) fail(f, 'an array of strings', v);
-};
-const fraction: Check = (v, f) => {
-  if (typeof v !== 'number' || !(v > 0 && v <= 1)) fail(f, 'a number in (0, 1]', v);
-};
-const oneOf =
-  (...values: string[]): Check =>
-  (v, f) => {
-    if (typeof v !== 'string' || !values.includes(v)) fail(f, `one of ${values.map((x) => `'${x}'`).join(', ')}`, v);
-  };
-const stringList: Check = (v, f) => {
-  if (!Array.isArray(v)) fail(f, 'an array of strings', v);
-  (v as unknown[]).forEach((item, i) => str(item, `${f}[${i}]`));
-};
-const object =
-  (fields: Record<string, Check>): Check =>
-  (v, f) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(f, 'an object', v);
-    for (const [key, value] of Object.entries(v as Record<string, unknown>)) {
-      const check = fields[key];
-      if (check === undefined) {
-        throw new CodeError('SESSION_CONFIGURATION_ERROR', `unknown session option '${f}.${key}' (known: ${Object.keys(fields).join(', ')})`, {
-          details: { field: `${f}.${key}` },
-        });
-      }
-      if (value !== undefined) check(value, `${f}.${key}`);
-    }
-  };
-const anyObject: Check = (v, f) => {
-  if (typeof v !== 'object' || v === null) fail(f, 'an object', v);
-};
-const workerList: Check = (v, f) => {
-  if (!Array.isArray(v)) fail(f, 'an array of worker specs', v);
-  const names = new Set<string>();
-  (v as unknown[]).forEach((item, i) => {
-    const field = `${f}[${i}]`;
-    object(WORKER_FIELDS)(item, field);
-    const spec = item as Record<string, unknown>;
-    str(spec['name'], `${field}.name`);
-    str(spec['description'], `${field}.description`);
-    oneOf('read_only', 'planner', 'implementer', 'verifier', 'reviewer', 'custom')(spec['kind'], `${field}.kind`);
-    if (names.has(spec['name'] as string)) fail(`${field}.name`, 'a unique worker name', spec['name']);
-    names.add(spec['name'] as string);
-  });
-};
-
-const WORKER_FIELDS: Record<string, Check> = {
-  name: str,
-  description: str,
-  kind: oneOf('read_only', 'planner', 'implementer', 'verifier', 'reviewer', 'custom'),
-  model: str,
-  maxSteps: int(1, 10_000),
-  prompt: (v, f) => {
-    if (typeof v !== 'string') fail(f, 'a string', v);
-  },
-  permissions: (v, f) => {
-    try {
-      validatePermissionPolicy(v);
-    } catch (error) {
-      fail(f, `a permission policy (${error instanceof Error ? error.message : String(error)})`, v);
-    }
-  },
-  confirmationInheritance: oneOf('auto_approve', 'deny_on_ask', 'inherit_parent'),
-};
-
-const FIELDS: Record<string, Check> = {
-  model: (v, f) => {
-    if (typeof v !== 'string' || !/^[^/\s]+\/\S+$/.test(v)) fail(f, "'provider/model'", v);
-  },
-  planningMode: oneOf('auto', 'enabled', 'disabled'),
-  planning: bool,
-  toolTimeoutMs: int(1, 86_400_000),
-  llmApiTimeoutMs: int(1, 86_400_000),
-  circuitBreakerThreshold: int(1, 1000),
-  duplicateToolCallThreshold: int(1, 1000),
-  maxToolRounds: int(1, 10_000),
-  manualDelegationEnabled: bool,
-  autoCompact: bool,
-  autoCompactThreshold: fraction,
-  maxContextTokens: int(1, 100_000_000),
-  autoDelegation: object({ enabled: bool, maxTasks: int(1, 32) }),
-  maxParallelTasks: int(1, 32),
-  autoParallel: bool,
-  workerAgents: workerList,
-  permissionPolicy: (v, f) => {
-    object({ allow: stringList, ask: stringList, deny: stringList, defaultDecision: oneOf('allow', 'ask', 'deny'), enabled: bool })(v, f);
-    // Rule syntax (`bash(git *)`) is checked here too, so a bad rule fails at session creation
-    // naming `permissionPolicy.deny[0]`, not later inside the kernel.
-    const { enabled: _enabled, ...rules } = v as Record<string, unknown>;
-    validatePermissionPolicy(rules);
-  },
-  confirmationPolicy: object({
-    enabled: bool,
-    defaultTimeoutMs: int(1, 86_400_000),
-    timeoutAction: oneOf('reject', 'auto_approve'),
-    yoloLanes: (v, f) => {
-      if (!Array.isArray(v)) fail(f, 'an array of lanes', v);
-      (v as unknown[]).forEach((lane, i) => oneOf(...CONFIRMATION_LANES)(lane, `${f}[${i}]`));
-    },
-  }),
-  workspaceBackend: (v, f) => {
-    const b = v as Record<string, unknown> | null;
-    if (typeof b !== 'object' || b === null || typeof b['readFile'] !== 'function' || typeof b['resolvePath'] !== 'function' || typeof b['capabilities'] !== 'object') {
-      fail(f, 'a WorkspaceBackend (capabilities, resolvePath, readFile...)', v);
-    }
-  },
-  sessionStore: (v, f) => {
-    if (!isSessionStore(v)) fail(f, 'a SessionStore (name, capabilities, save, load, delete, list)', v);
-  },
-  sessionId: (v, f) => {
-    if (typeof v !== 'string' || !/^[A-Za-z0-9._:@-]{1,128}$/.test(v)) fail(f, 'an id of 1-128 letters, digits or . _ : @ -', v);
-  },
-  autoSave: bool,
-  artifactStoreLimits: object({ maxArtifacts: int(1, 1_000_000), maxBytes: int(1024, Number.MAX_SAFE_INTEGER) }),
-  retentionLimits: object({ maxRuns: int(1, 100_000), maxEventsPerRun: int(16, 10_000_000) }),
-  systemPrompt: str,
-  instructions: (v, f) => {
-    if (typeof v !== 'string') fail(f, 'a string', v);
-  },
-  projectInstructions: bool,
-  skillDirs: stringList,
-  inlineSkills: (v, f) => {
-    if (!Array.isArray(v)) fail(f, 'an array of skills', v);
-    (v as unknown[]).forEach((item, i) => {
-      const field = `${f}[${i}]`;
-      object({ name: str, description: str, content: str, kind: oneOf('instruction', 'persona'), allowedTools: stringListAllowEmpty, tags: stringListAllowEmpty })(item, field);
-      const skill = item as Record<string, unknown>;
-      for (const key of ['name', 'description', 'content']) str(skill[key], `${field}.${key}`);
-      if (!/^[a-zA-Z0-9_-]{1,64}$/.test(skill['name'] as string)) fail(`${field}.name`, 'a name of 1-64 letters, digits, _ or -', skill['name']);
-    });
-  },
-  budget: object({
-    maxToolCalls: int(1),
-    maxTokens: int(1),
-    maxWallTimeMs: int(1),
-    softThresholds: (v, f) => {
-      if (!Array.isArray(v) || !v.every((x) => typeof x === 'number' && x > 0 && x < 1)) fail(f, 'an array of fractions in (0, 1)', v);
-    },
-  }),
-  maxOutputTokens: int(1, 1_000_000),
-  maxParseRetries: int(0, 100),
-  continuationEnabled: bool,
-  maxContinuationTurns: int(0, 100),
-  maxExecutionTimeMs: int(1, 86_400_000),
-  webFetch: object({ allowHosts: stringList, maxResponseBytes: int(1024, 256 * 1024 * 1024), timeoutMs: int(1, 600_000), maxRedirects: int(0, 20) }),
-};
 
 /** Names of every accepted session option. */
-export const SESSION_OPTION_NAMES: readonly string[] = Object.freeze(Object.keys(FIELDS));
+export const SESSION_OPTION_NAMES: readonly string[] = Object.freeze([...Object.keys(sessionOptionsJsonSchema.properties), ...NON_JSON_SESSION_OPTIONS]);
+
+// The interface above keeps the per-option documentation; this line keeps it equal to the
+// schema: a field, type or enum that differs in either fails to compile.
+type JsonSessionOptions = FromJsonSchema<typeof sessionOptionsJsonSchema>;
+type DeepMutable<T> = T extends readonly (infer I)[] ? DeepMutable<I>[] : T extends object ? { -readonly [K in keyof T]: DeepMutable<T[K]> } : T;
+type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+export type SessionOptionsMatchSchema = Assert<MutuallyAssignable<DeepMutable<Omit<SessionOptions, (typeof NON_JSON_SESSION_OPTIONS)[number]>>, DeepMutable<JsonSessionOptions>>>;
+
+let validator: ValidateFunction | undefined;
+function compiled(): ValidateFunction {
+  // Compiled on first use (not at import): the schema is a constant.
+  validator ??= new Ajv2020({ strict: true, verbose: true, validateSchema: false }).compile(sessionOptionsJsonSchema);
+  return validator;
+}
+
+/** `/permissionPolicy/deny/0` -> `permissionPolicy.deny[0]`. */
+function fieldOf(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path === '' ? part : `${path}.${part}`), '');
+}
+
+/** What a value of `schema` is, in words: `an integer in 1..1000`, `one of 'a', 'b'`. */
+function expectedOf(schema: JsonSchema | undefined): string {
+  if (schema === undefined) return 'a valid value';
+  if (typeof schema.description === 'string') return schema.description;
+  if (schema.enum !== undefined) return `one of ${schema.enum.map((x) => `'${String(x)}'`).join(', ')}`;
+  const bound = (key: string): number | undefined => (typeof schema[key] === 'number' ? schema[key] : undefined);
+  switch (schema.type) {
+    case 'boolean':
+      return 'a boolean';
+    case 'string':
+      return schema['minLength'] === 1 ? 'a non-empty string' : 'a string';
+    case 'integer':
+      return `an integer in ${bound('minimum')}..${bound('maximum')}`;
+    case 'number': {
+      const low = bound('exclusiveMinimum') === undefined ? `[${bound('minimum')}` : `(${bound('exclusiveMinimum')}`;
+      const high = bound('exclusiveMaximum') === undefined ? `${bound('maximum')}]` : `${bound('exclusiveMaximum')})`;
+      return `a number in ${low}, ${high}`;
+    }
+    case 'array':
+      return schema.items?.type === 'string' ? 'an array of strings' : 'an array';
+    default:
+      return 'an object';
+  }
+}
+
+/** The first schema violation as the typed error that names its field. */
+function rejectFirst(error: ErrorObject, input: Readonly<Record<string, unknown>>): never {
+  const field = fieldOf(error.instancePath);
+  const parent = error.parentSchema as JsonSchema | undefined;
+  if (error.keyword === 'additionalProperties') {
+    const key = String((error.params as Record<string, unknown>)['additionalProperty']);
+    if (field === '') throw new CodeError('SESSION_CONFIGURATION_ERROR', `unknown session option '${key}'`, { details: { field: key, known: SESSION_OPTION_NAMES } });
+    const known = Object.keys(parent?.properties ?? {}).join(', ');
+    throw new CodeError('SESSION_CONFIGURATION_ERROR', `unknown session option '${field}.${key}' (known: ${known})`, { details: { field: `${field}.${key}` } });
+  }
+  if (error.keyword === 'required') {
+    const missing = String((error.params as Record<string, unknown>)['missingProperty']);
+    return fail(`${field}.${missing}`, expectedOf(parent?.properties?.[missing]), undefined);
+  }
+  return fail(field, expectedOf(parent), error.keyword === 'required' ? undefined : valueAt(input, error.instancePath));
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let value = root;
+  for (const part of pointer.split('/').slice(1)) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[part] : undefined;
+  return value;
+}
+
+/** Checks the schema cannot express: objects with methods, rule syntax, unique worker names. */
+function checkBeyondSchema(input: Readonly<Record<string, unknown>>): void {
+  const backend = input['workspaceBackend'] as Record<string, unknown> | null | undefined;
+  if (backend !== undefined && (typeof backend !== 'object' || backend === null || typeof backend['readFile'] !== 'function' || typeof backend['resolvePath'] !== 'function' || typeof backend['capabilities'] !== 'object')) {
+    fail('workspaceBackend', 'a WorkspaceBackend (capabilities, resolvePath, readFile...)', backend);
+  }
+  if (input['sessionStore'] !== undefined && !isSessionStore(input['sessionStore'])) fail('sessionStore', 'a SessionStore (name, capabilities, save, load, delete, list)', input['sessionStore']);
+  const typed = input as SessionOptions;
+  if (typed.permissionPolicy !== undefined) {
+    // Rule syntax (`bash(git *)`) is checked here too, so a bad rule fails at session creation
+    // naming `permissionPolicy.deny[0]`, not later inside the kernel.
+    const { enabled: _enabled, ...rules } = typed.permissionPolicy;
+    validatePermissionPolicy(rules);
+  }
+  const names = new Set<string>();
+  typed.workerAgents?.forEach((spec, i) => {
+    if (names.has(spec.name)) fail(`workerAgents[${i}].name`, 'a unique worker name', spec.name);
+    names.add(spec.name);
+    if (spec.permissions === undefined) return;
+    try {
+      validatePermissionPolicy(spec.permissions);
+    } catch (error) {
+      fail(`workerAgents[${i}].permissions`, `a permission policy (${error instanceof Error ? error.message : String(error)})`, spec.permissions);
+    }
+  });
+}
 
 /**
  * Validates `options` and applies defaults. Throws SESSION_CONFIGURATION_ERROR naming the
@@ -345,14 +289,12 @@ export const SESSION_OPTION_NAMES: readonly string[] = Object.freeze(Object.keys
 export function resolveSessionOptions(options: unknown = {}): ResolvedSessionOptions {
   if (options === undefined || options === null) options = {};
   if (typeof options !== 'object' || Array.isArray(options)) fail('options', 'an object', options);
-  const input = options as Record<string, unknown>;
-  for (const [key, value] of Object.entries(input)) {
-    const check = FIELDS[key];
-    if (check === undefined) {
-      throw new CodeError('SESSION_CONFIGURATION_ERROR', `unknown session option '${key}'`, { details: { field: key, known: SESSION_OPTION_NAMES } });
-    }
-    if (value !== undefined) check(value, key);
-  }
+  // A field set to `undefined` means "not set".
+  const input = Object.fromEntries(Object.entries(options as Record<string, unknown>).filter(([, value]) => value !== undefined));
+  const { workspaceBackend: _backend, sessionStore: _store, ...json } = input;
+  const validate = compiled();
+  if (!validate(json)) rejectFirst(validate.errors![0]!, json);
+  checkBeyondSchema(input);
   const typed = input as SessionOptions;
   const planningMode = typed.planningMode ?? (typed.planning === undefined ? SESSION_OPTION_DEFAULTS.planningMode : typed.planning ? 'enabled' : 'disabled');
   return {

@@ -1,5 +1,5 @@
 import type { InvocationKernel } from '../kernel/invocation-kernel.js';
-import { canRunInParallel } from '../tools/tool-capabilities.js';
+import { canRunInParallel, READ_ONLY_TOOL_CAPABILITIES } from '../tools/tool-capabilities.js';
 import type { ToolCapabilities } from '../tools/tool-capabilities.js';
 import type { ToolResult } from '../tools/tool-result.js';
 
@@ -87,7 +87,7 @@ export class ToolCallRunner {
 
   #capabilities(request: ToolCallRequest): ToolCapabilities {
     if (request.invalidInput !== undefined || request.refusal !== undefined) {
-      return { readOnly: true, idempotent: true, resumable: false, cancellationSafe: true, supportsPagination: false, maxParallelism: 16, outputKind: 'text' };
+      return READ_ONLY_TOOL_CAPABILITIES;
     }
     return this.#kernel.capabilities(request.name, request.args);
   }

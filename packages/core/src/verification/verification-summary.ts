@@ -1,23 +1,23 @@
 import type { VerificationReportV1, VerificationStatus } from './verification-report.js';
 
 /** The latest report of one subject, as summarised. */
-export interface VerificationSubjectSummary {
+export type VerificationSubjectSummary = {
   readonly subject: string;
   readonly status: VerificationStatus;
   readonly checks: number;
   /** Ids of required checks that did not pass. */
   readonly failedRequired: readonly string[];
-}
+};
 
 /** What `agent_end.verification_summary` and `SendResult.verificationSummary` carry. */
-export interface VerificationSummary {
+export type VerificationSummary = {
   /** `passed` when every subject passed (or was skipped), `failed` otherwise. */
   readonly status: 'passed' | 'failed';
   readonly reports: number;
   readonly passed: number;
   readonly failed: number;
   readonly subjects: readonly VerificationSubjectSummary[];
-}
+};
 
 /**
  * Summarises the session's evidence: the latest report of each subject counts. `null` when no

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 
 import { CodeError } from '@a3s-lab/code-core';
 
-import { abortError, throwIfAborted } from '@a3s-lab/code-core';
+import { abortError, throwIfAborted } from '@a3s-lab/code-core/internal';
 import { RecordParser } from './ripgrep-output.js';
 import type { EngineFilesRequest, EngineRecord, EngineSearchRequest, SearchEngine } from './search-engine.js';
 

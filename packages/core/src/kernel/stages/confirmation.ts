@@ -26,7 +26,7 @@ export async function confirmCall(deps: KernelDeps, call: InvocationCall, decisi
     args: deps.security.redactValue(call.args),
     lane,
     abortSignal: call.signal,
-    emit: (event) => emitCallEvent(deps, call, event.type, { ...event.payload }),
+    emit: (event) => emitCallEvent(deps, call, event),
   });
   if (outcome.approved) return undefined;
   if (outcome.source === 'cancelled' && call.aborted) return undefined; // the kernel reports the abort itself

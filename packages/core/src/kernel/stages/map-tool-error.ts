@@ -1,15 +1,9 @@
 import { CodeError } from '../../errors/code-error.js';
 import { HostFailure } from '../../errors/host-failure.js';
-import { TOOL_ERROR_KIND_TYPES } from '../../errors/tool-error-kind.js';
+import { declaredErrorKind } from '../../errors/tool-error-kind.js';
 import type { ToolErrorKind } from '../../errors/tool-error-kind.js';
 import type { ToolOutput } from '../../tools/tool-result.js';
 import type { InvocationCall } from '../invocation-call.js';
-
-const KIND_TYPES: ReadonlySet<string> = new Set(TOOL_ERROR_KIND_TYPES);
-
-function isToolErrorKind(value: unknown): value is ToolErrorKind {
-  return typeof value === 'object' && value !== null && KIND_TYPES.has((value as { type?: unknown }).type as string);
-}
 
 /**
  * The result of a call whose execution scope was aborted. `abandoned` means the tool did not
@@ -51,8 +45,8 @@ export function mapToolError(error: unknown, call: InvocationCall, timeoutMs: nu
     }
   }
   if (CodeError.isInstance(error)) {
-    const declared = error.details['errorKind'];
-    if (isToolErrorKind(declared)) return { output: `Error: ${message}`, exitCode: 1, errorKind: declared };
+    const declared = declaredErrorKind(error);
+    if (declared !== undefined) return { output: `Error: ${message}`, exitCode: 1, errorKind: declared };
     if (error.code === 'SECURITY_ERROR') return { output: `Permission denied: ${message}`, exitCode: 1, errorKind: { type: 'permission_denied', reason: message } };
   }
   if (error instanceof Error && error.name === 'AbortError') return { output: `Tool '${call.toolName}' was cancelled: ${message}`, exitCode: 1, errorKind: { type: 'cancelled', op: call.toolName } };

@@ -2,6 +2,7 @@ import { evaluatePermission } from '../../permission/permission-policy.js';
 import type { PermissionDecision } from '../../permission/permission-policy.js';
 import type { InvocationCall, ResolvedTarget, StageStop } from '../invocation-call.js';
 import type { KernelDeps } from '../kernel-deps.js';
+import { createAgentEvent } from '../../events/agent-event.js';
 import { emitCallEvent } from '../kernel-deps.js';
 import { resolvePermissionTarget } from './permission-target.js';
 
@@ -51,8 +52,7 @@ function evaluate(deps: KernelDeps, call: InvocationCall, resolved: ResolvedTarg
  */
 export function denyCall(deps: KernelDeps, call: InvocationCall, reason: string, rule?: string): StageStop {
   const safeReason = deps.security.redact(reason);
-  const payload: Record<string, unknown> = { tool_id: call.toolId, tool_name: call.toolName, reason: safeReason, origin: call.origin };
-  if (rule !== undefined) payload['rule'] = rule;
-  emitCallEvent(deps, call, 'permission_denied', payload);
+  const payload = { tool_id: call.toolId, tool_name: call.toolName, reason: safeReason, origin: call.origin };
+  emitCallEvent(deps, call, createAgentEvent('permission_denied', rule === undefined ? payload : { ...payload, rule }));
   return { output: { output: `Permission denied: ${safeReason}`, exitCode: 1, errorKind: { type: 'permission_denied', reason: safeReason } }, outcome: 'denied' };
 }

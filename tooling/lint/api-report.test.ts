@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { driftedFiles, publishedPackages } from './api-report.mjs';
+
+describe('API report (api/*.md)', () => {
+  it('matches the public surface of every published package (regenerate: node tooling/lint/api-report.mjs)', () => {
+    expect(driftedFiles()).toEqual([]);
+  }, 120_000);
+
+  it('covers exactly these published packages', () => {
+    expect(publishedPackages().map((p: { name: string }) => p.name)).toEqual([
+      '@a3s-lab/code',
+      '@a3s-lab/code-anthropic',
+      '@a3s-lab/code-config',
+      '@a3s-lab/code-core',
+      '@a3s-lab/code-local',
+      '@a3s-lab/code-mcp',
+      '@a3s-lab/code-openai',
+      '@a3s-lab/code-ptc',
+      '@a3s-lab/code-testing',
+      '@a3s-lab/code-tools',
+      '@a3s-lab/code-web',
+    ]);
+  });
+});
