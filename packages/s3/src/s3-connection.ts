@@ -91,3 +91,25 @@ export function createS3Connection(options: S3ConnectionOptions, owner: string):
   const secrets = [options.secretAccessKey, options.sessionToken, options.accessKeyId].filter((value): value is string => typeof value === 'string');
   return { client, requestTimeoutMs, secrets };
 }
+
+/** Options that give either an existing client or the settings to build one. */
+export type S3ClientOrConnection = { readonly client: S3Client } | (S3ConnectionOptions & { readonly client?: undefined });
+
+/** The client an S3 component talks through, and whether it built (and so must destroy) it. */
+export interface S3ClientHandle extends ResolvedS3Connection {
+  readonly ownsClient: boolean;
+}
+
+/**
+ * An S3 component's client: the one passed in (checked to be an `S3Client`; default timeout, no
+ * secrets to scrub since none were given) or one built by {@link createS3Connection}.
+ *
+ * @throws CodeError CONFIG_ERROR naming the field.
+ */
+export function resolveS3Client(options: S3ClientOrConnection, owner: string): S3ClientHandle {
+  if (options.client !== undefined) {
+    if (!(options.client instanceof S3Client)) throw new CodeError('CONFIG_ERROR', `${owner}: client must be an S3Client of @aws-sdk/client-s3`, { details: { field: 'client' } });
+    return { client: options.client, ownsClient: false, requestTimeoutMs: S3_CONNECTION_DEFAULTS.requestTimeoutMs, secrets: [] };
+  }
+  return { ...createS3Connection(options, owner), ownsClient: true };
+}

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { CodeError, HostFailure, validateSessionId } from '@a3s-lab/code-core';
 
 import { validateBucket } from './s3-bucket.js';
-import { S3_CONNECTION_DEFAULTS, createS3Connection } from './s3-connection.js';
-import type { S3ConnectionOptions } from './s3-connection.js';
+import { resolveS3Client } from './s3-connection.js';
+import type { S3ClientOrConnection } from './s3-connection.js';
 import { toS3Failure } from './s3-failure.js';
 import { normalizePrefix } from './s3-key.js';
 
@@ -37,7 +38,7 @@ interface S3SessionLeasesLocation {
 }
 
 /** Options of {@link S3SessionLeases}: an existing client, or the connection settings to build one. */
-export type S3SessionLeasesOptions = S3SessionLeasesLocation & ({ readonly client: S3Client } | (S3ConnectionOptions & { readonly client?: undefined }));
+export type S3SessionLeasesOptions = S3SessionLeasesLocation & S3ClientOrConnection;
 
 /**
  * Per-session leases in an S3 bucket, for hosts that serve sessions from an `S3SessionStore`
@@ -70,19 +71,11 @@ export class S3SessionLeases {
     if (!Number.isSafeInteger(ttl) || ttl < 100) throw new CodeError('CONFIG_ERROR', 'S3SessionLeases: ttlMs must be an integer >= 100', { details: { field: 'ttlMs' } });
     this.#ttlMs = ttl;
     this.#now = options.now ?? Date.now;
-    if (options.client !== undefined) {
-      if (!(options.client instanceof S3Client)) throw new CodeError('CONFIG_ERROR', 'S3SessionLeases: client must be an S3Client of @aws-sdk/client-s3', { details: { field: 'client' } });
-      this.#client = options.client;
-      this.#ownsClient = false;
-      this.#timeoutMs = S3_CONNECTION_DEFAULTS.requestTimeoutMs;
-      this.#secrets = [];
-    } else {
-      const connection = createS3Connection(options, 'S3SessionLeases');
-      this.#client = connection.client;
-      this.#ownsClient = true;
-      this.#timeoutMs = connection.requestTimeoutMs;
-      this.#secrets = connection.secrets;
-    }
+    const handle = resolveS3Client(options, 'S3SessionLeases');
+    this.#client = handle.client;
+    this.#ownsClient = handle.ownsClient;
+    this.#timeoutMs = handle.requestTimeoutMs;
+    this.#secrets = handle.secrets;
   }
 
   /** How often a holder should renew: a third of the lifetime. */

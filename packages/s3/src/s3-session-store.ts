@@ -1,10 +1,11 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { CodeError, HostFailure, parseSessionSnapshotText, serializeSessionSnapshot, validateSessionId } from '@a3s-lab/code-core';
 import type { SessionSnapshotV1, SessionStore, SessionStoreCapabilities, SessionStoreEntry } from '@a3s-lab/code-core';
 
 import { validateBucket } from './s3-bucket.js';
-import { S3_CONNECTION_DEFAULTS, createS3Connection } from './s3-connection.js';
-import type { S3ConnectionOptions } from './s3-connection.js';
+import { resolveS3Client } from './s3-connection.js';
+import type { S3ClientOrConnection } from './s3-connection.js';
 import { toS3Failure } from './s3-failure.js';
 import { normalizePrefix } from './s3-key.js';
 
@@ -16,7 +17,7 @@ interface S3SessionStoreLocation {
 }
 
 /** Options of {@link S3SessionStore}: an existing client, or the connection settings to build one. */
-export type S3SessionStoreOptions = S3SessionStoreLocation & ({ readonly client: S3Client } | (S3ConnectionOptions & { readonly client?: undefined }));
+export type S3SessionStoreOptions = S3SessionStoreLocation & S3ClientOrConnection;
 
 const SUFFIX = '.json';
 
@@ -53,19 +54,11 @@ export class S3SessionStore implements SessionStore {
     this.bucket = validateBucket(options.bucket, 'S3SessionStore');
     this.prefix = normalizePrefix(options.prefix ?? '');
     this.name = `s3://${this.bucket}/${this.prefix}`;
-    if (options.client !== undefined) {
-      if (!(options.client instanceof S3Client)) throw new CodeError('CONFIG_ERROR', 'S3SessionStore: client must be an S3Client of @aws-sdk/client-s3', { details: { field: 'client' } });
-      this.#client = options.client;
-      this.#ownsClient = false;
-      this.#timeoutMs = S3_CONNECTION_DEFAULTS.requestTimeoutMs;
-      this.#secrets = [];
-    } else {
-      const connection = createS3Connection(options, 'S3SessionStore');
-      this.#client = connection.client;
-      this.#ownsClient = true;
-      this.#timeoutMs = connection.requestTimeoutMs;
-      this.#secrets = connection.secrets;
-    }
+    const handle = resolveS3Client(options, 'S3SessionStore');
+    this.#client = handle.client;
+    this.#ownsClient = handle.ownsClient;
+    this.#timeoutMs = handle.requestTimeoutMs;
+    this.#secrets = handle.secrets;
   }
 
   async save(snapshot: SessionSnapshotV1): Promise<void> {
