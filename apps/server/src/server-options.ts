@@ -35,9 +35,12 @@ export interface ServerOptions {
    * Every process serving the same URL must use the same store AND the same leases.
    */
   readonly sessionStore?: SessionStore;
-  /** The per-session lock shared by all processes. Default `FileSessionLeases` in `<stateDir>/leases`. */
+  /**
+   * The per-session lock shared by all processes. Default `FileSessionLeases` in `<stateDir>/leases`,
+   * or `S3SessionLeases` beside the agent's store when its config keeps sessions on S3.
+   */
   readonly leases?: SessionLeases;
-  /** Lifetime of an unrenewed file lease (ignored when `leases` is given, so both together are refused). Default 15 s. */
+  /** Lifetime of an unrenewed default lease (file or S3; refused together with `leases`). Default 15 s. */
   readonly leaseTtlMs?: number;
   /** Bind address. Default `127.0.0.1` (loopback). */
   readonly host?: string;
@@ -100,7 +103,7 @@ const nonNegativeInteger = (value: number, name: string, max = Number.MAX_SAFE_I
 export function resolveServerOptions(options: ServerOptions): ResolvedServerOptions {
   if (options.workspaceRoots.length === 0) throw new TypeError('workspaceRoots needs at least one directory');
   for (const root of options.workspaceRoots) if (!isAbsolute(root)) throw new TypeError(`workspace root '${root}' must be an absolute path`);
-  if (options.leases !== undefined && options.leaseTtlMs !== undefined) throw new TypeError('leaseTtlMs applies to the default file leases only; configure the ttl on the leases you pass');
+  if (options.leases !== undefined && options.leaseTtlMs !== undefined) throw new TypeError('leaseTtlMs applies to the default leases only; configure the ttl on the leases you pass');
   const confirmation = options.confirmationPolicy ?? DEFAULT_CONFIRMATION_POLICY;
   // A server that approved on its own would run commands nobody confirmed.
   if (confirmation.enabled === false) throw new TypeError('confirmationPolicy.enabled cannot be false on the server');

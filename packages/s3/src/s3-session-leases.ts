@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { CodeError, HostFailure, validateSessionId } from '@a3s-lab/code-core';
 
 import { validateBucket } from './s3-bucket.js';
+import { getObjectText } from './get-object-text.js';
 import { resolveS3Client } from './s3-connection.js';
 import type { S3ClientOrConnection } from './s3-connection.js';
 import { toS3Failure } from './s3-failure.js';
@@ -134,19 +135,10 @@ export class S3SessionLeases {
   }
 
   async #read(key: string): Promise<{ readonly record: S3LeaseRecord; readonly etag: string } | null> {
-    let text: string;
-    let etag: string | undefined;
-    try {
-      const output = await this.#client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      text = (await output.Body?.transformToString('utf8')) ?? '';
-      etag = output.ETag;
-    } catch (error) {
-      const failure = toS3Failure(error, { op: 'GetObject', path: key, timeoutMs: this.#timeoutMs, secrets: this.#secrets });
-      if (failure.reason === 'NotFound') return null;
-      throw failure;
-    }
-    if (etag === undefined) throw new HostFailure('Unavailable', `S3 GetObject ${JSON.stringify(key)} returned no ETag: leases need conditional writes`, { path: key });
-    return { record: parseRecord(text), etag };
+    const object = await getObjectText(this.#client, this.bucket, key, (error) => toS3Failure(error, { op: 'GetObject', path: key, timeoutMs: this.#timeoutMs, secrets: this.#secrets }));
+    if (object === null) return null;
+    if (object.etag === undefined) throw new HostFailure('Unavailable', `S3 GetObject ${JSON.stringify(key)} returned no ETag: leases need conditional writes`, { path: key });
+    return { record: parseRecord(object.text), etag: object.etag };
   }
 
   #record(): S3LeaseRecord {

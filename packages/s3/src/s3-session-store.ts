@@ -1,9 +1,10 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { CodeError, HostFailure, parseSessionSnapshotText, serializeSessionSnapshot, validateSessionId } from '@a3s-lab/code-core';
 import type { SessionSnapshotV1, SessionStore, SessionStoreCapabilities, SessionStoreEntry } from '@a3s-lab/code-core';
 
 import { validateBucket } from './s3-bucket.js';
+import { getObjectText } from './get-object-text.js';
 import { resolveS3Client } from './s3-connection.js';
 import type { S3ClientOrConnection } from './s3-connection.js';
 import { toS3Failure } from './s3-failure.js';
@@ -80,22 +81,13 @@ export class S3SessionStore implements SessionStore {
   async load(sessionId: string): Promise<SessionSnapshotV1 | null> {
     const id = validateSessionId(sessionId, this.name);
     const key = this.#keyOf(id);
-    let text: string;
-    let etag: string | undefined;
-    try {
-      const output = await this.#client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      text = (await output.Body?.transformToString('utf8')) ?? '';
-      etag = output.ETag;
-    } catch (error) {
-      const failure = this.#failure(error, 'GetObject', id);
-      if (failure.reason === 'NotFound') {
-        this.#etags.set(id, null);
-        return null;
-      }
-      throw failure;
+    const object = await getObjectText(this.#client, this.bucket, key, (error) => this.#failure(error, 'GetObject', id));
+    if (object === null) {
+      this.#etags.set(id, null);
+      return null;
     }
-    const snapshot = parseSessionSnapshotText(text, { store: this.name, sessionId: id });
-    if (etag !== undefined) this.#etags.set(id, etag);
+    const snapshot = parseSessionSnapshotText(object.text, { store: this.name, sessionId: id });
+    if (object.etag !== undefined) this.#etags.set(id, object.etag);
     return snapshot;
   }
 
