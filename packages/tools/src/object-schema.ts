@@ -1,6 +1,6 @@
-import { Ajv } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 /** A compiled output schema: how the model sees it and how its output is checked. */
 export interface ObjectSchema {
@@ -12,9 +12,26 @@ export interface ObjectSchema {
   validate(value: unknown): string[];
 }
 
-// Built on first use: importing the package pays for no Ajv instance.
+// Ajv is loaded and built on first use: importing the package loads none of its ~40 files.
+const requireHere = createRequire(import.meta.url);
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
+
+function draft07Ajv(): Ajv {
+  if (draft07 === undefined) {
+    const loaded: { readonly Ajv: typeof Ajv } = requireHere('ajv');
+    draft07 = new loaded.Ajv({ allErrors: true, strict: false });
+  }
+  return draft07;
+}
+
+function draft2020Ajv(): Ajv2020 {
+  if (draft2020 === undefined) {
+    const loaded: { readonly Ajv2020: typeof Ajv2020 } = requireHere('ajv/dist/2020.js');
+    draft2020 = new loaded.Ajv2020({ allErrors: true, strict: false });
+  }
+  return draft2020;
+}
 const MAX_LISTED = 12;
 
 function describe(error: ErrorObject): string {
@@ -35,8 +52,8 @@ export function compileObjectSchema(schema: unknown): ObjectSchema {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new Error('schema must be a JSON Schema object');
   const record = schema as Record<string, unknown>;
   const dialect = typeof record['$schema'] === 'string' ? record['$schema'] : '';
-  const ajv = dialect.includes('2020-12') ? (draft2020 ??= new Ajv2020({ allErrors: true, strict: false })) : (draft07 ??= new Ajv({ allErrors: true, strict: false }));
   if (dialect !== '' && !dialect.includes('2020-12') && !dialect.includes('draft-07')) throw new Error(`unsupported $schema ${JSON.stringify(dialect)}: use draft-07 or 2020-12`);
+  const ajv = dialect.includes('2020-12') ? draft2020Ajv() : draft07Ajv();
   let compiled: ValidateFunction;
   try {
     compiled = ajv.compile(record);

@@ -40,7 +40,7 @@ import { checkRecursion } from './stages/recursion-guard.js';
 import { resolveTool } from './stages/resolve-tool.js';
 import { sanitizeOutput } from './stages/sanitize-output.js';
 import { emitExecutionStart, emitToolEnd, emitToolStart } from './stages/tool-events.js';
-import { validateArguments } from './stages/validate-arguments.js';
+import { argumentValidatorReady, validateArguments } from './stages/validate-arguments.js';
 
 /** One tool call asked of the kernel. */
 export interface InvocationRequest {
@@ -308,6 +308,9 @@ export class InvocationKernel {
     const tool = resolveTool(deps.registry, call.toolName);
     if (isStop(tool)) return tool;
     call.tool = tool;
+    const validatorLoading = argumentValidatorReady(tool);
+    if (validatorLoading !== undefined) await validatorLoading;
+    if (call.aborted) return this.#abortStop(call);
     let stop = validateArguments(tool, call.args);
     if (stop !== undefined) return stop;
     call.lifecycle.transition('admitted');

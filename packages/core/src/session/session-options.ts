@@ -1,9 +1,10 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { ConfirmationLane } from '../confirmation/confirmation-lane.js';
 import { CodeError } from '../errors/code-error.js';
 import type { FromJsonSchema } from '../tools/from-json-schema.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import { NON_JSON_SESSION_OPTIONS, sessionOptionsJsonSchema } from './session-options-schema.js';
+import { sessionOptionsValidator } from './session-options-validator.generated.js';
 import { validatePermissionPolicy } from '../permission/permission-policy.js';
 import type { RetentionLimits } from './run-store.js';
 import { isSessionStore } from './session-store.js';
@@ -191,13 +192,6 @@ type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : fals
 type Assert<T extends true> = T;
 export type SessionOptionsMatchSchema = Assert<MutuallyAssignable<DeepMutable<Omit<SessionOptions, (typeof NON_JSON_SESSION_OPTIONS)[number]>>, DeepMutable<JsonSessionOptions>>>;
 
-let validator: ValidateFunction | undefined;
-function compiled(): ValidateFunction {
-  // Compiled on first use (not at import): the schema is a constant.
-  validator ??= new Ajv2020({ strict: true, verbose: true, validateSchema: false }).compile(sessionOptionsJsonSchema);
-  return validator;
-}
-
 /** `/permissionPolicy/deny/0` -> `permissionPolicy.deny[0]`. */
 function fieldOf(pointer: string): string {
   return pointer
@@ -292,8 +286,8 @@ export function resolveSessionOptions(options: unknown = {}): ResolvedSessionOpt
   // A field set to `undefined` means "not set".
   const input = Object.fromEntries(Object.entries(options as Record<string, unknown>).filter(([, value]) => value !== undefined));
   const { workspaceBackend: _backend, sessionStore: _store, ...json } = input;
-  const validate = compiled();
-  if (!validate(json)) rejectFirst(validate.errors![0]!, json);
+  // Precompiled at development time (scripts/generate-validators.ts): no Ajv compile per process.
+  if (!sessionOptionsValidator(json)) rejectFirst(sessionOptionsValidator.errors![0]!, json);
   checkBeyondSchema(input);
   const typed = input as SessionOptions;
   const planningMode = typed.planningMode ?? (typed.planning === undefined ? SESSION_OPTION_DEFAULTS.planningMode : typed.planning ? 'enabled' : 'disabled');

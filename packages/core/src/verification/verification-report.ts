@@ -1,9 +1,9 @@
-import { Ajv } from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { CodeError } from '../errors/code-error.js';
+import { VERIFICATION_REPORT_SCHEMA } from './verification-report-schema.js';
+import { verificationReportValidator } from './verification-report-validator.generated.js';
 
-/** Schema name of a verification report document. */
-export const VERIFICATION_REPORT_SCHEMA = 'a3s.verification_report.v1';
+export { VERIFICATION_REPORT_JSON_SCHEMA, VERIFICATION_REPORT_SCHEMA } from './verification-report-schema.js';
 
 /** Outcome of a check or a report. */
 export type VerificationStatus = 'passed' | 'failed' | 'skipped' | 'error';
@@ -42,48 +42,6 @@ export interface VerificationReportV1 {
   readonly recordedAtMs?: number;
 }
 
-const status = { enum: ['passed', 'failed', 'skipped', 'error'] } as const;
-const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max }) as const;
-
-/** JSON Schema of {@link VerificationReportV1} (draft-07). */
-export const VERIFICATION_REPORT_JSON_SCHEMA = {
-  type: 'object',
-  required: ['schema', 'subject', 'status', 'checks'],
-  additionalProperties: false,
-  properties: {
-    schema: { const: VERIFICATION_REPORT_SCHEMA },
-    subject: text(1024),
-    status,
-    summary: { type: 'string', maxLength: 16_384 },
-    source: text(256),
-    recordedAtMs: { type: 'integer', minimum: 0 },
-    checks: {
-      type: 'array',
-      maxItems: 1024,
-      items: {
-        type: 'object',
-        required: ['id', 'kind', 'description', 'status', 'required'],
-        additionalProperties: false,
-        properties: {
-          id: text(256),
-          kind: text(64),
-          description: { type: 'string', maxLength: 4096 },
-          status,
-          required: { type: 'boolean' },
-          command: { type: 'string', maxLength: 16_384 },
-          exitCode: { type: 'integer' },
-          durationMs: { type: 'number', minimum: 0 },
-          output: { type: 'string', maxLength: 65_536 },
-          error: { type: 'string', maxLength: 16_384 },
-        },
-      },
-    },
-  },
-} as const;
-
-// Compiled on first use: importing the package must not pay for an Ajv instance.
-let compiledSchema: ValidateFunction | undefined;
-const schemaValidator = (): ValidateFunction => (compiledSchema ??= new Ajv({ allErrors: true, strict: false }).compile(VERIFICATION_REPORT_JSON_SCHEMA));
 
 function describe(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
@@ -99,7 +57,8 @@ function describe(error: ErrorObject): string {
  * `details.field` naming the bad report (`reports[2]`) and every failing path.
  */
 export function validateVerificationReport(value: unknown, field = 'report'): VerificationReportV1 {
-  const validateSchema = schemaValidator();
+  // Precompiled at development time (scripts/generate-validators.ts).
+  const validateSchema = verificationReportValidator;
   if (!validateSchema(value)) {
     const problems = [...new Set((validateSchema.errors ?? []).map(describe))].slice(0, 8);
     throw invalid(field, problems.join('; '));

@@ -1,12 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { recordingTool } from '../../../test/kernel-kit.js';
 import type { JsonSchema } from '../../tools/json-schema.js';
-import { validateArguments } from './validate-arguments.js';
+import { argumentValidatorReady, validateArguments } from './validate-arguments.js';
 
 const DRAFT_2020 = 'https://json-schema.org/draft/2020-12/schema';
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 
 describe('validateArguments schema dialects', () => {
+  // The kernel awaits this before stage 2; Ajv is loaded on the first call that needs it.
+  beforeAll(async () => {
+    await argumentValidatorReady(recordingTool('warm-up'));
+  });
+
   it('validates a JSON Schema 2020-12 tool schema (prefixItems, $defs) instead of refusing it', () => {
     const tool = recordingTool('pair', undefined, {
       parameters: {

@@ -1,6 +1,5 @@
-import { Ajv } from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 as Ajv2020Class } from 'ajv/dist/2020.js';
 import type { AnyTool } from '../../tools/tool-registry.js';
 import { argumentBoundsProblem } from '../argument-bounds.js';
 import type { StageStop } from '../invocation-call.js';
@@ -9,10 +8,17 @@ import type { StageStop } from '../invocation-call.js';
 // strict:false because tool schemas are model-facing JSON that may carry annotations ajv does
 // not know; allErrors so the model sees every failing path at once.
 const AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
-// Both built on first use (importing the package pays for no Ajv instance); most sessions only
-// ever see draft-07 (or dialect-less) schemas.
-let draft07: Ajv | undefined;
-let draft2020: Ajv2020 | undefined;
+// Both built on first use; most sessions only ever see draft-07 (or dialect-less) schemas.
+let draft07: AjvClass | undefined;
+let draft2020: Ajv2020Class | undefined;
+
+/** Ajv's two classes, loaded by {@link argumentValidatorReady}. */
+interface AjvEngine {
+  readonly Ajv: typeof AjvClass;
+  readonly Ajv2020: typeof Ajv2020Class;
+}
+let engine: AjvEngine | undefined;
+let engineLoading: Promise<void> | undefined;
 
 /** `$schema` URIs of JSON Schema 2020-12 (with and without the trailing `#`, http or https). */
 const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
@@ -22,14 +28,34 @@ const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
  * (MCP servers publish those), draft-07 otherwise — including schemas without `$schema`, so the
  * built-in tools keep their meaning.
  */
-function ajvFor(schema: object): Ajv | Ajv2020 {
+function ajvFor(loaded: AjvEngine, schema: object): AjvClass | Ajv2020Class {
   const dialect = (schema as { $schema?: unknown }).$schema;
-  if (typeof dialect === 'string' && DRAFT_2020_12.test(dialect)) return (draft2020 ??= new Ajv2020(AJV_OPTIONS));
-  return (draft07 ??= new Ajv(AJV_OPTIONS));
+  if (typeof dialect === 'string' && DRAFT_2020_12.test(dialect)) return (draft2020 ??= new loaded.Ajv2020(AJV_OPTIONS));
+  return (draft07 ??= new loaded.Ajv(AJV_OPTIONS));
 }
 
 type Compiled = ValidateFunction | { readonly schemaError: string };
 const cache = new WeakMap<AnyTool, Compiled>();
+
+/**
+ * Resolves once `tool`'s arguments can be validated: undefined (nothing to wait for) when its
+ * validator is compiled or Ajv is loaded, else the one load of Ajv. Ajv (~40 CommonJS files) is
+ * loaded on the first call that needs it, not at import: importing the package, opening a session
+ * and the first model request pay nothing for it. The kernel awaits this before stage 2.
+ */
+export function argumentValidatorReady(tool: AnyTool): Promise<void> | undefined {
+  if (engine !== undefined || cache.has(tool)) return undefined;
+  engineLoading ??= Promise.all([import('ajv'), import('ajv/dist/2020.js')]).then(
+    ([draft07Module, draft2020Module]) => {
+      engine = { Ajv: draft07Module.Ajv, Ajv2020: draft2020Module.Ajv2020 };
+    },
+    (error: unknown) => {
+      engineLoading = undefined;
+      throw error;
+    },
+  );
+  return engineLoading;
+}
 
 /** How many failing paths a message lists. */
 const MAX_LISTED_ERRORS = 8;
@@ -37,8 +63,9 @@ const MAX_LISTED_ERRORS = 8;
 function compile(tool: AnyTool): Compiled {
   let compiled = cache.get(tool);
   if (compiled === undefined) {
+    if (engine === undefined) throw new Error(`internal: validating '${tool.name}' before argumentValidatorReady() resolved`);
     try {
-      const ajv = ajvFor(tool.parameters as object);
+      const ajv = ajvFor(engine, tool.parameters as object);
       const validate = ajv.compile(tool.parameters as object);
       // The validator keeps working after its schema leaves ajv's registry; removing it means
       // dynamic tools do not accumulate and two tools may reuse the same `$id`.
