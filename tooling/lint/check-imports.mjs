@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Import-graph lint: fails on import cycles inside a package, on imports of workspace packages
 // that the package map does not allow (up or sideways), on relative imports that leave the
-// package, on `node:*` imports in runtime-neutral core code, and on static value imports of
-// packages that must load lazily (`lazyOnly`: `import type` and `import()` only).
+// package, on `node:*` imports in runtime-neutral core code, on static value imports of
+// packages that must load lazily (`lazyOnly`: `import type` and `import()` only), and on any
+// static or type reference to packages a package reaches only through `import()` (`dynamicOnly`:
+// optional packages its published declarations must not name).
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +52,20 @@ function staticValueImports(file, text, names) {
   return found;
 }
 
+/** Import/export declarations (type-only too) and `import('x')` types naming one of `names`; a dynamic `import()` call is not one. */
+function staticReferences(file, text, names) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const found = [];
+  const named = (node) => node !== undefined && ts.isStringLiteral(node) && names.includes(packageNameOf(node.text));
+  const visit = (node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && named(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
+    if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && named(node.argument.literal)) found.push(node.argument.literal.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 function resolveRelative(fromFile, specifier) {
   const base = resolve(dirname(fromFile), specifier);
   const candidates = [base, base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), `${base}.ts`, join(base, 'index.ts')];
@@ -71,6 +87,7 @@ for (const pkgDir of workspaceDirs) {
   }
   const nodeFree = pkg.name === '@a3s-lab/code-core';
   const lazyOnly = map.lazyOnly?.[pkg.name] ?? [];
+  const dynamicOnly = map.dynamicOnly?.[pkg.name] ?? [];
   const nodeExceptions = map.nodeFreeExceptions[pkg.name] ?? [];
   const files = ['src', 'test', 'bench'].flatMap((d) => walk(join(pkgDir, d)));
   const graph = new Map();
@@ -83,6 +100,11 @@ for (const pkgDir of workspaceDirs) {
     if (lazyOnly.length > 0 && !testFile) {
       for (const spec of staticValueImports(file, text, lazyOnly)) {
         problems.push(`${relative(root, file)}: '${spec}' must load lazily: use \`import type\` or a dynamic import()`);
+      }
+    }
+    if (dynamicOnly.length > 0 && !testFile) {
+      for (const spec of staticReferences(file, text, dynamicOnly)) {
+        problems.push(`${relative(root, file)}: '${spec}' may be reached only with a dynamic import(): its types would reach the published declarations (declare the shape used locally or in core)`);
       }
     }
     for (const ref of info.importedFiles) {

@@ -2,14 +2,15 @@
 // The packed-install check (issue 18): packs every workspace package as `pnpm publish` would,
 // lints each tarball (publint --strict, arethetypeswrong), installs @a3s-lab/code from the
 // tarballs into a clean project and uses it the way a new user would: ESM import, CommonJS
-// require, tsc under NodeNext / Bundler / Node10 (strict, exactOptionalPropertyTypes) over
-// fixtures/types/*.ts, every fixtures/run/* program (a custom backend running the contract
+// require, tsc under NodeNext / Bundler / Node10 (strict, exactOptionalPropertyTypes), each with
+// skipLibCheck true and false, over fixtures/types/*.ts, every fixtures/run/* program (a custom backend running the contract
 // suite under node:test, an Anthropic-only session), and the packed CLI (`a3s-code --help`, then
 // the CLI's process-level tests with A3S_CODE_BIN pointing at it).
 // Needs `pnpm run build` first. Prints one line per step; exits non-zero on the first failure.
 //
 // Usage: node tooling/pack-check/run.mjs [--keep]   (--keep leaves the temp directory)
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core';
@@ -65,20 +66,38 @@ try {
   });
   step('installed @a3s-lab/code from the tarballs');
 
+  // The optional packages are not there (pnpm installs no optional peer), so the type runs below
+  // prove that @a3s-lab/code's declarations stand without them.
+  const fromSdk = createRequire(realpathSync(join(app, 'node_modules', '@a3s-lab', 'code', 'package.json')));
+  for (const optional of ['@a3s-lab/code-mcp', '@a3s-lab/code-s3', '@aws-sdk/client-s3', 'openai']) {
+    let found = true;
+    try {
+      fromSdk.resolve(`${optional}/package.json`);
+    } catch (error) {
+      found = error?.code !== 'MODULE_NOT_FOUND';
+    }
+    if (found) throw new Error(`${optional} is installed in the Anthropic-only project: the type checks would not show that @a3s-lab/code's typings stand without it`);
+  }
+
   cpSync(join(fixtures, 'types'), join(app, 'types'), { recursive: true });
-  // skipLibCheck as `tsc --init` sets it: @a3s-lab/code's declarations name the optional
-  // @a3s-lab/code-mcp's config types, which a user without MCP does not have installed.
+  // Each mode twice: skipLibCheck as `tsc --init` sets it, and skipLibCheck: false, which reads
+  // every declaration file the fixtures reach (ours and those of the required dependencies): one
+  // that imported a package this project lacks (the optional MCP or S3 package, the AWS SDK)
+  // fails there with "Cannot find module".
   const modes = {
     nodenext: { module: 'nodenext', moduleResolution: 'nodenext' },
     bundler: { module: 'preserve', moduleResolution: 'bundler' },
     node10: { module: 'commonjs', moduleResolution: 'node10' },
   };
   for (const [mode, resolution] of Object.entries(modes)) {
-    const config = { compilerOptions: { ...resolution, target: 'es2023', lib: ['es2023'], types: ['node'], strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: true }, include: ['types/**/*.ts'] };
-    writeFileSync(join(app, `tsconfig.${mode}.json`), JSON.stringify(config, null, 2));
-    run(process.execPath, [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', `tsconfig.${mode}.json`], { cwd: app });
+    for (const skipLibCheck of [true, false]) {
+      const name = `tsconfig.${mode}${skipLibCheck ? '' : '.lib-check'}.json`;
+      const config = { compilerOptions: { ...resolution, target: 'es2023', lib: ['es2023'], types: ['node'], strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck }, include: ['types/**/*.ts'] };
+      writeFileSync(join(app, name), JSON.stringify(config, null, 2));
+      run(process.execPath, [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', name], { cwd: app });
+    }
   }
-  step(`tsc ${Object.keys(modes).join(' / ')} (strict, exactOptionalPropertyTypes) over ${readdirSync(join(fixtures, 'types')).filter((f) => f.endsWith('.ts')).length} fixture(s)`);
+  step(`tsc ${Object.keys(modes).join(' / ')} (strict, exactOptionalPropertyTypes; skipLibCheck true and false; no MCP / S3 package installed) over ${readdirSync(join(fixtures, 'types')).filter((f) => f.endsWith('.ts')).length} fixture(s)`);
 
   cpSync(join(fixtures, 'run'), join(app, 'run'), { recursive: true });
   for (const file of readdirSync(join(app, 'run')).sort()) {

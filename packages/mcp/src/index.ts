@@ -1,6 +1,8 @@
 // @a3s-lab/code-mcp: MCP servers (stdio, Streamable HTTP) as governed tools of A3S Code sessions.
 export { DEFAULT_MCP_TIMEOUT_MS, MAX_MCP_TIMEOUT_MS, resolveMcpServerConfig } from './mcp-server-config.js';
-export type { McpHttpTransportConfig, McpServerConfig, McpStdioTransportConfig, McpTransportConfig, ResolvedMcpServerConfig } from './mcp-server-config.js';
+export type { ResolvedMcpServerConfig } from './mcp-server-config.js';
+// The config and status data types are declared in core (so @a3s-lab/code's typings need no MCP package).
+export type { McpHttpTransportConfig, McpServerConfig, McpServerStatus, McpStdioTransportConfig, McpTransportConfig } from '@a3s-lab/code-core';
 export { MAX_TOOL_NAME_LENGTH, assignMcpToolNames, mcpToolName } from './mcp-tool-name.js';
 export type { McpToolNaming } from './mcp-tool-name.js';
 export { mcpError } from './mcp-error.js';
@@ -13,7 +15,6 @@ export { MAX_MCP_DESCRIPTION_LENGTH, MAX_MCP_SCHEMA_BYTES, capabilitiesFromAnnot
 export { McpManager } from './mcp-manager.js';
 export type { McpServerTools } from './mcp-manager.js';
 export { SessionMcp } from './session-mcp.js';
-export type { McpServerStatus } from './session-mcp.js';
 export { McpToolSource } from './mcp-tool-source.js';
 export { MAX_STDIO_MESSAGE_BYTES, STDERR_TAIL_BYTES, STDIO_KILL_GRACE_MS, StdioProcessTransport } from './stdio-process-transport.js';
 export type { StdioProcessTransportOptions } from './stdio-process-transport.js';

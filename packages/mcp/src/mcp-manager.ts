@@ -1,10 +1,9 @@
-import type { AnyTool } from '@a3s-lab/code-core';
+import type { AnyTool, McpServerConfig } from '@a3s-lab/code-core';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { McpConnection } from './mcp-connection.js';
 import type { McpConnectionStatus } from './mcp-connection.js';
 import { mcpError } from './mcp-error.js';
 import { resolveMcpServerConfig } from './mcp-server-config.js';
-import type { McpServerConfig } from './mcp-server-config.js';
 import { createMcpTool, unusableSchemaReason } from './mcp-tool.js';
 import { assignMcpToolNames } from './mcp-tool-name.js';
 

@@ -1,50 +1,5 @@
 import { CodeError } from '@a3s-lab/code-core';
-
-/** Starts the server as a child process and speaks MCP over its stdin/stdout. */
-export interface McpStdioTransportConfig {
-  /** Transport kind. */
-  readonly type: 'stdio';
-  /** Program to run (looked up on `PATH`). */
-  readonly command: string;
-  /** Arguments. Default `[]`. */
-  readonly args?: readonly string[];
-  /** Working directory of the server process. Default: the host process's. */
-  readonly cwd?: string;
-}
-
-/** Speaks MCP Streamable HTTP to a URL (`http` is accepted as a synonym). */
-export interface McpHttpTransportConfig {
-  /** Transport kind (`http` is a synonym of `streamable-http`). */
-  readonly type: 'http' | 'streamable-http';
-  /** The MCP endpoint, `http://` or `https://`. */
-  readonly url: string;
-  /** Extra request headers (e.g. `Authorization`). */
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-/** How to reach an MCP server. */
-export type McpTransportConfig = McpStdioTransportConfig | McpHttpTransportConfig;
-
-/** One MCP server, as given to `session.addMcp()` or declared as `mcp_servers "name" { ... }`. */
-export interface McpServerConfig {
-  /**
-   * Server name: the `<server>` of `mcp__<server>__<tool>`. 1-32 letters, digits, `_` or `-`,
-   * without `__` (which separates the parts of a tool name).
-   */
-  readonly name: string;
-  /** How to reach the server. */
-  readonly transport: McpTransportConfig;
-  /**
-   * Environment variables of a stdio server, on top of the host's environment stripped of
-   * secret-bearing names (like `bash`); pass secrets here on purpose. Rejected for HTTP.
-   */
-  readonly env?: Readonly<Record<string, string>>;
-  /**
-   * Deadline in ms of connecting, of listing tools and of each tool call (the kernel ends a hung
-   * call at it and cancels the request on the server). Default {@link DEFAULT_MCP_TIMEOUT_MS}.
-   */
-  readonly timeoutMs?: number;
-}
+import type { McpTransportConfig } from '@a3s-lab/code-core';
 
 /** Default of {@link McpServerConfig.timeoutMs}: 60 s. */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;

@@ -1,6 +1,5 @@
-import type { ToolSource, ToolSurface } from '@a3s-lab/code-core';
+import type { McpServerConfig, ToolSource, ToolSurface } from '@a3s-lab/code-core';
 import { McpManager } from './mcp-manager.js';
-import type { McpServerConfig } from './mcp-server-config.js';
 import { SessionMcp } from './session-mcp.js';
 
 /**

@@ -1,21 +1,6 @@
 import { CodeError } from '@a3s-lab/code-core';
-import type { AnyTool, ToolSourceBinding, ToolSurface } from '@a3s-lab/code-core';
+import type { AnyTool, McpServerConfig, McpServerStatus, ToolSourceBinding, ToolSurface } from '@a3s-lab/code-core';
 import { McpManager } from './mcp-manager.js';
-import type { McpServerConfig } from './mcp-server-config.js';
-
-/** One server as `session.mcps()` reports it. */
-export interface McpServerStatus {
-  /** Server name. */
-  readonly name: string;
-  /** Whether the connection is up. */
-  readonly connected: boolean;
-  /** Tools of the server on the session's surface. */
-  readonly toolCount: number;
-  /** Why it is not connected, or which of its tools were left out. */
-  readonly error?: string;
-  /** `session`: added to this session; `global`: inherited from the agent's configuration. */
-  readonly source: 'session' | 'global';
-}
 
 /**
  * The MCP part of ONE session's tool surface: the session's own servers (`addMcp`/`removeMcp`)

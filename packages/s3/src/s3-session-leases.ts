@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { CodeError, HostFailure, validateSessionId } from '@a3s-lab/code-core';
+import type { S3LeaseAttempt, S3LeaseRecord, S3SessionLeasesLike } from '@a3s-lab/code-core';
 
 import { validateBucket } from './s3-bucket.js';
 import { getObjectText } from './get-object-text.js';
@@ -13,20 +14,6 @@ import { normalizePrefix } from './s3-key.js';
 
 /** Default lifetime of a lease that is not renewed (a crashed holder's lease expires after it). */
 export const DEFAULT_S3_LEASE_TTL_MS = 15_000;
-
-/** What a lease object holds (the same record as the server's file leases). */
-export interface S3LeaseRecord {
-  /** Id of the holding process (random per {@link S3SessionLeases} instance). */
-  readonly owner: string;
-  /** Host name and pid of the holder, for operators. */
-  readonly host: string;
-  readonly pid: number;
-  /** Wall-clock time after which any process may take the lease over. */
-  readonly expiresAtMs: number;
-}
-
-/** Outcome of {@link S3SessionLeases.acquire}. */
-export type S3LeaseAttempt = { readonly acquired: true } | { readonly acquired: false; readonly holder: S3LeaseRecord };
 
 interface S3SessionLeasesLocation {
   readonly bucket: string;
@@ -53,7 +40,7 @@ export type S3SessionLeasesOptions = S3SessionLeasesLocation & S3ClientOrConnect
  *   unconditional delete that could remove a lease another process took over meanwhile.
  * Clocks of the hosts must agree within a fraction of the ttl (NTP), as with any lease.
  */
-export class S3SessionLeases {
+export class S3SessionLeases implements S3SessionLeasesLike {
   readonly owner = randomUUID();
   readonly bucket: string;
   readonly prefix: string;

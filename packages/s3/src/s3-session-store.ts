@@ -1,24 +1,25 @@
 import { DeleteObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { CodeError, HostFailure, parseSessionSnapshotText, serializeSessionSnapshot, validateSessionId } from '@a3s-lab/code-core';
-import type { SessionSnapshotV1, SessionStore, SessionStoreCapabilities, SessionStoreEntry } from '@a3s-lab/code-core';
+import type { S3SessionStoreOptions as S3SessionStoreConnectionOptions, SessionSnapshotV1, SessionStore, SessionStoreCapabilities, SessionStoreEntry } from '@a3s-lab/code-core';
 
 import { validateBucket } from './s3-bucket.js';
 import { getObjectText } from './get-object-text.js';
 import { resolveS3Client } from './s3-connection.js';
-import type { S3ClientOrConnection } from './s3-connection.js';
 import { toS3Failure } from './s3-failure.js';
 import { normalizePrefix } from './s3-key.js';
 
-/** Where an {@link S3SessionStore} keeps its documents. */
-interface S3SessionStoreLocation {
-  readonly bucket: string;
-  /** Key prefix of the documents (`<prefix>/<sessionId>.json`). Default none. */
-  readonly prefix?: string;
+/** Options of an {@link S3SessionStore} that talks through an existing AWS SDK client. */
+export interface S3SessionStoreClientOptions extends Pick<S3SessionStoreConnectionOptions, 'bucket' | 'prefix'> {
+  /** The client to use; the store neither configures nor destroys it. */
+  readonly client: S3Client;
 }
 
-/** Options of {@link S3SessionStore}: an existing client, or the connection settings to build one. */
-export type S3SessionStoreOptions = S3SessionStoreLocation & S3ClientOrConnection;
+/**
+ * Options of {@link S3SessionStore}: the connection settings to build a client (the plain-data
+ * options declared in `@a3s-lab/code-core`), or an existing client.
+ */
+export type S3SessionStoreOptions = S3SessionStoreConnectionOptions | S3SessionStoreClientOptions;
 
 const SUFFIX = '.json';
 

@@ -9,6 +9,7 @@ import type {
   ByteRange,
   GlobOptions,
   Page,
+  S3WorkspaceBackendOptions,
   SearchOptions,
   SearchResult,
   WorkspaceBackend,
@@ -20,7 +21,6 @@ import type {
 } from '@a3s-lab/code-core';
 
 import { createS3Connection } from './s3-connection.js';
-import type { S3ConnectionOptions } from './s3-connection.js';
 import { toS3Failure } from './s3-failure.js';
 import { confineKey, directoryPrefix, normalizePrefix, relativeOf } from './s3-key.js';
 import type { ConfinedKey } from './s3-key.js';
@@ -28,23 +28,6 @@ import { globObjects, searchObjects } from './s3-object-search.js';
 import type { ObjectListing, ObjectSearchLimits, ObjectSource, ScannedObject } from './s3-object-search.js';
 import { decodeListCursor, encodeListCursor } from './s3-list-cursor.js';
 import { validateBucket } from './s3-bucket.js';
-
-/** Options of {@link S3WorkspaceBackend}. */
-export interface S3WorkspaceBackendOptions extends S3ConnectionOptions {
-  readonly bucket: string;
-  /** Key prefix every workspace path lives under (`users/u1/sessions/s1`). Default none. */
-  readonly prefix?: string;
-  /** Largest object `readFile` loads whole (ranged reads are not limited). Default 32 MiB. */
-  readonly maxReadBytes?: number;
-  /** Serve `grep` and `glob` by scanning objects within the limits below. Default false. */
-  readonly searchEnabled?: boolean;
-  /** Objects one glob/grep may list. Default 10000. */
-  readonly maxObjectsScanned?: number;
-  /** Bytes of each object grep reads (from its start). Default 1 MiB. */
-  readonly maxGrepBytesPerObject?: number;
-  /** Objects grep fetches in parallel. Default 8. */
-  readonly searchConcurrency?: number;
-}
 
 /** Defaults of {@link S3WorkspaceBackendOptions}. */
 export const S3_WORKSPACE_DEFAULTS = Object.freeze({ maxReadBytes: 32 * 1024 * 1024, maxObjectsScanned: 10_000, maxGrepBytesPerObject: 1024 * 1024, searchConcurrency: 8 });

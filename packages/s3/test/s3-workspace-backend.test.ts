@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeError, HostFailure } from '@a3s-lab/code-core';
 
 import { S3WorkspaceBackend } from '../src/s3-workspace-backend.js';
-import type { S3WorkspaceBackendOptions } from '../src/s3-workspace-backend.js';
+import type { S3WorkspaceBackendOptions } from '../src/index.js';
 import { TEST_BUCKET, startS3Fixture } from './helpers/s3-fixture.js';
 import type { S3Fixture } from './helpers/s3-fixture.js';
 

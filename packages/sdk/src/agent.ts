@@ -6,9 +6,8 @@ import type { AgentDirectory, LoadedAclDocument } from '@a3s-lab/code-config';
 import type { AgentConfig } from '@a3s-lab/code-config';
 import { AgentSession, builtinSubagents, SESSION_OPTION_NAMES, resolveSessionOptions, workerDefinition } from '@a3s-lab/code-core/internal';
 import { CodeError, DefaultSecurityProvider } from '@a3s-lab/code-core';
-import type { AnyTool, SecurityProvider, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, ToolServices, ToolSource, ToolSourceBinding, WorkerAgentSpec } from '@a3s-lab/code-core';
+import type { AnyTool, McpServerConfig, SecurityProvider, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, ToolServices, ToolSource, ToolSourceBinding, WorkerAgentSpec } from '@a3s-lab/code-core';
 import type { ChildSessionRequest } from '@a3s-lab/code-core/internal';
-import type { McpServerConfig, McpToolSource } from '@a3s-lab/code-mcp';
 import { resolveModel } from '@a3s-lab/code-config';
 import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
 import { createProgramTool } from '@a3s-lab/code-ptc';
@@ -16,6 +15,7 @@ import { createBuiltinTools, createGenerateObjectTool, createParallelTaskTool, c
 import { createLlmClient } from './create-llm-client.js';
 import type { LlmClientFactory } from './create-llm-client.js';
 import { loadMcp } from './load-mcp.js';
+import type { McpToolSourceHandle } from './mcp-tool-source-handle.js';
 import { configuredSessionStore, s3ConfigCredentials, s3WorkspaceFromConfig } from './s3-from-config.js';
 import { S3SessionStore } from './s3-session-store.js';
 import { s3CredentialValues } from './s3-workspace-backend.js';
@@ -85,7 +85,7 @@ export class Agent {
   readonly sessionStore: SessionStore;
   readonly #toolSources: readonly ToolSource[];
   /** The config's `mcp_servers`, connected at create; `null` when there are none. */
-  readonly #mcp: McpToolSource | null;
+  readonly #mcp: McpToolSourceHandle | null;
   /** False for the agents derived for agent directories, which share their parent's servers. */
   readonly #ownsMcp: boolean;
   readonly #searchEngines: SearchEngineSet;
@@ -96,7 +96,7 @@ export class Agent {
   /** The S3 store this agent built from its config (its client is released by `close()`). */
   readonly #ownedS3Store: S3SessionStore | null;
 
-  private constructor(config: AgentConfig, document: LoadedAclDocument, options: AgentCreateOptions, sessionStore?: SessionStore, mcp: { readonly source: McpToolSource | null; readonly owned: boolean } = { source: null, owned: false }) {
+  private constructor(config: AgentConfig, document: LoadedAclDocument, options: AgentCreateOptions, sessionStore?: SessionStore, mcp: { readonly source: McpToolSourceHandle | null; readonly owned: boolean } = { source: null, owned: false }) {
     this.config = config;
     this.#options = options;
     this.#document = document;

@@ -1,6 +1,6 @@
 import { CodeError } from '@a3s-lab/code-core';
+import type { McpServerConfig } from '@a3s-lab/code-core';
 import type { AgentDirectory, AgentMcpTool } from '@a3s-lab/code-config';
-import type { McpServerConfig } from '@a3s-lab/code-mcp';
 import { createScriptTool } from './script-tool.js';
 import type { Session } from './session.js';
 

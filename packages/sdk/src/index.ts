@@ -10,13 +10,16 @@ export type { FromJsonSchema } from '@a3s-lab/code-core';
 export { createLlmClient } from './create-llm-client.js';
 export type { LlmClientFactory } from './create-llm-client.js';
 export { secretEnvironmentValues } from './secret-environment.js';
-export type { McpHttpTransportConfig, McpServerConfig, McpServerStatus, McpStdioTransportConfig, McpTransportConfig } from '@a3s-lab/code-mcp';
+// MCP support lives in the optional @a3s-lab/code-mcp (loaded on first use); its config and status
+// data types are declared in core, so these typings never name the optional package.
+export type { McpHttpTransportConfig, McpServerConfig, McpServerStatus, McpStdioTransportConfig, McpTransportConfig } from '@a3s-lab/code-core';
 
 export { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
-// S3 support lives in the optional @a3s-lab/code-s3, loaded on first use by these two classes.
+// S3 support lives in the optional @a3s-lab/code-s3, loaded on first use by these two classes;
+// their option types are plain data declared in core (no S3 package, no AWS SDK in these typings).
 export { S3WorkspaceBackend } from './s3-workspace-backend.js';
 export { S3SessionStore } from './s3-session-store.js';
-export type { S3ConnectionOptions, S3SessionStoreOptions, S3WorkspaceBackendOptions } from '@a3s-lab/code-s3';
+export type { S3ConnectionOptions, S3SessionStoreOptions, S3WorkspaceBackendOptions } from '@a3s-lab/code-core';
 export {
   AGENT_EVENT_TYPES_V1,
   CodeError,

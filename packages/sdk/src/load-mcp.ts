@@ -1,10 +1,23 @@
 import { CodeError } from '@a3s-lab/code-core';
+import type { McpServerConfig, ToolSurface } from '@a3s-lab/code-core';
 
-/** The `@a3s-lab/code-mcp` module, loaded on first use. */
-export type McpModule = typeof import('@a3s-lab/code-mcp');
+import type { McpToolSourceHandle } from './mcp-tool-source-handle.js';
+import type { SessionMcpBinding } from './session-mcp-binding.js';
+
+/**
+ * What the SDK uses of the `@a3s-lab/code-mcp` module, loaded on first use. Declared here (the
+ * loaded module is checked against it where it is imported) so that no declaration of this
+ * package names the optional package.
+ */
+export interface McpModule {
+  /** A session's MCP binding with no global servers. */
+  readonly SessionMcp: new (surface: ToolSurface) => SessionMcpBinding;
+  /** The agent-level source, connecting every configured server (in parallel). */
+  readonly McpToolSource: { create(configs: readonly McpServerConfig[]): Promise<McpToolSourceHandle> };
+}
 
 /** The package that carries MCP support; installed only by users who need it. */
-export const MCP_PACKAGE = '@a3s-lab/code-mcp';
+export const MCP_PACKAGE: string = '@a3s-lab/code-mcp';
 
 let loading: Promise<McpModule> | undefined;
 

@@ -1,5 +1,4 @@
-import type { S3SessionLeases, S3SessionStoreOptions } from '@a3s-lab/code-s3';
-import type { SessionSnapshotV1, SessionStore, SessionStoreCapabilities, SessionStoreEntry } from '@a3s-lab/code-core';
+import type { S3SessionLeasesLike, S3SessionStoreOptions, SessionSnapshotV1, SessionStore, SessionStoreCapabilities, SessionStoreEntry } from '@a3s-lab/code-core';
 
 import { assertS3Installed, loadS3 } from './load-s3.js';
 import { rememberS3Credentials, s3Root } from './s3-workspace-backend.js';
@@ -48,7 +47,7 @@ export class S3SessionStore implements SessionStore {
    * and connection), published with conditional writes: what hosts serving this store from
    * several machines lock a session with (the web host uses them when the agent's store is S3).
    */
-  async sessionLeases(options: { readonly ttlMs?: number } = {}): Promise<S3SessionLeases> {
+  async sessionLeases(options: { readonly ttlMs?: number } = {}): Promise<S3SessionLeasesLike> {
     const module = await loadS3();
     return new module.S3SessionLeases({ ...this.#options, ...options });
   }

@@ -1,9 +1,9 @@
-import type { S3WorkspaceBackendOptions } from '@a3s-lab/code-s3';
 import type {
   BackendCallOptions,
   ByteRange,
   GlobOptions,
   Page,
+  S3WorkspaceBackendOptions,
   SearchOptions,
   SearchResult,
   WorkspaceBackend,

@@ -1,7 +1,7 @@
 import { CodeError } from '@a3s-lab/code-core';
 import type { ToolSourceBinding, ToolSurface } from '@a3s-lab/code-core';
-import type { SessionMcp } from '@a3s-lab/code-mcp';
 import { loadMcp } from './load-mcp.js';
+import type { SessionMcpBinding } from './session-mcp-binding.js';
 
 /**
  * What the agent's tool sources keep for one SDK session: their bindings (closed with the
@@ -11,23 +11,23 @@ import { loadMcp } from './load-mcp.js';
 export class SessionExtensions {
   readonly #surface: ToolSurface;
   readonly #bindings: ToolSourceBinding[];
-  #mcp: SessionMcp | null;
-  #mcpLoading: Promise<SessionMcp> | null = null;
+  #mcp: SessionMcpBinding | null;
+  #mcpLoading: Promise<SessionMcpBinding> | null = null;
   #closing: Promise<void> | null = null;
 
-  constructor(surface: ToolSurface, bindings: readonly ToolSourceBinding[] = [], mcp: SessionMcp | null = null) {
+  constructor(surface: ToolSurface, bindings: readonly ToolSourceBinding[] = [], mcp: SessionMcpBinding | null = null) {
     this.#surface = surface;
     this.#bindings = [...bindings];
     this.#mcp = mcp;
   }
 
   /** The session's MCP binding, loading the MCP package and creating it when needed. */
-  mcp(): Promise<SessionMcp> {
+  mcp(): Promise<SessionMcpBinding> {
     if (this.#closing !== null) return Promise.reject(new CodeError('SESSION_CLOSED', 'session is closed; MCP servers cannot be changed'));
     if (this.#mcp !== null) return Promise.resolve(this.#mcp);
     this.#mcpLoading ??= loadMcp().then((module) => {
       if (this.#closing !== null) throw new CodeError('SESSION_CLOSED', 'session is closed; MCP servers cannot be changed');
-      const mcp = new module.SessionMcp(this.#surface, null);
+      const mcp = new module.SessionMcp(this.#surface);
       this.#mcp = mcp;
       this.#bindings.push(mcp);
       return mcp;
@@ -36,7 +36,7 @@ export class SessionExtensions {
   }
 
   /** The MCP binding if one exists (no loading). */
-  get currentMcp(): SessionMcp | null {
+  get currentMcp(): SessionMcpBinding | null {
     return this.#mcp;
   }
 

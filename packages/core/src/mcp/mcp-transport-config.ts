@@ -1,0 +1,27 @@
+// The transports of an MCP server config: plain data, declared here so that `@a3s-lab/code`'s
+// typings name them without the optional `@a3s-lab/code-mcp` (which re-exports them).
+
+/** Starts the server as a child process and speaks MCP over its stdin/stdout. */
+export interface McpStdioTransportConfig {
+  /** Transport kind. */
+  readonly type: 'stdio';
+  /** Program to run (looked up on `PATH`). */
+  readonly command: string;
+  /** Arguments. Default `[]`. */
+  readonly args?: readonly string[];
+  /** Working directory of the server process. Default: the host process's. */
+  readonly cwd?: string;
+}
+
+/** Speaks MCP Streamable HTTP to a URL (`http` is accepted as a synonym). */
+export interface McpHttpTransportConfig {
+  /** Transport kind (`http` is a synonym of `streamable-http`). */
+  readonly type: 'http' | 'streamable-http';
+  /** The MCP endpoint, `http://` or `https://`. */
+  readonly url: string;
+  /** Extra request headers (e.g. `Authorization`). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** How to reach an MCP server. */
+export type McpTransportConfig = McpStdioTransportConfig | McpHttpTransportConfig;

@@ -1,0 +1,14 @@
+/**
+ * What an S3 session lease object holds (the same record as the server's file leases). Declared
+ * here so that `@a3s-lab/code`'s typings name it without the optional `@a3s-lab/code-s3` (which
+ * re-exports it).
+ */
+export interface S3LeaseRecord {
+  /** Id of the holding process (random per `S3SessionLeases` instance). */
+  readonly owner: string;
+  /** Host name and pid of the holder, for operators. */
+  readonly host: string;
+  readonly pid: number;
+  /** Wall-clock time after which any process may take the lease over. */
+  readonly expiresAtMs: number;
+}
