@@ -37,5 +37,6 @@ export { abortError, throwIfAborted } from './workspace/abort.js';
 export { decodeCursor, encodeCursor } from './workspace/search-cursor.js';
 export { anchorGlob, compileGlobRule, escapeGlobLiteral, ruleMatches } from './glob/glob-pattern.js';
 export type { GlobRule } from './glob/glob-pattern.js';
-export { standaloneValidatorSource } from './validation/standalone-validator-source.js';
-export type { StandaloneValidatorSpec } from './validation/standalone-validator-source.js';
+export { standaloneValidatorMapSource, standaloneValidatorSource } from './validation/standalone-validator-source.js';
+export type { StandaloneValidatorMapSpec, StandaloneValidatorSpec } from './validation/standalone-validator-source.js';
+export { ARGUMENT_VALIDATOR_OPTIONS, registerPrecompiledArgumentValidators } from './kernel/stages/validate-arguments.js';

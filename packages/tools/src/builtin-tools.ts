@@ -1,4 +1,6 @@
 import type { AnyTool, WorkspaceCapabilities } from '@a3s-lab/code-core';
+import { registerPrecompiledArgumentValidators } from '@a3s-lab/code-core/internal';
+import { BUILTIN_ARGUMENT_VALIDATORS } from './builtin-argument-validators.generated.js';
 import { createBashTool } from './bash-tool.js';
 import { createBatchTool } from './batch-tool.js';
 import { createEditTool } from './edit-tool.js';
@@ -41,12 +43,20 @@ const FACTORIES: Readonly<Record<BuiltinToolName, () => AnyTool>> = {
   web_search: createWebSearchTool,
 };
 
+let validatorsRegistered = false;
+
 /**
  * The built-in tools in a stable order (`read, write, edit, patch, ls, glob, grep, bash, git,
  * batch, web_fetch, web_search`), freshly created. Pass the result through {@link selectToolsForWorkspace} to drop
  * the ones a backend cannot serve.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyTool[] {
+  if (!validatorsRegistered) {
+    // The kernel validates these tools' arguments (and those of the other tools of this package)
+    // with validators compiled at development time: no Ajv load, no schema compile.
+    validatorsRegistered = true;
+    registerPrecompiledArgumentValidators(BUILTIN_ARGUMENT_VALIDATORS);
+  }
   const include = options.include === undefined ? null : new Set<string>(options.include);
   const exclude = new Set<string>(options.exclude ?? []);
   return BUILTIN_TOOL_NAMES.filter((name) => (include === null || include.has(name)) && !exclude.has(name)).map((name) => FACTORIES[name]());

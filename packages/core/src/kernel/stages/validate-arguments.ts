@@ -5,9 +5,11 @@ import { argumentBoundsProblem } from '../argument-bounds.js';
 import type { StageStop } from '../invocation-call.js';
 
 // One shared instance: compiling is the expensive part and results are cached per tool below.
+// (Exported for the generators of precompiled validators, which must compile with the same.)
 // strict:false because tool schemas are model-facing JSON that may carry annotations ajv does
 // not know; allErrors so the model sees every failing path at once.
-const AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
+export const ARGUMENT_VALIDATOR_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
+const AJV_OPTIONS = ARGUMENT_VALIDATOR_OPTIONS;
 // Both built on first use; most sessions only ever see draft-07 (or dialect-less) schemas.
 let draft07: AjvClass | undefined;
 let draft2020: Ajv2020Class | undefined;
@@ -38,13 +40,38 @@ type Compiled = ValidateFunction | { readonly schemaError: string };
 const cache = new WeakMap<AnyTool, Compiled>();
 
 /**
+ * Validators compiled at development time (the built-in tools' schemas), by the JSON text of the
+ * schema they were compiled from with {@link AJV_OPTIONS}: a tool whose schema is that text uses
+ * one and needs no Ajv at all.
+ */
+const precompiled = new Map<string, ValidateFunction>();
+
+/**
+ * Registers validators compiled at development time by `standaloneValidatorMapSource` with the
+ * options of this stage (`allErrors`, `strict: false`, `validateFormats: false`, draft-07 unless a
+ * schema says 2020-12), keyed by `JSON.stringify(schema)`. A tool whose `parameters` serialise to
+ * a registered key is validated by it; any other tool compiles its schema with Ajv on first use.
+ */
+export function registerPrecompiledArgumentValidators(validators: ReadonlyMap<string, ValidateFunction>): void {
+  for (const [schema, validate] of validators) precompiled.set(schema, validate);
+}
+
+/** The registered validator of `tool`'s schema, cached for the tool; undefined when there is none. */
+function precompiledFor(tool: AnyTool): ValidateFunction | undefined {
+  if (precompiled.size === 0) return undefined;
+  const validate = precompiled.get(JSON.stringify(tool.parameters));
+  if (validate !== undefined) cache.set(tool, validate);
+  return validate;
+}
+
+/**
  * Resolves once `tool`'s arguments can be validated: undefined (nothing to wait for) when its
- * validator is compiled or Ajv is loaded, else the one load of Ajv. Ajv (~40 CommonJS files) is
+ * validator is compiled or precompiled or Ajv is loaded, else the one load of Ajv. Ajv (~40 CommonJS files) is
  * loaded on the first call that needs it, not at import: importing the package, opening a session
  * and the first model request pay nothing for it. The kernel awaits this before stage 2.
  */
 export function argumentValidatorReady(tool: AnyTool): Promise<void> | undefined {
-  if (engine !== undefined || cache.has(tool)) return undefined;
+  if (engine !== undefined || cache.has(tool) || precompiledFor(tool) !== undefined) return undefined;
   engineLoading ??= Promise.all([import('ajv'), import('ajv/dist/2020.js')]).then(
     ([draft07Module, draft2020Module]) => {
       engine = { Ajv: draft07Module.Ajv, Ajv2020: draft2020Module.Ajv2020 };
@@ -61,7 +88,7 @@ export function argumentValidatorReady(tool: AnyTool): Promise<void> | undefined
 const MAX_LISTED_ERRORS = 8;
 
 function compile(tool: AnyTool): Compiled {
-  let compiled = cache.get(tool);
+  let compiled = cache.get(tool) ?? precompiledFor(tool);
   if (compiled === undefined) {
     if (engine === undefined) throw new Error(`internal: validating '${tool.name}' before argumentValidatorReady() resolved`);
     try {
