@@ -44,7 +44,8 @@ const builtSdk = join(here, '..', '..', 'packages', 'sdk', 'dist', 'index.js');
 const useBuilt = existsSync(builtSdk);
 // Built packages under plain node when they exist (what a host runs); else both sides under tsx.
 const childFlags = useBuilt ? [] : ['--conditions=@a3s-lab/source', '--import', 'tsx'];
-async function runJob(server: ScriptedModelServer, acl: string, side: 'ours' | 'bare'): Promise<JobRun> {
+type Side = 'ours' | 'bare' | 'bare-sdk';
+async function runJob(server: ScriptedModelServer, acl: string, side: Side): Promise<JobRun> {
   const workspace = fixTheBugWorkspace();
   server.setScenario(FIX_SCRIPT);
   server.clearRequests();
@@ -83,17 +84,22 @@ async function runJob(server: ScriptedModelServer, acl: string, side: 'ours' | '
   };
 }
 /**
- * Runs the fix-the-bug job 3 times per side (alternating), each in a fresh child process against
- * `server`, and prints the five rows of the issue's table with ratios.
+ * Runs the fix-the-bug job 3 times per side (rotating the order), each in a fresh child process
+ * against `server`, and prints the five rows of the issue's table with ratios against the bare
+ * `ai` loop (the goals), plus the same job through a bare @anthropic-ai/sdk loop: the provider SDK
+ * A3S Code must use, which the `ai` loop does not load (its @ai-sdk/anthropic is its own client).
  */
 export async function compareFixTheBug(server: ScriptedModelServer, acl: string): Promise<void> {
-  const jobs: Record<'ours' | 'bare', JobRun[]> = { ours: [], bare: [] };
-  for (let i = 0; i < 3; i += 1) {
-    for (const side of i % 2 === 0 ? (['ours', 'bare'] as const) : (['bare', 'ours'] as const)) jobs[side].push(await runJob(server, acl, side));
-  }
-  const jobMedian = (side: 'ours' | 'bare', field: keyof JobRun): number => median(jobs[side].map((run) => run[field]));
+  const jobs: Record<Side, JobRun[]> = { ours: [], bare: [], 'bare-sdk': [] };
+  const orders: readonly (readonly Side[])[] = [
+    ['ours', 'bare', 'bare-sdk'],
+    ['bare', 'bare-sdk', 'ours'],
+    ['bare-sdk', 'ours', 'bare'],
+  ];
+  for (const order of orders) for (const side of order) jobs[side].push(await runJob(server, acl, side));
+  const jobMedian = (side: Side, field: keyof JobRun): number => median(jobs[side].map((run) => run[field]));
   console.log(`fix-the-bug job, 8 turns, each run a child process (${useBuilt ? 'built packages, plain node' : 'sources, both under tsx: run pnpm build for the built figure'}), medians of 3, vs a bare Vercel ai loop with 4 tools:`);
-  console.log('  row                      ours        bare ai loop   ratio   goal');
+  console.log('  row                      ours        bare ai loop   ratio   goal       bare @anthropic-ai/sdk loop   ours / it');
   const jobRows: readonly (readonly [string, keyof JobRun, string, string])[] = [
     ['time to first model call', 'firstCallMs', 'ms', '<= 1.1x'],
     ['per turn', 'perTurnMs', 'ms', '<= 1.0x'],
@@ -104,8 +110,11 @@ export async function compareFixTheBug(server: ScriptedModelServer, acl: string)
   for (const [label, field, unit, goal] of jobRows) {
     const ours = jobMedian('ours', field);
     const bare = jobMedian('bare', field);
+    const sdk = jobMedian('bare-sdk', field);
     const digits = unit === 'B' ? 0 : 1;
-    console.log(`  ${label.padEnd(24)} ${`${ours.toFixed(digits)} ${unit}`.padStart(11)} ${`${bare.toFixed(digits)} ${unit}`.padStart(14)} ${(ours / bare).toFixed(2).padStart(6)}x   ${goal}`);
+    console.log(
+      `  ${label.padEnd(24)} ${`${ours.toFixed(digits)} ${unit}`.padStart(11)} ${`${bare.toFixed(digits)} ${unit}`.padStart(14)} ${(ours / bare).toFixed(2).padStart(6)}x   ${goal.padEnd(10)} ${`${sdk.toFixed(digits)} ${unit}`.padStart(27)} ${(ours / sdk).toFixed(2).padStart(10)}x`,
+    );
   }
 }
 
