@@ -521,13 +521,9 @@ export class Agent {
     }
   }
 
+  /** The session options the agent config sets (same names as the session options). */
   #configDefaults(): Record<string, unknown> {
-    const defaults: Record<string, unknown> = {};
-    const source = this.config as unknown as Record<string, unknown>;
-    for (const name of SESSION_OPTION_NAMES) {
-      if (source[name] !== undefined) defaults[name] = source[name];
-    }
-    return defaults;
+    return Object.fromEntries(Object.entries(this.config).filter(([name, value]) => value !== undefined && SESSION_OPTION_NAMES.includes(name)));
   }
 }
 
