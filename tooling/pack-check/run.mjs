@@ -9,6 +9,7 @@
 // Needs `pnpm run build` first. Prints one line per step; exits non-zero on the first failure.
 //
 // Usage: node tooling/pack-check/run.mjs [--keep]   (--keep leaves the temp directory)
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,14 @@ import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/co
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { catalogVersion, cleanEnv, installProject, packAll, root, run } from './packed-install.mjs';
+
+// Under `pnpm exec` (the test suite) NODE_PATH names the workspace's hoisted node_modules, where
+// every workspace package is reachable: `require` would find the optional packages there and the
+// checks below would not be those of a clean project. Run again without it.
+if (process.env.NODE_PATH !== undefined) {
+  const again = spawnSync(process.execPath, process.argv.slice(1), { stdio: 'inherit', env: cleanEnv() });
+  process.exit(again.status ?? 1);
+}
 
 const keep = process.argv.includes('--keep');
 const fixtures = join(root, 'tooling', 'pack-check', 'fixtures');
