@@ -1,5 +1,3 @@
-import { lookup } from 'node:dns/promises';
-
 /** One DNS answer. */
 export interface ResolvedAddress {
   readonly address: string;
@@ -15,6 +13,8 @@ export type HostResolver = (hostname: string, options: { readonly abortSignal?: 
 
 /** The system resolver (`getaddrinfo`, so `/etc/hosts` applies), every answer in resolver order. */
 export const systemResolver: HostResolver = async (hostname) => {
+  // Loaded by the first lookup, not at import.
+  const { lookup } = await import('node:dns/promises');
   const answers = await lookup(hostname, { all: true, verbatim: true });
   return answers.map(({ address, family }) => ({ address, family }));
 };

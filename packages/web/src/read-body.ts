@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { NodeTransports } from './node-transports.js';
 import { webFailure } from './web-errors.js';
 
 /** A body read under a byte cap. */
@@ -16,11 +16,11 @@ export interface CappedBody {
  * emits bounded chunks, so the overshoot is one chunk, which is dropped). The streams are destroyed
  * as soon as the cap is reached, so the rest is never downloaded.
  */
-export async function readCappedBody(response: IncomingMessage, maxBytes: number): Promise<CappedBody> {
+export async function readCappedBody(response: IncomingMessage, maxBytes: number, zlib: NodeTransports['zlib']): Promise<CappedBody> {
   const encoding = String(response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   let source: Readable = response;
   if (encoding !== 'identity' && encoding !== '') {
-    const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : null;
+    const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip() : encoding === 'deflate' ? zlib.createInflate() : encoding === 'br' ? zlib.createBrotliDecompress() : null;
     if (decoder === null) {
       response.destroy();
       throw webFailure(`unsupported content-encoding '${encoding}'`, { type: 'transport', op: 'web_fetch', message: `unsupported content-encoding '${encoding}'` });

@@ -1,6 +1,4 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { CodeError } from '@a3s-lab/code-core';
@@ -10,6 +8,8 @@ import { blockedAddress, blockedHostName, canonicalAddress } from './address-pol
 import { HostAllowList } from './host-allow-list.js';
 import { systemResolver } from './host-resolver.js';
 import type { HostResolver, ResolvedAddress } from './host-resolver.js';
+import { loadNodeTransports } from './node-transports.js';
+import type { NodeTransports } from './node-transports.js';
 import { readCappedBody } from './read-body.js';
 import { refusedTarget, webFailure } from './web-errors.js';
 
@@ -138,13 +138,14 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): WebCl
         let method: 'GET' | 'POST' = request.method ?? 'GET';
         let body = request.body;
         const redirects: string[] = [];
+        const transports = await loadNodeTransports();
         for (;;) {
           if (controller.signal.aborted) throw new Error('aborted');
           const target = await check(url, url.toString(), controller.signal);
-          const response = await send(target, method, request.headers, body, userAgent, controller.signal);
+          const response = await send(transports, target, method, request.headers, body, userAgent, controller.signal);
           const location = response.headers.location;
           if (!REDIRECT_STATUSES.has(response.statusCode ?? 0) || location === undefined) {
-            const read = await readCappedBody(response, maxBytes);
+            const read = await readCappedBody(response, maxBytes, transports.zlib);
             return { url: url.toString(), status: response.statusCode ?? 0, headers: flattenHeaders(response), body: read.body, truncated: read.truncated, redirects };
           }
           response.destroy();
@@ -183,7 +184,7 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): WebCl
   };
 }
 
-function send(target: CheckedTarget, method: string, headers: Readonly<Record<string, string>> | undefined, body: string | undefined, userAgent: string, abortSignal: AbortSignal): Promise<IncomingMessage> {
+function send(transports: NodeTransports, target: CheckedTarget, method: string, headers: Readonly<Record<string, string>> | undefined, body: string | undefined, userAgent: string, abortSignal: AbortSignal): Promise<IncomingMessage> {
   const { url, host, port, pinned } = target;
   // Every hop connects to the address that was checked, never to a second DNS answer.
   const lookup: LookupFunction = (_hostname, options, callback) => {
@@ -193,7 +194,7 @@ function send(target: CheckedTarget, method: string, headers: Readonly<Record<st
   const requestHeaders: Record<string, string> = { 'user-agent': userAgent, accept: '*/*', 'accept-encoding': 'gzip, deflate, br', ...lowerCaseKeys(headers ?? {}) };
   if (body !== undefined) requestHeaders['content-length'] = String(Buffer.byteLength(body));
   return new Promise<IncomingMessage>((resolve, reject) => {
-    const create = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const create = url.protocol === 'https:' ? transports.https : transports.http;
     let request: ClientRequest;
     try {
       request = create({
