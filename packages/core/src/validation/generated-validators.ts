@@ -47,8 +47,8 @@ export const GENERATED_VALIDATORS: readonly GeneratedValidator[] = [
     path: 'verification/verification-report-validator.generated.ts',
     source: (require) =>
       standaloneValidatorSource(require, {
-        // A draft-07 schema whose keywords (const, enum, items as one schema) mean the same in 2020-12.
         schema: VERIFICATION_REPORT_JSON_SCHEMA,
+        dialect: 'draft-07',
         options: { allErrors: true, strict: false },
         exportName: 'verificationReportValidator',
         description: 'The compiled `a3s.verification_report.v1` schema validator.',

@@ -1,9 +1,14 @@
 import type { Ajv as AjvClass, Options } from 'ajv';
 
+/** A JSON Schema dialect Ajv compiles: draft-07 (`Ajv`) or 2020-12 (`Ajv2020`). */
+export type Dialect = 'draft-07' | '2020-12';
+
 /** What {@link standaloneValidatorSource} compiles and how the generated module names it. */
 export interface StandaloneValidatorSpec {
-  /** The JSON Schema (2020-12 dialect) to compile. */
+  /** The JSON Schema to compile. */
   readonly schema: object;
+  /** Its dialect: which Ajv class compiles it. Default `2020-12`. */
+  readonly dialect?: Dialect;
   /** Ajv options of the compile: the same ones a runtime compile would use. */
   readonly options: Options;
   /** Name of the exported `ValidateFunction` constant. */
@@ -27,8 +32,6 @@ export interface StandaloneValidatorMapSpec {
   /** Where the module comes from, for its "do not edit" header. */
   readonly generatedBy: string;
 }
-
-type Dialect = 'draft-07' | '2020-12';
 
 /** ajv's standalone code of one schema, without its exports, and the name of its root function. */
 function compiledCode(require: (id: string) => unknown, dialect: Dialect, schema: object, options: Options): { readonly code: string; readonly root: string } {
@@ -64,7 +67,7 @@ const header = (generatedBy: string): string[] => [
  * keep the committed files current (development time only: `require` must resolve `ajv`).
  */
 export function standaloneValidatorSource(require: (id: string) => unknown, spec: StandaloneValidatorSpec): string {
-  const { code, root } = compiledCode(require, '2020-12', spec.schema, spec.options);
+  const { code, root } = compiledCode(require, spec.dialect ?? '2020-12', spec.schema, spec.options);
   return [...header(spec.generatedBy), code, `/** ${spec.description} */`, `export const ${spec.exportName}: ValidateFunction = ${root};`, ''].join('\n');
 }
 

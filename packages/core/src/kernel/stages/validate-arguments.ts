@@ -9,7 +9,6 @@ import type { StageStop } from '../invocation-call.js';
 // strict:false because tool schemas are model-facing JSON that may carry annotations ajv does
 // not know; allErrors so the model sees every failing path at once.
 export const ARGUMENT_VALIDATOR_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
-const AJV_OPTIONS = ARGUMENT_VALIDATOR_OPTIONS;
 // Both built on first use; most sessions only ever see draft-07 (or dialect-less) schemas.
 let draft07: AjvClass | undefined;
 let draft2020: Ajv2020Class | undefined;
@@ -32,8 +31,8 @@ const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
  */
 function ajvFor(loaded: AjvEngine, schema: object): AjvClass | Ajv2020Class {
   const dialect = (schema as { $schema?: unknown }).$schema;
-  if (typeof dialect === 'string' && DRAFT_2020_12.test(dialect)) return (draft2020 ??= new loaded.Ajv2020(AJV_OPTIONS));
-  return (draft07 ??= new loaded.Ajv(AJV_OPTIONS));
+  if (typeof dialect === 'string' && DRAFT_2020_12.test(dialect)) return (draft2020 ??= new loaded.Ajv2020(ARGUMENT_VALIDATOR_OPTIONS));
+  return (draft07 ??= new loaded.Ajv(ARGUMENT_VALIDATOR_OPTIONS));
 }
 
 type Compiled = ValidateFunction | { readonly schemaError: string };
@@ -41,7 +40,7 @@ const cache = new WeakMap<AnyTool, Compiled>();
 
 /**
  * Validators compiled at development time (the built-in tools' schemas), by the JSON text of the
- * schema they were compiled from with {@link AJV_OPTIONS}: a tool whose schema is that text uses
+ * schema they were compiled from with {@link ARGUMENT_VALIDATOR_OPTIONS}: a tool whose schema is that text uses
  * one and needs no Ajv at all.
  */
 const precompiled = new Map<string, ValidateFunction>();
@@ -66,9 +65,10 @@ function precompiledFor(tool: AnyTool): ValidateFunction | undefined {
 
 /**
  * Resolves once `tool`'s arguments can be validated: undefined (nothing to wait for) when its
- * validator is compiled or precompiled or Ajv is loaded, else the one load of Ajv. Ajv (~40 CommonJS files) is
- * loaded on the first call that needs it, not at import: importing the package, opening a session
- * and the first model request pay nothing for it. The kernel awaits this before stage 2.
+ * validator is compiled or precompiled or Ajv is loaded, else the one load of Ajv. Ajv (~40
+ * CommonJS files) is loaded on the first call that needs it, not at import: importing the package,
+ * opening a session and the first model request pay nothing for it. The kernel awaits this before
+ * stage 2.
  */
 export function argumentValidatorReady(tool: AnyTool): Promise<void> | undefined {
   if (engine !== undefined || cache.has(tool) || precompiledFor(tool) !== undefined) return undefined;
