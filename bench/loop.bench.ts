@@ -319,7 +319,9 @@ async function bundleThisFile(outfile: string): Promise<void> {
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
 }
-const bundleDir = mkdtempSync(join(tmpdir(), 'a3s-loop-bundle-'));
+// Inside packages/sdk, whose node_modules holds the provider SDKs: the bundle resolves
+// @anthropic-ai/sdk (loaded with require on the first model call) as a host's install would.
+const bundleDir = mkdtempSync(join(fileURLToPath(new URL('../packages/sdk/', import.meta.url)), '.bench-bundle-'));
 try {
   const bundle = join(bundleDir, 'loop-bench.mjs');
   await bundleThisFile(bundle);

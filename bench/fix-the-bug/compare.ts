@@ -11,7 +11,7 @@ const median = (values: readonly number[]): number => [...values].sort((a, b) =>
 
 // The issue's end-to-end job against a bare Vercel `ai` loop: a scripted fix-the-bug session of 8
 // model turns (7 tool calls: grep, read, bash, edit, read, bash, grep; then the answer), each run in
-// its own child process, both talking to this process's scripted server. Medians of 3 per side.
+// its own child process, all talking to this process's scripted server. Medians of 5 per side.
 const FIX_SCRIPT: ScenarioFunction = (_request, index) => {
   const steps = [
     toolCallResponse('grep', { pattern: 'function add' }),
@@ -45,6 +45,8 @@ const useBuilt = existsSync(builtSdk);
 // Built packages under plain node when they exist (what a host runs); else both sides under tsx.
 const childFlags = useBuilt ? [] : ['--conditions=@a3s-lab/source', '--import', 'tsx'];
 type Side = 'ours' | 'bare' | 'bare-sdk';
+/** Runs per side (`A3S_JOB_RUNS`, default 5): the first-call figure of one run varies by ±20% on a 2-core machine. */
+const RUNS = Math.max(1, Number(process.env['A3S_JOB_RUNS'] ?? 5));
 async function runJob(server: ScriptedModelServer, acl: string, side: Side): Promise<JobRun> {
   const workspace = fixTheBugWorkspace();
   server.setScenario(FIX_SCRIPT);
@@ -84,21 +86,23 @@ async function runJob(server: ScriptedModelServer, acl: string, side: Side): Pro
   };
 }
 /**
- * Runs the fix-the-bug job 3 times per side (rotating the order), each in a fresh child process
+ * Runs the fix-the-bug job {@link RUNS} times per side (rotating the order), each in a fresh child process
  * against `server`, and prints the five rows of the issue's table with ratios against the bare
  * `ai` loop (the goals), plus the same job through a bare @anthropic-ai/sdk loop: the provider SDK
  * A3S Code must use, which the `ai` loop does not load (its @ai-sdk/anthropic is its own client).
  */
 export async function compareFixTheBug(server: ScriptedModelServer, acl: string): Promise<void> {
   const jobs: Record<Side, JobRun[]> = { ours: [], bare: [], 'bare-sdk': [] };
-  const orders: readonly (readonly Side[])[] = [
-    ['ours', 'bare', 'bare-sdk'],
-    ['bare', 'bare-sdk', 'ours'],
-    ['bare-sdk', 'ours', 'bare'],
-  ];
-  for (const order of orders) for (const side of order) jobs[side].push(await runJob(server, acl, side));
+  const sides: readonly Side[] = ['ours', 'bare', 'bare-sdk'];
+  // Rotating the order: no side always runs first (cold file cache) or last.
+  for (let round = 0; round < RUNS; round += 1) {
+    for (let k = 0; k < sides.length; k += 1) {
+      const side = sides[(round + k) % sides.length] as Side;
+      jobs[side].push(await runJob(server, acl, side));
+    }
+  }
   const jobMedian = (side: Side, field: keyof JobRun): number => median(jobs[side].map((run) => run[field]));
-  console.log(`fix-the-bug job, 8 turns, each run a child process (${useBuilt ? 'built packages, plain node' : 'sources, both under tsx: run pnpm build for the built figure'}), medians of 3, vs a bare Vercel ai loop with 4 tools:`);
+  console.log(`fix-the-bug job, 8 turns, each run a child process (${useBuilt ? 'built packages, plain node' : 'sources, both under tsx: run pnpm build for the built figure'}), medians of ${RUNS}, vs a bare Vercel ai loop with 4 tools:`);
   console.log('  row                      ours        bare ai loop   ratio   goal       bare @anthropic-ai/sdk loop   ours / it');
   const jobRows: readonly (readonly [string, keyof JobRun, string, string])[] = [
     ['time to first model call', 'firstCallMs', 'ms', '<= 1.1x'],
