@@ -21,7 +21,8 @@ export {
 export type { ProgramLimitsPolicy, ProgramRunLimits } from './program-limits.js';
 export { PROGRAM_ERROR_CODES } from './program-error-code.js';
 export type { ProgramError, ProgramErrorCode } from './program-error-code.js';
-export { NEVER_CALLABLE_FROM_PROGRAM, runProgram } from './program-run.js';
+export { runProgram } from './run-program.js';
+export { NEVER_CALLABLE_FROM_PROGRAM } from './vm-bounds.js';
 export type { ProgramLogEntry, ProgramRunOutcome, ProgramRunRequest, ProgramToolCall } from './program-run.js';
 export type { ProgramMetadata } from './program-output.js';
 export { CTX_HELPERS } from './ctx-helpers.js';

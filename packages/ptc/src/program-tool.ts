@@ -11,7 +11,8 @@ import {
   resolveProgramLimits,
 } from './program-limits.js';
 import type { ProgramRunLimits } from './program-limits.js';
-import { NEVER_CALLABLE_FROM_PROGRAM, runProgram } from './program-run.js';
+import { runProgram } from './run-program.js';
+import { NEVER_CALLABLE_FROM_PROGRAM } from './vm-bounds.js';
 import { utf8ByteLength } from '@a3s-lab/code-core/internal';
 
 /** Arguments of the `program` tool, as the model (or `session.program`) sends them. */
