@@ -19,5 +19,6 @@ export function generatedValidatorSource(require: (id: string) => unknown): stri
     exportName: 'agentConfigValidator',
     description: 'The compiled agent config validator (ajv ValidateFunction: `errors` after a failed call).',
     generatedBy: 'scripts/generate-validator.mjs from agent-config-schema.ts',
+    ucs2lengthFrom: '@a3s-lab/code-core/internal',
   });
 }

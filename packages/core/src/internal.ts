@@ -40,3 +40,4 @@ export type { GlobRule } from './glob/glob-pattern.js';
 export { standaloneValidatorMapSource, standaloneValidatorSource } from './validation/standalone-validator-source.js';
 export type { StandaloneValidatorMapSpec, StandaloneValidatorSpec } from './validation/standalone-validator-source.js';
 export { ARGUMENT_VALIDATOR_OPTIONS, registerPrecompiledArgumentValidators } from './kernel/stages/validate-arguments.js';
+export { ucs2length } from './validation/ucs2length.js';

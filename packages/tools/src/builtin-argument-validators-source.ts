@@ -31,5 +31,6 @@ export function builtinArgumentValidatorsSource(require: (id: string) => unknown
     exportName: 'BUILTIN_ARGUMENT_VALIDATORS',
     description: 'Argument validators of the built-in tools, by the JSON text of their schema.',
     generatedBy: 'scripts/generate-validators.ts from the tools of builtin-argument-validators-source.ts',
+    ucs2lengthFrom: '@a3s-lab/code-core/internal',
   });
 }

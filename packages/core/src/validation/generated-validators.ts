@@ -30,6 +30,7 @@ export const GENERATED_VALIDATORS: readonly GeneratedValidator[] = [
         exportName: 'sessionOptionsValidator',
         description: 'The compiled session-options validator (ajv ValidateFunction: `errors` after a failed call).',
         generatedBy: `${GENERATED_BY} from session-options-schema.ts`,
+        ucs2lengthFrom: '../validation/ucs2length.js',
       }),
   },
   {
@@ -41,6 +42,7 @@ export const GENERATED_VALIDATORS: readonly GeneratedValidator[] = [
         exportName: 'agentEventValidator',
         description: 'The compiled v1 event envelope validator (`events.v1.json`).',
         generatedBy: `${GENERATED_BY} from agent-event-schema.ts`,
+        ucs2lengthFrom: '../validation/ucs2length.js',
       }),
   },
   {
@@ -53,6 +55,7 @@ export const GENERATED_VALIDATORS: readonly GeneratedValidator[] = [
         exportName: 'verificationReportValidator',
         description: 'The compiled `a3s.verification_report.v1` schema validator.',
         generatedBy: `${GENERATED_BY} from verification-report-schema.ts`,
+        ucs2lengthFrom: '../validation/ucs2length.js',
       }),
   },
 ];
