@@ -1,26 +1,19 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { CodeError } from '@a3s-lab/code-core';
+import { requireOnce } from '@a3s-lab/code-core/internal';
 import { createRequire } from 'node:module';
 
 // yaml and cron-parser load on the first agent directory (synchronously, through require), so
 // importing the package pays for neither.
 const requireHere = createRequire(import.meta.url);
-let yamlModule: typeof import('yaml') | undefined;
-let cronModule: typeof import('cron-parser') | undefined;
+const yamlModule = requireOnce<typeof import('yaml')>(requireHere, 'yaml');
+const cronModule = requireOnce<typeof import('cron-parser')>(requireHere, 'cron-parser');
 function parseYaml(text: string): unknown {
-  if (yamlModule === undefined) {
-    const loaded: typeof import('yaml') = requireHere('yaml');
-    yamlModule = loaded;
-  }
-  return yamlModule.parse(text);
+  return yamlModule().parse(text);
 }
 function cronParser(): typeof import('cron-parser').CronExpressionParser {
-  if (cronModule === undefined) {
-    const loaded: typeof import('cron-parser') = requireHere('cron-parser');
-    cronModule = loaded;
-  }
-  return cronModule.CronExpressionParser;
+  return cronModule().CronExpressionParser;
 }
 
 /** A schedule of an agent directory: fire `prompt` on `cron` (UTC). */

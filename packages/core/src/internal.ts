@@ -41,3 +41,4 @@ export { standaloneValidatorMapSource, standaloneValidatorSource } from './valid
 export type { StandaloneValidatorMapSpec, StandaloneValidatorSpec } from './validation/standalone-validator-source.js';
 export { ARGUMENT_VALIDATOR_OPTIONS, registerPrecompiledArgumentValidators } from './kernel/stages/validate-arguments.js';
 export { ucs2length } from './validation/ucs2length.js';
+export { requireOnce } from './modules/require-once.js';

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { boundUtf8HeadTail, isGenerationService, utf8ByteLength } from '@a3s-lab/code-core/internal';
+import { boundUtf8HeadTail, isGenerationService, requireOnce, utf8ByteLength } from '@a3s-lab/code-core/internal';
 import { CodeError } from '@a3s-lab/code-core';
 import type { GenerationService } from '@a3s-lab/code-core/internal';
 import type { JsonSchema, LlmMessage, LlmRequest, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
@@ -7,18 +7,8 @@ import { compileObjectSchema } from './object-schema.js';
 import type { ObjectSchema } from './object-schema.js';
 import { invalidArgument } from './tool-support.js';
 
-type PartialJson = typeof import('partial-json');
-const requireHere = createRequire(import.meta.url);
-let partialJson: PartialJson | undefined;
-
 /** `partial-json`, loaded by the first streamed object preview rather than at import. */
-function partialJsonModule(): PartialJson {
-  if (partialJson === undefined) {
-    const required: PartialJson = requireHere('partial-json');
-    partialJson = required;
-  }
-  return partialJson;
-}
+const partialJsonModule = requireOnce<typeof import('partial-json')>(createRequire(import.meta.url), 'partial-json');
 
 /** Modes of `generate_object`; `auto`, `strict` and `json` resolve to `tool`. */
 export const GENERATE_OBJECT_MODES = ['tool', 'prompt', 'auto', 'strict', 'json'] as const;

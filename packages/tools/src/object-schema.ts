@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { requireOnce } from '@a3s-lab/code-core/internal';
 
 /** A compiled output schema: how the model sees it and how its output is checked. */
 export interface ObjectSchema {
@@ -14,22 +15,18 @@ export interface ObjectSchema {
 
 // Ajv is loaded and built on first use: importing the package loads none of its ~40 files.
 const requireHere = createRequire(import.meta.url);
+const draft07Module = requireOnce<{ readonly Ajv: typeof Ajv }>(requireHere, 'ajv');
+const draft2020Module = requireOnce<{ readonly Ajv2020: typeof Ajv2020 }>(requireHere, 'ajv/dist/2020.js');
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
 function draft07Ajv(): Ajv {
-  if (draft07 === undefined) {
-    const loaded: { readonly Ajv: typeof Ajv } = requireHere('ajv');
-    draft07 = new loaded.Ajv({ allErrors: true, strict: false });
-  }
+  draft07 ??= new (draft07Module().Ajv)({ allErrors: true, strict: false });
   return draft07;
 }
 
 function draft2020Ajv(): Ajv2020 {
-  if (draft2020 === undefined) {
-    const loaded: { readonly Ajv2020: typeof Ajv2020 } = requireHere('ajv/dist/2020.js');
-    draft2020 = new loaded.Ajv2020({ allErrors: true, strict: false });
-  }
+  draft2020 ??= new (draft2020Module().Ajv2020)({ allErrors: true, strict: false });
   return draft2020;
 }
 const MAX_LISTED = 12;

@@ -1,22 +1,13 @@
 import { createRequire } from 'node:module';
 import type ipaddrModule from 'ipaddr.js';
-
-type Ipaddr = typeof ipaddrModule;
-const requireHere = createRequire(import.meta.url);
-let loaded: Ipaddr | undefined;
+import { requireOnce } from '@a3s-lab/code-core/internal';
 
 /**
  * `ipaddr.js`, loaded by the first address check instead of at import: importing the SDK (which
  * imports this package for every session's web client) then costs no CommonJS package load
  * (~15 ms of CPU).
  */
-function ipaddr(): Ipaddr {
-  if (loaded === undefined) {
-    const required: Ipaddr = requireHere('ipaddr.js');
-    loaded = required;
-  }
-  return loaded;
-}
+const ipaddr = requireOnce<typeof ipaddrModule>(createRequire(import.meta.url), 'ipaddr.js');
 
 /**
  * Host names that always mean "this machine" or a cloud metadata service, refused before any
