@@ -40,5 +40,6 @@ export type { GlobRule } from './glob/glob-pattern.js';
 export { standaloneValidatorMapSource, standaloneValidatorSource } from './validation/standalone-validator-source.js';
 export type { StandaloneValidatorMapSpec, StandaloneValidatorSpec } from './validation/standalone-validator-source.js';
 export { ARGUMENT_VALIDATOR_OPTIONS, registerPrecompiledArgumentValidators } from './kernel/stages/validate-arguments.js';
+export type { PrecompiledValidatorSource } from './kernel/stages/validate-arguments.js';
 export { ucs2length } from './validation/ucs2length.js';
 export { requireOnce } from './modules/require-once.js';

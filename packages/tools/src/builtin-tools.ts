@@ -1,6 +1,5 @@
 import type { AnyTool, WorkspaceCapabilities } from '@a3s-lab/code-core';
 import { registerPrecompiledArgumentValidators } from '@a3s-lab/code-core/internal';
-import { BUILTIN_ARGUMENT_VALIDATORS } from './builtin-argument-validators.generated.js';
 import { createBashTool } from './bash-tool.js';
 import { createBatchTool } from './batch-tool.js';
 import { createEditTool } from './edit-tool.js';
@@ -53,9 +52,11 @@ let validatorsRegistered = false;
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyTool[] {
   if (!validatorsRegistered) {
     // The kernel validates these tools' arguments (and those of the other tools of this package)
-    // with validators compiled at development time: no Ajv load, no schema compile.
+    // with validators compiled at development time: no Ajv load, no schema compile. Their module
+    // (~170 KB) is its own chunk, loaded by the first validation, not at import or before the
+    // first model request.
     validatorsRegistered = true;
-    registerPrecompiledArgumentValidators(BUILTIN_ARGUMENT_VALIDATORS);
+    registerPrecompiledArgumentValidators(() => import('./builtin-argument-validators.generated.js').then((module) => module.BUILTIN_ARGUMENT_VALIDATORS));
   }
   const include = options.include === undefined ? null : new Set<string>(options.include);
   const exclude = new Set<string>(options.exclude ?? []);

@@ -45,14 +45,45 @@ const cache = new WeakMap<AnyTool, Compiled>();
  */
 const precompiled = new Map<string, ValidateFunction>();
 
+/** Registered validator modules not loaded yet, and the one load of them in progress. */
+const pendingSources = new Set<() => Promise<ReadonlyMap<string, ValidateFunction>>>();
+let sourcesLoading: Promise<void> | undefined;
+
+/** A module of precompiled validators: the map itself, or a loader of it (a dynamic `import()`). */
+export type PrecompiledValidatorSource = ReadonlyMap<string, ValidateFunction> | (() => Promise<ReadonlyMap<string, ValidateFunction>>);
+
 /**
  * Registers validators compiled at development time by `standaloneValidatorMapSource` with the
  * options of this stage (`allErrors`, `strict: false`, `validateFormats: false`, draft-07 unless a
  * schema says 2020-12), keyed by `JSON.stringify(schema)`. A tool whose `parameters` serialise to
  * a registered key is validated by it; any other tool compiles its schema with Ajv on first use.
+ * A loader is called once, by the first validation after it was registered (the module's code is
+ * then neither parsed at import nor before the first model request); registering it again is a
+ * no-op.
  */
-export function registerPrecompiledArgumentValidators(validators: ReadonlyMap<string, ValidateFunction>): void {
+export function registerPrecompiledArgumentValidators(validators: PrecompiledValidatorSource): void {
+  if (typeof validators === 'function') {
+    pendingSources.add(validators);
+    return;
+  }
   for (const [schema, validate] of validators) precompiled.set(schema, validate);
+}
+
+/** Loads every pending validator module (once; a failed load is retried by the next call). */
+function loadPendingSources(): Promise<void> {
+  const loaders = [...pendingSources];
+  sourcesLoading ??= Promise.all(loaders.map((load) => load())).then(
+    (maps) => {
+      for (const map of maps) registerPrecompiledArgumentValidators(map);
+      for (const load of loaders) pendingSources.delete(load);
+      sourcesLoading = undefined;
+    },
+    (error: unknown) => {
+      sourcesLoading = undefined;
+      throw error;
+    },
+  );
+  return sourcesLoading;
 }
 
 /** The registered validator of `tool`'s schema, cached for the tool; undefined when there is none. */
@@ -63,15 +94,8 @@ function precompiledFor(tool: AnyTool): ValidateFunction | undefined {
   return validate;
 }
 
-/**
- * Resolves once `tool`'s arguments can be validated: undefined (nothing to wait for) when its
- * validator is compiled or precompiled or Ajv is loaded, else the one load of Ajv. Ajv (~40
- * CommonJS files) is loaded on the first call that needs it, not at import: importing the package,
- * opening a session and the first model request pay nothing for it. The kernel awaits this before
- * stage 2.
- */
-export function argumentValidatorReady(tool: AnyTool): Promise<void> | undefined {
-  if (engine !== undefined || cache.has(tool) || precompiledFor(tool) !== undefined) return undefined;
+/** Loads Ajv once (a failed load is retried by the next call). */
+function loadEngine(): Promise<void> {
   engineLoading ??= Promise.all([import('ajv'), import('ajv/dist/2020.js')]).then(
     ([draft07Module, draft2020Module]) => {
       engine = { Ajv: draft07Module.Ajv, Ajv2020: draft2020Module.Ajv2020 };
@@ -82,6 +106,21 @@ export function argumentValidatorReady(tool: AnyTool): Promise<void> | undefined
     },
   );
   return engineLoading;
+}
+
+/**
+ * Resolves once `tool`'s arguments can be validated: undefined (nothing to wait for) when its
+ * validator is compiled or precompiled or Ajv is loaded; else the one load of the registered
+ * precompiled modules and, when none of them has the tool's schema, the one load of Ajv. Ajv (~40
+ * CommonJS files) is loaded on the first call that needs it, not at import: importing the package,
+ * opening a session and the first model request pay nothing for it. The kernel awaits this before
+ * stage 2.
+ */
+export function argumentValidatorReady(tool: AnyTool): Promise<void> | undefined {
+  if (cache.has(tool) || precompiledFor(tool) !== undefined) return undefined;
+  if (pendingSources.size > 0) return loadPendingSources().then(() => (precompiledFor(tool) !== undefined || engine !== undefined ? undefined : loadEngine()));
+  if (engine !== undefined) return undefined;
+  return loadEngine();
 }
 
 /** How many failing paths a message lists. */
