@@ -17,6 +17,7 @@ export function generatedValidatorSource(require: (id: string) => unknown): stri
     schema: agentConfigJsonSchema,
     options: VALIDATOR_OPTIONS,
     exportName: 'agentConfigValidator',
+    splitProperties: true,
     description: 'The compiled agent config validator (ajv ValidateFunction: `errors` after a failed call).',
     generatedBy: 'scripts/generate-validator.mjs from agent-config-schema.ts',
     ucs2lengthFrom: '@a3s-lab/code-core/internal',

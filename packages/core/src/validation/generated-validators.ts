@@ -28,6 +28,7 @@ export const GENERATED_VALIDATORS: readonly GeneratedValidator[] = [
         // `verbose` keeps `parentSchema` for the error that names the field.
         options: { strict: true, verbose: true, validateSchema: false },
         exportName: 'sessionOptionsValidator',
+        splitProperties: true,
         description: 'The compiled session-options validator (ajv ValidateFunction: `errors` after a failed call).',
         generatedBy: `${GENERATED_BY} from session-options-schema.ts`,
         ucs2lengthFrom: '../validation/ucs2length.js',
@@ -40,6 +41,7 @@ export const GENERATED_VALIDATORS: readonly GeneratedValidator[] = [
         schema: agentEventJsonSchemaV1,
         options: { strict: true, validateSchema: false },
         exportName: 'agentEventValidator',
+        splitProperties: true,
         description: 'The compiled v1 event envelope validator (`events.v1.json`).',
         generatedBy: `${GENERATED_BY} from agent-event-schema.ts`,
         ucs2lengthFrom: '../validation/ucs2length.js',
