@@ -86,7 +86,7 @@ export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMess
   let continuedText = '';
 
   for (let turn = 1; ; turn += 1) {
-    throwIfAborted(signal);
+    throwIfCancelled(signal);
     context.onTurn(turn);
     await context.compaction?.beforeModelCall();
     emit(createAgentEvent('turn_start', { turn, attempt: 1 }));
@@ -166,7 +166,7 @@ export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMess
     context.onToolCalls(results.length);
     conversation.append({ role: 'user', content: results.map((r, i) => toToolResultPart(requests[i] as ToolCallRequest, r)) });
     emit(createAgentEvent('turn_end', { turn, usage: usagePayload(response.usage), stop_reason: response.stopReason, tool_calls: results.length }));
-    throwIfAborted(signal);
+    throwIfCancelled(signal);
 
     failedRounds = results.every((r) => r.exitCode !== 0) ? failedRounds + 1 : 0;
     if (failedRounds >= limits.circuitBreakerThreshold) {
@@ -285,7 +285,7 @@ export function stableJson(value: unknown): string {
     .join(',')}}`;
 }
 
-function throwIfAborted(signal: AbortSignal): void {
+function throwIfCancelled(signal: AbortSignal): void {
   if (signal.aborted) throw cancelledError(signal);
 }
 
