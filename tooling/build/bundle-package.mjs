@@ -78,9 +78,9 @@ const result = await build({
   packages: 'external',
   // No `keepNames`: its ~1,000 `__name(...)` wrappers cost ~10 ms of every import (they also made
   // V8 compile each wrapped arrow function eagerly). Names survive without it: a class or function
-  // keeps the name of its declaration or variable, and our errors set `name` themselves. Two cases
-  // are fixed after the build, below: a class that refers to itself (esbuild names it `_X`) and a
-  // top-level name that collides with another module's (esbuild appends a digit: refused).
+  // keeps the name of its declaration or variable, and our errors set `name` themselves. Classes
+  // are checked after the build, below: one that refers to itself (esbuild names it `_X`) gets its
+  // name back; one renamed for a clash with another module's top-level name fails the build.
   sourcemap: 'linked',
   sourcesContent: false,
   tsconfig: 'tsconfig.build.json',
