@@ -43,3 +43,5 @@ export { ARGUMENT_VALIDATOR_OPTIONS, registerPrecompiledArgumentValidators } fro
 export type { PrecompiledValidatorSource } from './kernel/stages/validate-arguments.js';
 export { ucs2length } from './validation/ucs2length.js';
 export { requireOnce } from './modules/require-once.js';
+export { HOST_TERMINATION_SIGNALS, processGroupRegistry, signalProcessGroup } from './process/process-group-registry.js';
+export type { HostProcess, ProcessGroupRegistry } from './process/process-group-registry.js';

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { buildChildEnvironment } from '@a3s-lab/code-core/internal';
+import { buildChildEnvironment, processGroupRegistry, signalProcessGroup } from '@a3s-lab/code-core/internal';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { registerProcessGroup, signalProcessGroup, unregisterProcessGroup } from './process-groups.js';
 
 /** Longest JSON-RPC line accepted from a server (bytes); a longer one ends the connection. */
 export const MAX_STDIO_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -12,6 +11,18 @@ export const MAX_STDIO_MESSAGE_BYTES = 32 * 1024 * 1024;
 export const STDERR_TAIL_BYTES = 4096;
 /** How long a closing server gets after SIGTERM before its group is killed. */
 export const STDIO_KILL_GRACE_MS = 2000;
+
+/**
+ * The host's process-group registry (core's, shared with the local backend's tool processes): a
+ * server group still registered when the host ends is killed, on `exit` and on SIGTERM, SIGINT
+ * and SIGHUP when nothing else handles that signal.
+ */
+const hostProcessGroups = processGroupRegistry(process);
+
+/** Records a started server's process group, ended with SIGKILL if the host ends first. */
+function registerServerGroup(pgid: number): void {
+  hostProcessGroups.register(pgid, () => signalProcessGroup(process, pgid, 'SIGKILL'));
+}
 
 /** Options of {@link StdioProcessTransport}. */
 export interface StdioProcessTransportOptions {
@@ -87,7 +98,7 @@ export class StdioProcessTransport implements Transport {
       let spawned = false;
       child.once('spawn', () => {
         spawned = true;
-        if (child.pid !== undefined) registerProcessGroup(child.pid);
+        if (child.pid !== undefined) registerServerGroup(child.pid);
         resolve();
       });
       child.once('error', (error) => {
@@ -102,8 +113,8 @@ export class StdioProcessTransport implements Transport {
         this.#exit = { code, signal };
         if (child.pid !== undefined) {
           // Stragglers of the group (grandchildren) go with the leader.
-          signalProcessGroup(child.pid, 'SIGKILL');
-          unregisterProcessGroup(child.pid);
+          signalProcessGroup(process, child.pid, 'SIGKILL');
+          hostProcessGroups.unregister(child.pid);
         }
         this.#finish();
       });
@@ -137,9 +148,9 @@ export class StdioProcessTransport implements Transport {
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.stdin.end();
     const pid = child.pid;
-    if (pid !== undefined) signalProcessGroup(pid, 'SIGTERM');
+    if (pid !== undefined) signalProcessGroup(process, pid, 'SIGTERM');
     const timer = setTimeout(() => {
-      if (pid !== undefined) signalProcessGroup(pid, 'SIGKILL');
+      if (pid !== undefined) signalProcessGroup(process, pid, 'SIGKILL');
     }, STDIO_KILL_GRACE_MS);
     await exited;
     clearTimeout(timer);
