@@ -9,8 +9,6 @@ import { sweepMarkedProcesses } from './process-sweep.js';
  */
 const registry = processGroupRegistry(process);
 
-export { HOST_TERMINATION_SIGNALS } from '@a3s-lab/code-core/internal';
-
 /** Records a live process group (its leader's pid) and the marker of its call's processes. */
 export function registerProcessGroup(pgid: number, marker?: string): void {
   registry.register(pgid, () => {
