@@ -1,5 +1,5 @@
-// Install footprint benchmark (issue 18): what a user gets from `npm install @a3s-lab/code
-// @anthropic-ai/sdk` (an Anthropic-only user, no MCP), side by side with `ai` +
+// Install footprint benchmark (issue 18): what a user gets from `npm install @a3s-lab/code` (both
+// provider clients, bundled into our provider packages; no MCP, no S3), side by side with `ai` +
 // `@ai-sdk/anthropic` installed the same way in the same run: installed bytes, package count and
 // the time to import the package in a fresh Node process (median of alternating runs).
 // Target: import of @a3s-lab/code <= 1.3x the import of `ai`.
@@ -49,7 +49,7 @@ try {
   const tarballs = packAll(join(work, 'tarballs'));
   const ours = join(work, 'a3s');
   const theirs = join(work, 'ai');
-  installProject(ours, tarballs, { '@a3s-lab/code': undefined, '@anthropic-ai/sdk': `^${catalogVersion('@anthropic-ai/sdk')}` });
+  installProject(ours, tarballs, { '@a3s-lab/code': undefined });
   installProject(theirs, tarballs, { ai: `^${catalogVersion('ai')}`, '@ai-sdk/anthropic': `^${catalogVersion('@ai-sdk/anthropic')}` });
 
   const cases = [
@@ -65,8 +65,8 @@ try {
   const theirsSize = footprint(theirs);
   const oursImport = median(samples.get('@a3s-lab/code') ?? []);
   const aiImport = median(samples.get('ai') ?? []);
-  console.log('installed (Anthropic-only, no MCP):');
-  console.log(`  @a3s-lab/code + @anthropic-ai/sdk   ${mib(oursSize.bytes).padStart(10)}  ${String(oursSize.packages).padStart(3)} packages`);
+  console.log('installed (no MCP, no S3):');
+  console.log(`  @a3s-lab/code                       ${mib(oursSize.bytes).padStart(10)}  ${String(oursSize.packages).padStart(3)} packages`);
   console.log(`  ai + @ai-sdk/anthropic              ${mib(theirsSize.bytes).padStart(10)}  ${String(theirsSize.packages).padStart(3)} packages   ratio ${(oursSize.bytes / theirsSize.bytes).toFixed(2)}x`);
   console.log(`import, median of ${ROUNDS} fresh processes:`);
   for (const c of cases) console.log(`  ${c.name.padEnd(34)} ${median(samples.get(c.name) ?? []).toFixed(1).padStart(7)} ms`);

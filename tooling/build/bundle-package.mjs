@@ -5,15 +5,20 @@
 // chunks beside them in `dist/`, with the package's dependencies left as imports. Loading 20 files
 // instead of 280 is most of what `import('@a3s-lab/code')` costs.
 //
-// Usage (a package's build script): tsc -p tsconfig.build.json --emitDeclarationOnly && node ../../tooling/build/bundle-package.mjs [extra.ts ...]
+// Usage (a package's build script): tsc -p tsconfig.build.json --emitDeclarationOnly && node ../../tooling/build/bundle-package.mjs [extra.ts ...] [--vendor=<package> ...]
 // Extra arguments are more entries (`src/program-worker.ts` → `dist/program-worker.js`), for
-// files loaded by URL rather than by import.
+// files loaded by URL rather than by import. `--vendor=<package>` bundles a third-party package
+// into one CommonJS file of ours (see vendorPackage below).
 import { build, transform } from 'esbuild';
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 
 const dir = process.cwd();
 const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+const args = process.argv.slice(2);
+const vendored = args.filter((arg) => arg.startsWith('--vendor=')).map((arg) => vendorSpec(arg.slice('--vendor='.length)));
+const extraEntries = args.filter((arg) => !arg.startsWith('--'));
 
 /** `{ in: src/x.ts, out: x }` for every export-map entry that has both a source and a built file. */
 function exportEntries(exportsField) {
@@ -34,7 +39,7 @@ function exportEntries(exportsField) {
 
 const entryPoints = [
   ...exportEntries(manifest.exports),
-  ...process.argv.slice(2).map((source) => ({ in: source, out: relative('src', source).replace(/\.ts$/, '') })),
+  ...extraEntries.map((source) => ({ in: source, out: relative('src', source).replace(/\.ts$/, '') })),
 ];
 if (entryPoints.length === 0) throw new Error(`${manifest.name}: no export-map entry has a "@a3s-lab/source" and a "default" file`);
 
@@ -47,6 +52,19 @@ const removeScripts = (path) => {
   }
 };
 removeScripts(join(dir, 'dist'));
+rmSync(join(dir, 'dist', 'vendor'), { recursive: true, force: true });
+
+/**
+ * A vendored package: the sources name it through the global `define` (e.g.
+ * `A3S_VENDORED_ANTHROPIC_AI_SDK`), which the bundle replaces with the path of its file relative to
+ * the chunk (`./vendor/anthropic-ai-sdk.cjs`); under the sources (tests, `@a3s-lab/source`) the
+ * name is undeclared and the package itself is required.
+ */
+function vendorSpec(name) {
+  if (!/^(@[a-z0-9-]+\/)?[a-z0-9-]+$/.test(name)) throw new Error(`--vendor=${name}: not a package name`);
+  const file = `${name.replace(/^@/, '').replace('/', '-')}.cjs`;
+  return { name, file, define: `A3S_VENDORED_${name.replace(/^@/, '').replace(/[^a-z0-9]+/gi, '_').toUpperCase()}` };
+}
 
 /**
  * Precompiled validators (`*.generated.ts`: ajv's standalone code, hundreds of KB that V8 must
@@ -87,7 +105,9 @@ const result = await build({
   logLevel: 'warning',
   plugins: [minifiedGeneratedModules],
   metafile: true,
+  define: Object.fromEntries(vendored.map((vendor) => [vendor.define, JSON.stringify(`./vendor/${vendor.file}`)])),
 });
+for (const vendor of vendored) await vendorPackage(vendor, result.metafile);
 
 /**
  * Class names as declared. esbuild turns `class X { ... new X() ... }` into
@@ -115,4 +135,69 @@ function readSources(output) {
   return Object.keys(output.inputs)
     .map((input) => readFileSync(join(dir, input), 'utf8'))
     .join('\n');
+}
+
+/**
+ * Bundles a third-party package (its CommonJS build, with everything it requires) into
+ * `dist/vendor/<name>.cjs`, plus the licence texts of what went in beside it. Requiring one file
+ * instead of a package's hundreds is most of its load time: @anthropic-ai/sdk 1.14 went from ~210
+ * to ~100 ms (327 files through Node's CommonJS loader), openai 6 from ~110 to ~40 ms. The
+ * entries that name it must be in `dist/` itself (the path is relative to the chunk).
+ */
+async function vendorPackage(vendor, metafile) {
+  const users = Object.entries(metafile.outputs).filter(([output]) => output.endsWith('.js') && readFileSync(join(dir, output), 'utf8').includes(`"./vendor/${vendor.file}"`));
+  if (users.length === 0) throw new Error(`${manifest.name}: --vendor=${vendor.name}, but no module names ${vendor.define}`);
+  const nested = users.map(([output]) => output).filter((output) => dirname(output) !== 'dist');
+  if (nested.length > 0) throw new Error(`${manifest.name}: ${nested.join(', ')} name ${vendor.define} from below dist/: the vendored file's path would be wrong`);
+  const outfile = join(dir, 'dist', 'vendor', vendor.file);
+  const entry = createRequire(join(dir, 'package.json')).resolve(vendor.name);
+  const vendorBuild = await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.19',
+    // Readable: a stack trace through the client names its functions and lines.
+    minify: false,
+    legalComments: 'none',
+    banner: { js: `// ${vendor.name} ${packageVersion(vendor.name, entry)} and its dependencies, bundled by @a3s-lab (tooling/build/bundle-package.mjs). Licences: ./${vendor.file}.LICENSE.txt` },
+    logLevel: 'warning',
+    metafile: true,
+  });
+  mkdirSync(dirname(outfile), { recursive: true });
+  writeFileSync(`${outfile}.LICENSE.txt`, licenceTexts(Object.keys(vendorBuild.metafile.inputs)));
+}
+
+/** The version of package `name`, from the nearest manifest of that name above its resolved `entry`. */
+function packageVersion(name, entry) {
+  for (let at = dirname(entry); at !== dirname(at); at = dirname(at)) {
+    const file = join(at, 'package.json');
+    const pkg = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+    if (pkg?.name === name) return pkg.version;
+  }
+  throw new Error(`${manifest.name}: no package.json of ${name} above ${entry}`);
+}
+
+/** `name version (licence)` and the licence and notice files of each package whose files are among `inputs`. */
+function licenceTexts(inputs) {
+  const roots = new Set();
+  for (const input of inputs) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match !== null && match[1] !== undefined) roots.add(match[1]);
+  }
+  return [...roots]
+    .sort()
+    .map((root) => {
+      const pkg = JSON.parse(readFileSync(join(dir, root, 'package.json'), 'utf8'));
+      // Every licence and notice file (@anthropic-ai/sdk has LICENSE and LICENSE-MIT).
+      const files = readdirSync(join(dir, root)).filter((file) => /^(licen[cs]e|notice)([.-][\w.]+)?$/i.test(file)).sort();
+      if (typeof pkg.license !== 'string') throw new Error(`${manifest.name}: vendored ${pkg.name} declares no licence`);
+      const text =
+        files.length === 0
+          ? `(the package ships no licence file; its package.json says ${pkg.license}, by ${JSON.stringify(pkg.author ?? 'its authors')})`
+          : files.map((file) => `${file}:\n\n${readFileSync(join(dir, root, file), 'utf8').trim()}`).join('\n\n');
+      return `${pkg.name} ${pkg.version} (${pkg.license})\n\n${text}\n`;
+    })
+    .join(`\n${'-'.repeat(72)}\n\n`);
 }

@@ -3,7 +3,7 @@ import type { LlmClient, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
 import { AnthropicEventMapper } from './anthropic-event-mapper.js';
 import { classifyAnthropicError } from './classify-anthropic-error.js';
-import { assertAnthropicSdkInstalled, loadAnthropicSdk } from './load-anthropic-sdk.js';
+import { loadAnthropicSdk } from './load-anthropic-sdk.js';
 import type { AnthropicSdkModule } from './load-anthropic-sdk.js';
 import { createRetryingLlmClient, StreamInterruptedError } from '@a3s-lab/code-core/provider';
 import type { AnthropicThinking } from './to-anthropic-request.js';
@@ -133,7 +133,6 @@ async function endBody(events: AsyncIterator<RawMessageStreamEvent>, controller:
  * data is in `signature`; pass the content back unchanged on the next request.
  */
 export function createAnthropicClient(options: AnthropicClientOptions): LlmClient {
-  assertAnthropicSdkInstalled();
   // The SDK is loaded (and its client built) on the first request, so importing this package or
   // configuring an unused Anthropic provider costs nothing.
   const secrets: (string | null | undefined)[] = [options.apiKey];

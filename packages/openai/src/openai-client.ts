@@ -3,7 +3,7 @@ import { CodeError } from '@a3s-lab/code-core';
 import type { LlmClient, LlmStreamEvent } from '@a3s-lab/code-core';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { classifyOpenAIError } from './classify-openai-error.js';
-import { assertOpenAISdkInstalled, loadOpenAISdk } from './load-openai-sdk.js';
+import { loadOpenAISdk } from './load-openai-sdk.js';
 import type { OpenAISdkModule } from './load-openai-sdk.js';
 import { OpenAIChunkMapper } from './openai-chunk-mapper.js';
 import { createRetryingLlmClient, StreamInterruptedError } from '@a3s-lab/code-core/provider';
@@ -77,7 +77,6 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
   if (apiKey === undefined) {
     throw new CodeError('CONFIG_ERROR', 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY', { details: { provider: PROVIDER, field: 'apiKey' } });
   }
-  assertOpenAISdkInstalled();
   // The SDK is loaded (and its client built) on the first request, so importing this package or
   // configuring an unused provider costs nothing.
   let loaded: Promise<{ readonly module: OpenAISdkModule; readonly sdk: OpenAI }> | undefined;
