@@ -319,8 +319,9 @@ async function bundleThisFile(outfile: string): Promise<void> {
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
 }
-// Inside packages/sdk, whose node_modules holds the provider SDKs: the bundle resolves
-// @anthropic-ai/sdk (loaded with require on the first model call) as a host's install would.
+// Inside packages/sdk, whose node_modules holds the provider SDKs (devDependencies): the bundle
+// is built from the sources, which require the installed @anthropic-ai/sdk on the first model call
+// (the built provider packages require their bundled copy instead).
 const bundleDir = mkdtempSync(join(fileURLToPath(new URL('../packages/sdk/', import.meta.url)), '.bench-bundle-'));
 try {
   const bundle = join(bundleDir, 'loop-bench.mjs');
