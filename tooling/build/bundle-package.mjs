@@ -10,7 +10,7 @@
 // files loaded by URL rather than by import. `--vendor=<package>` bundles a third-party package
 // into one CommonJS file of ours (see vendorPackage below).
 import { build, transform } from 'esbuild';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 
@@ -165,7 +165,6 @@ async function vendorPackage(vendor, metafile) {
     logLevel: 'warning',
     metafile: true,
   });
-  mkdirSync(dirname(outfile), { recursive: true });
   writeFileSync(`${outfile}.LICENSE.txt`, licenceTexts(Object.keys(vendorBuild.metafile.inputs)));
 }
 
