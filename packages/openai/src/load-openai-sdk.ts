@@ -12,15 +12,14 @@ export type OpenAISdkModule = typeof import('openai');
  */
 declare const A3S_VENDORED_OPENAI: string | undefined;
 
-let loaded: OpenAISdkModule | undefined;
-
 /**
- * Loads `openai` once, on the first request of the first OpenAI-protocol client: the copy bundled
+ * Loads `openai` on an OpenAI-protocol client's first request: the copy bundled
  * into this package (one CommonJS file: ~40 ms instead of ~110 ms for the package's files through
  * Node's CommonJS loader, measured on Node 20 with openai 6), so there is nothing to install. Our
  * copy is private to the client: no class of it is shared with the host's own copy.
  */
 export async function loadOpenAISdk(): Promise<OpenAISdkModule> {
-  loaded ??= requireHere(typeof A3S_VENDORED_OPENAI === 'string' ? A3S_VENDORED_OPENAI : 'openai') as OpenAISdkModule;
-  return loaded;
+  // Node's module cache keeps one copy per process however many clients load it.
+  const sdk: OpenAISdkModule = requireHere(typeof A3S_VENDORED_OPENAI === 'string' ? A3S_VENDORED_OPENAI : 'openai');
+  return sdk;
 }
