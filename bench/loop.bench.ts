@@ -312,7 +312,7 @@ async function bundleThisFile(outfile: string): Promise<void> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     conditions: ['@a3s-lab/source'],
     logLevel: 'error',
     // CommonJS dependencies inside an ESM bundle still call require() for node builtins.

@@ -91,7 +91,7 @@ const result = await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20.19',
+  target: 'node22.12',
   // Dependencies (workspace siblings included) stay imports: one copy of each class per process.
   packages: 'external',
   // No `keepNames`: its ~1,000 `__name(...)` wrappers cost ~10 ms of every import (they also made
@@ -157,7 +157,7 @@ async function vendorPackage(vendor, metafile) {
     bundle: true,
     format: 'cjs',
     platform: 'node',
-    target: 'node20.19',
+    target: 'node22.12',
     // Readable: a stack trace through the client names its functions and lines.
     minify: false,
     legalComments: 'none',
