@@ -342,8 +342,10 @@ export class Agent {
    * Resumes a saved session from `options.sessionStore` (default: the agent's store) in this or
    * another process: conversation, runs and their event cursors, artifacts, verification
    * reports and labels come back; confirmations that were pending are reported as expired.
-   * The saved options apply unless `options` overrides them. A missing or incompatible snapshot
-   * is SESSION_INITIALIZATION_ERROR.
+   * The saved options apply unless `options` overrides them. The saved system prompt is kept
+   * unless `options` sets `systemPrompt`, `instructions` or `projectInstructions` differently:
+   * then the prompt is rebuilt from them and the next model request carries it. A missing or
+   * incompatible snapshot is SESSION_INITIALIZATION_ERROR.
    */
   async resumeSessionAsync(sessionId: string, options: SessionOptions = {}): Promise<Session> {
     const store = this.#storeFor(options);
@@ -365,8 +367,9 @@ export class Agent {
   /**
    * Atomically reconfigures an idle persisted session: saves it, builds the replacement from that
    * generation with `options` over the saved ones (same id, same store), then closes the
-   * previous object. A failed replacement leaves `session` live and unchanged; a busy session is
-   * refused with SESSION_BUSY.
+   * previous object. New prompt options (`systemPrompt`, `instructions`, `projectInstructions`)
+   * rebuild the system prompt the replacement sends. A failed replacement leaves `session` live
+   * and unchanged; a busy session is refused with SESSION_BUSY.
    */
   async replaceSessionAsync(session: Session, options: SessionOptions = {}): Promise<Session> {
     if (this.#closed) throw new CodeError('SESSION_CLOSED', 'agent is closed');

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { textResponse, toolCallResponse } from '@a3s-lab/code-testing';
+import { systemPromptOf, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
 import type { AgentEvent, SessionSnapshotV1, SessionStore } from '../src/index.js';
 import { Agent, CodeError, FileSessionStore, MemorySessionStore } from '../src/index.js';
 import { aclFor, PROTOCOLS, startHarness } from './harness.js';
@@ -151,6 +151,35 @@ describe.each(PROTOCOLS)('durable sessions over the %s wire protocol', (protocol
     await expect(h.agent.replaceSessionAsync(replacement, {})).rejects.toMatchObject({ code: 'SESSION_BUSY' });
     await busy;
     await replacement.cancelAsync();
+    await replacement.closeAsync();
+  });
+
+  it('resume and replacement reconfigure the prompt: a new systemPrompt / instructions reaches the next model request', async () => {
+    h = await startHarness(protocol, [textResponse('a'), textResponse('b'), textResponse('c'), textResponse('d')]);
+    const store = new MemorySessionStore();
+    const session = await h.agent.sessionAsync(h.dir, { sessionStore: store, sessionId: 'prompt-1', autoSave: true, instructions: 'Rule one: be brief.' });
+    await session.send('hello');
+    expect(systemPromptOf(h.server.requests.at(-1)!)).toContain('Rule one: be brief.');
+    await session.closeAsync();
+    // Resuming without prompt options keeps the saved prompt.
+    const same = await h.agent.resumeSessionAsync('prompt-1', { sessionStore: store });
+    await same.send('again');
+    expect(systemPromptOf(h.server.requests.at(-1)!)).toContain('Rule one: be brief.');
+    await same.closeAsync();
+    // A resume with new instructions rebuilds the prompt with them.
+    const resumed = await h.agent.resumeSessionAsync('prompt-1', { sessionStore: store, instructions: 'Rule two: cite files.' });
+    expect(resumed.core.options.instructions).toBe('Rule two: cite files.');
+    await resumed.send('and now');
+    const rebuilt = systemPromptOf(h.server.requests.at(-1)!);
+    expect(rebuilt).toContain('Rule two: cite files.');
+    expect(rebuilt).not.toContain('Rule one');
+    // A replacement with a systemPrompt sends exactly that prompt.
+    const replacement = await h.agent.replaceSessionAsync(resumed, { systemPrompt: 'You are the release captain.' });
+    expect(replacement.core.options.systemPrompt).toBe('You are the release captain.');
+    await replacement.send('ship it');
+    expect(systemPromptOf(h.server.requests.at(-1)!)).toMatch(/^You are the release captain\./);
+    expect(systemPromptOf(h.server.requests.at(-1)!)).not.toContain('Rule two');
+    expect(replacement.core.history()).toHaveLength(8);
     await replacement.closeAsync();
   });
 

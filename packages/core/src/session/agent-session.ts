@@ -296,7 +296,15 @@ export class AgentSession {
       concurrentTools: init.options.autoParallel ? new Set(['task']) : new Set(),
     });
     this.#registerBuiltinCommands();
-    if (init.snapshot !== undefined) this.#restore(parseSessionSnapshot(init.snapshot, { store: init.store?.name ?? 'snapshot', sessionId: this.id }));
+    if (init.snapshot !== undefined) {
+      const built = this.#system;
+      const restored = parseSessionSnapshot(init.snapshot, { store: init.store?.name ?? 'snapshot', sessionId: this.id });
+      this.#restore(restored);
+      // A resume keeps the prompt the conversation was built on, unless it reconfigures the
+      // prompt (`systemPrompt`, `instructions`, `projectInstructions` differ from the saved ones):
+      // then the new prompt is what the model gets.
+      if (promptOptionsChanged(restored.options, init.options)) this.#system = built;
+    }
     const store = init.store ?? init.options.sessionStore;
     if (init.options.autoSave === true && store === undefined) {
       throw new CodeError('SESSION_CONFIGURATION_ERROR', "autoSave needs a sessionStore (the session option, or the agent's storage_backend)", { details: { field: 'autoSave' } });
@@ -865,6 +873,14 @@ function effectivePolicy(policy: ResolvedSessionOptions['permissionPolicy']): Pe
   if (policy === undefined || policy.enabled === false) return undefined;
   const { enabled: _enabled, ...rules } = policy;
   return rules;
+}
+
+/** The options that build the system prompt. */
+const PROMPT_OPTIONS = ['systemPrompt', 'instructions', 'projectInstructions'] as const;
+
+/** True when `options` (a resume's) set the prompt differently from the `saved` options. */
+function promptOptionsChanged(saved: Readonly<Record<string, unknown>>, options: ResolvedSessionOptions): boolean {
+  return PROMPT_OPTIONS.some((name) => (saved[name] ?? undefined) !== (options[name] ?? undefined));
 }
 
 function serializableOptions(options: ResolvedSessionOptions): Record<string, unknown> {
