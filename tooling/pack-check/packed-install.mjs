@@ -67,13 +67,34 @@ export function packAll(destination) {
 /**
  * A clean project in `dir` whose dependencies are `dependencies` (name -> spec), with every
  * workspace package resolved from its tarball, installed with pnpm from the store (falling back
- * to the registry for what the store lacks).
+ * to the registry for what the store lacks). `env` is added to the install's environment (a
+ * `PATH` with another Node first installs under that Node).
  */
-export function installProject(dir, tarballs, dependencies) {
+export function installProject(dir, tarballs, dependencies, env = {}) {
   mkdirSync(dir, { recursive: true });
   const deps = Object.fromEntries(Object.entries(dependencies).map(([name, spec]) => [name, spec ?? `file:${tarballs.get(name)}`]));
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'a3s-pack-consumer', private: true, dependencies: deps }, null, 2)}\n`);
   const overrides = [...tarballs].map(([name, file]) => `  "${name}": "file:${file}"`).join('\n');
   writeFileSync(join(dir, 'pnpm-workspace.yaml'), `overrides:\n${overrides}\nallowBuilds:\n  esbuild: true\n`);
-  run('pnpm', ['install', '--prefer-offline', '--config.confirmModulesPurge=false'], { cwd: dir, env: cleanEnv({ CI: 'true' }) });
+  run('pnpm', ['install', '--prefer-offline', '--config.confirmModulesPurge=false'], { cwd: dir, env: cleanEnv({ CI: 'true', ...env }) });
+}
+
+/**
+ * The tarballs `name` needs at run time: itself and its `@a3s-lab/*` / `a3s-code` dependencies,
+ * transitively (not optional peers), read from the packed manifests.
+ * @param {Map<string, string>} tarballs package name -> tarball path
+ * @returns {string[]} tarball paths
+ */
+export function tarballClosure(tarballs, name) {
+  const seen = new Set();
+  const visit = (pkg) => {
+    if (seen.has(pkg)) return;
+    const file = tarballs.get(pkg);
+    if (file === undefined) throw new Error(`no tarball for ${pkg}`);
+    seen.add(pkg);
+    const manifest = JSON.parse(run('tar', ['-xzOf', file, 'package/package.json']));
+    for (const dep of Object.keys(manifest.dependencies ?? {})) if (tarballs.has(dep)) visit(dep);
+  };
+  visit(name);
+  return [...seen].map((pkg) => tarballs.get(pkg));
 }

@@ -1,23 +1,28 @@
 #!/usr/bin/env node
-// The packed-install check (issue 18): packs every workspace package as `pnpm publish` would,
-// lints each tarball (publint --strict, arethetypeswrong), installs @a3s-lab/code from the
+// The packed-install check (issues 18, 28): packs every workspace package as `pnpm publish` would,
+// lints each tarball (publint --strict, arethetypeswrong), then, on the running Node (24) and on
+// Node 22.12 (the `engines` floor, from the registry package), installs @a3s-lab/code from the
 // tarballs into a clean project and uses it the way a new user would: ESM import, CommonJS
 // require, tsc under NodeNext / Bundler / Node10 (strict, exactOptionalPropertyTypes), each with
-// skipLibCheck true and false, over fixtures/types/*.ts, every fixtures/run/* program (a custom backend running the contract
-// suite under node:test, a session per provider without either SDK installed), and the packed CLI (`a3s-code --help`, then
-// the CLI's process-level tests with A3S_CODE_BIN pointing at it).
+// skipLibCheck true and false, over fixtures/types/*.ts, every fixtures/run/* program (a custom
+// backend running the contract suite under node:test, a session per provider without either SDK
+// installed), and the CLI installed from its tarball alone (fixtures/cli: --version, run against
+// the scripted model server, demo, serve --demo). On the running Node also the CLI's
+// process-level tests with A3S_CODE_BIN pointing at the packed binary, `npx a3s-code` from a
+// folder of tarballs and `npm i -g` of them.
 // Needs `pnpm run build` first. Prints one line per step; exits non-zero on the first failure.
 //
 // Usage: node tooling/pack-check/run.mjs [--keep]   (--keep leaves the temp directory)
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
-import { catalogVersion, cleanEnv, installProject, packAll, root, run } from './packed-install.mjs';
+import { NODE_FLOOR, installRegistryNode } from '../scripts/node-runtime.mjs';
+import { catalogVersion, cleanEnv, installProject, packAll, root, run, tarballClosure } from './packed-install.mjs';
 
 // Under `pnpm exec` (the test suite) NODE_PATH names the workspace's hoisted node_modules, where
 // every workspace package is reachable: `require` would find the optional packages there and the
@@ -37,6 +42,47 @@ const step = (text) => console.log(`[pack-check ${((Date.now() - started) / 1000
 // TypeScript 5.6, which predates require(esm) (TS 5.8): its "CJS resolves to ESM" finding is the
 // design (docs/decisions/packaging.md), checked for real by the tsc runs below.
 const ATTW_IGNORED = ['CJSResolvesToESM'];
+
+/** The optional packages must be absent, or the checks would not show that @a3s-lab/code stands without them. */
+function checkOptionalPackagesAbsent(app) {
+  // The optional packages are not there (pnpm installs no optional peer), so the type runs prove
+  // that @a3s-lab/code's declarations stand without them; nor are the provider SDKs, so the
+  // sessions of fixtures/run go through the bundled copies.
+  const fromSdk = createRequire(realpathSync(join(app, 'node_modules', '@a3s-lab', 'code', 'package.json')));
+  for (const optional of ['@a3s-lab/code-mcp', '@a3s-lab/code-s3', '@aws-sdk/client-s3', '@anthropic-ai/sdk', 'openai']) {
+    let found = true;
+    try {
+      fromSdk.resolve(`${optional}/package.json`);
+    } catch (error) {
+      found = error?.code !== 'MODULE_NOT_FOUND';
+    }
+    if (found) throw new Error(`${optional} is installed in the packed project: the checks would not show that @a3s-lab/code stands without it`);
+  }
+}
+
+/**
+ * npm, as a user without pnpm would: `npx` from a folder that holds only the CLI's tarballs, and
+ * `npm i -g` of them into a temporary prefix, each giving a working `a3s-code`. Before the
+ * packages are on the registry the CLI's sibling tarballs are passed with it; once published,
+ * `npx a3s-code` / `npm i -g a3s-code` alone do the same.
+ */
+function checkNpmInstalls(tarballs, cliVersion) {
+  const folder = join(work, 'npx-only-tarballs');
+  mkdirSync(folder, { recursive: true });
+  const files = tarballClosure(tarballs, 'a3s-code').map((file) => {
+    cpSync(file, join(folder, basename(file)));
+    return basename(file);
+  });
+  const npmEnv = cleanEnv({ npm_config_cache: join(work, 'npm-cache'), npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' });
+  const npx = run('npx', ['--yes', ...files.map((file) => `--package=./${file}`), 'a3s-code', '--version'], { cwd: folder, env: npmEnv }).trim();
+  if (npx !== cliVersion) throw new Error(`npx a3s-code --version printed ${npx}`);
+  step(`npx a3s-code --version in a folder of ${files.length} tarballs: ${npx}`);
+  const prefix = join(work, 'npm-global');
+  run('npm', ['install', '--global', '--prefix', prefix, ...files.map((file) => `./${file}`)], { cwd: folder, env: npmEnv });
+  const global = run(join(prefix, 'bin', 'a3s-code'), ['--version'], { cwd: folder, env: npmEnv }).trim();
+  if (global !== cliVersion) throw new Error(`a3s-code --version after npm i -g printed ${global}`);
+  step(`npm i -g (prefix ${prefix}): a3s-code --version ${global}`);
+}
 
 try {
   const tarballs = packAll(join(work, 'tarballs'));
@@ -63,72 +109,78 @@ try {
   if (problems.length > 0) throw new Error(`tarball problems:\n  ${problems.join('\n  ')}`);
   step('tarballs: LICENSE, metadata, caret ranges, no source condition, publint --strict, arethetypeswrong');
 
-  // What the spec's `npm install @a3s-lab/code` brings (the provider SDKs are bundled into
-  // @a3s-lab/code-anthropic and -openai), plus the scripted model server and the compilers of the
-  // checks.
-  const app = join(work, 'app');
-  installProject(app, tarballs, {
-    '@a3s-lab/code': undefined,
-    '@a3s-lab/code-testing': undefined,
-    typescript: catalogVersion('typescript'),
-    '@types/node': catalogVersion('@types/node'),
-  });
-  step('installed @a3s-lab/code from the tarballs');
+  // Every check below runs twice: on the Node running this script (the toolchain, Node 24) and on
+  // Node 22.12, the floor of `engines`, from the registry package (installed once into the cache).
+  const floorBin = installRegistryNode(NODE_FLOOR);
+  const nodes = [
+    { label: `Node ${process.versions.node}`, node: process.execPath, env: {} },
+    { label: `Node ${NODE_FLOOR} (floor)`, node: join(floorBin, 'node'), env: { PATH: `${floorBin}:${process.env.PATH ?? ''}` } },
+  ];
+  const cliVersion = JSON.parse(readFileSync(join(root, 'apps', 'cli', 'package.json'), 'utf8')).version;
+  for (const [index, target] of nodes.entries()) {
+    const env = cleanEnv(target.env);
+    const reported = run(target.node, ['--version'], { env }).trim();
+    step(`--- ${target.label}: ${target.node} (${reported})`);
 
-  // The optional packages are not there (pnpm installs no optional peer), so the type runs below
-  // prove that @a3s-lab/code's declarations stand without them; nor are the provider SDKs, so the
-  // sessions of fixtures/run go through the bundled copies.
-  const fromSdk = createRequire(realpathSync(join(app, 'node_modules', '@a3s-lab', 'code', 'package.json')));
-  for (const optional of ['@a3s-lab/code-mcp', '@a3s-lab/code-s3', '@aws-sdk/client-s3', '@anthropic-ai/sdk', 'openai']) {
-    let found = true;
-    try {
-      fromSdk.resolve(`${optional}/package.json`);
-    } catch (error) {
-      found = error?.code !== 'MODULE_NOT_FOUND';
+    // What the spec's `npm install @a3s-lab/code` brings (the provider SDKs are bundled into
+    // @a3s-lab/code-anthropic and -openai), plus the scripted model server and the compilers of the
+    // checks.
+    const app = join(work, `app-${index}`);
+    installProject(app, tarballs, {
+      '@a3s-lab/code': undefined,
+      '@a3s-lab/code-testing': undefined,
+      typescript: catalogVersion('typescript'),
+      '@types/node': catalogVersion('@types/node'),
+    }, target.env);
+    step('installed @a3s-lab/code from the tarballs');
+    checkOptionalPackagesAbsent(app);
+
+    cpSync(join(fixtures, 'types'), join(app, 'types'), { recursive: true });
+    // Each mode twice: skipLibCheck as `tsc --init` sets it, and skipLibCheck: false, which reads
+    // every declaration file the fixtures reach (ours and those of the required dependencies): one
+    // that imported a package this project lacks (the optional MCP or S3 package, the AWS SDK)
+    // fails there with "Cannot find module".
+    const modes = {
+      nodenext: { module: 'nodenext', moduleResolution: 'nodenext' },
+      bundler: { module: 'preserve', moduleResolution: 'bundler' },
+      node10: { module: 'commonjs', moduleResolution: 'node10' },
+    };
+    for (const [mode, resolution] of Object.entries(modes)) {
+      for (const skipLibCheck of [true, false]) {
+        const name = `tsconfig.${mode}${skipLibCheck ? '' : '.lib-check'}.json`;
+        const config = { compilerOptions: { ...resolution, target: 'es2024', lib: ['es2024'], types: ['node'], strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck }, include: ['types/**/*.ts'] };
+        writeFileSync(join(app, name), JSON.stringify(config, null, 2));
+        run(target.node, [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', name], { cwd: app, env });
+      }
     }
-    if (found) throw new Error(`${optional} is installed in the packed project: the checks would not show that @a3s-lab/code stands without it`);
-  }
+    step(`tsc ${Object.keys(modes).join(' / ')} (strict, exactOptionalPropertyTypes; skipLibCheck true and false; no MCP / S3 package installed) over ${readdirSync(join(fixtures, 'types')).filter((f) => f.endsWith('.ts')).length} fixture(s)`);
 
-  cpSync(join(fixtures, 'types'), join(app, 'types'), { recursive: true });
-  // Each mode twice: skipLibCheck as `tsc --init` sets it, and skipLibCheck: false, which reads
-  // every declaration file the fixtures reach (ours and those of the required dependencies): one
-  // that imported a package this project lacks (the optional MCP or S3 package, the AWS SDK)
-  // fails there with "Cannot find module".
-  const modes = {
-    nodenext: { module: 'nodenext', moduleResolution: 'nodenext' },
-    bundler: { module: 'preserve', moduleResolution: 'bundler' },
-    node10: { module: 'commonjs', moduleResolution: 'node10' },
-  };
-  for (const [mode, resolution] of Object.entries(modes)) {
-    for (const skipLibCheck of [true, false]) {
-      const name = `tsconfig.${mode}${skipLibCheck ? '' : '.lib-check'}.json`;
-      const config = { compilerOptions: { ...resolution, target: 'es2023', lib: ['es2023'], types: ['node'], strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck }, include: ['types/**/*.ts'] };
-      writeFileSync(join(app, name), JSON.stringify(config, null, 2));
-      run(process.execPath, [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', name], { cwd: app });
+    cpSync(join(fixtures, 'run'), join(app, 'run'), { recursive: true });
+    for (const file of readdirSync(join(app, 'run')).sort()) {
+      if (!/\.(mjs|cjs)$/.test(file)) continue;
+      const args = file.endsWith('.test.mjs') ? ['--test', '--test-reporter=dot', join('run', file)] : [join('run', file)];
+      run(target.node, args, { cwd: app, env });
+      step(`node ${args.join(' ')}`);
+    }
+
+    // The CLI in a project of its own, installed from its tarball alone (its dependencies are what
+    // it needs), then used as a user would: --version, run, demo, serve --demo.
+    const cli = join(work, `cli-${index}`);
+    installProject(cli, tarballs, { 'a3s-code': undefined }, target.env);
+    const bin = resolve(cli, 'node_modules', '.bin', 'a3s-code');
+    cpSync(join(fixtures, 'cli'), join(app, 'cli'), { recursive: true });
+    const smoke = run(target.node, [join('cli', 'cli-smoke.mjs'), bin, cliVersion], { cwd: app, env });
+    step(`packed CLI: ${smoke.trim()}`);
+
+    if (index === 0) {
+      // The CLI's process-level tests (apps/cli/test/cli-harness.ts reads A3S_CODE_BIN) against the
+      // packed and installed binary instead of apps/cli/dist.
+      const cliTests = ['apps/cli/test/binary-conventions.test.ts', 'apps/cli/test/pty.test.ts'];
+      run('pnpm', ['exec', 'vitest', 'run', ...cliTests, '--maxWorkers=1', '--reporter=dot'], { cwd: root, env: cleanEnv({ A3S_CODE_BIN: bin }) });
+      step(`A3S_CODE_BIN=${bin} vitest run ${cliTests.join(' ')}`);
+      checkNpmInstalls(tarballs, cliVersion);
     }
   }
-  step(`tsc ${Object.keys(modes).join(' / ')} (strict, exactOptionalPropertyTypes; skipLibCheck true and false; no MCP / S3 package installed) over ${readdirSync(join(fixtures, 'types')).filter((f) => f.endsWith('.ts')).length} fixture(s)`);
-
-  cpSync(join(fixtures, 'run'), join(app, 'run'), { recursive: true });
-  for (const file of readdirSync(join(app, 'run')).sort()) {
-    if (!/\.(mjs|cjs)$/.test(file)) continue;
-    const args = file.endsWith('.test.mjs') ? ['--test', '--test-reporter=dot', join('run', file)] : [join('run', file)];
-    run(process.execPath, args, { cwd: app });
-    step(`node ${args.join(' ')}`);
-  }
-
-  // The CLI in a project of its own.
-  const cli = join(work, 'cli');
-  installProject(cli, tarballs, { 'a3s-code': undefined });
-  const bin = resolve(cli, 'node_modules', '.bin', 'a3s-code');
-  const help = run(bin, ['--help'], { cwd: cli });
-  if (!help.includes('a3s-code')) throw new Error(`a3s-code --help printed:\n${help}`);
-  step(`packed CLI: ${bin} --help`);
-  // The CLI's process-level tests (apps/cli/test/cli-harness.ts reads A3S_CODE_BIN) against the
-  // packed and installed binary instead of apps/cli/dist.
-  const cliTests = ['apps/cli/test/binary-conventions.test.ts', 'apps/cli/test/pty.test.ts'];
-  run('pnpm', ['exec', 'vitest', 'run', ...cliTests, '--maxWorkers=1', '--reporter=dot'], { cwd: root, env: cleanEnv({ A3S_CODE_BIN: bin }) });
-  step(`A3S_CODE_BIN=${bin} vitest run ${cliTests.join(' ')}`);
   console.log(`pack-check ok in ${((Date.now() - started) / 1000).toFixed(1)}s`);
 } finally {
   if (keep) console.log(`kept ${work}`);
