@@ -315,17 +315,25 @@ describe('confirmation inheritance: three outcomes of the same Ask', () => {
       asked.push(e);
       void session.confirmToolUse(e.toolId, true, 'parent approves');
     });
+    const ended: AgentEvent[] = [];
+    session.onEvent((e) => {
+      if (e.type === 'subagent_end') ended.push(e);
+    });
     const result = await session.task({ agent: 'restricted-writer', description: 'write', prompt: 'Write the note' });
-    expect(result.status).toBe('completed');
+    expect(result.status).toBe(mode === 'deny_on_ask' ? 'failed' : 'completed');
     const written = existsSync(join(h.dir, 'note.txt'));
     const toolResult = toolResultsOf(h.server.requests.at(-1)!)[0];
     if (mode === 'auto_approve') {
       expect(written).toBe(true);
       expect(asked).toHaveLength(0);
     } else if (mode === 'deny_on_ask') {
+      // The child run fails at the ask: nothing is written, the model is not asked again.
       expect(written).toBe(false);
       expect(asked).toHaveLength(0);
-      expect(toolResult?.content).toMatch(/Permission denied: .*confirmations are disabled/);
+      expect(h.server.requests).toHaveLength(1);
+      expect(result.error).toMatchObject({ code: 'SECURITY_ERROR', message: expect.stringContaining("'deny_on_ask'") });
+      expect(result.text).toBe('');
+      expect(ended[0]?.payload).toMatchObject({ status: 'failed', error: { code: 'SECURITY_ERROR' } });
     } else {
       expect(written).toBe(true);
       expect(asked).toHaveLength(1);

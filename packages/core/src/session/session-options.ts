@@ -24,7 +24,11 @@ export interface WorkerAgentSpec {
   readonly maxSteps?: number;
   readonly prompt?: string;
   readonly permissions?: Readonly<Record<string, unknown>>;
-  /** How the child resolves `ask` decisions. Default `auto_approve`. */
+  /**
+   * How the child resolves `ask` decisions: `auto_approve` (default) approves them,
+   * `deny_on_ask` fails the child run at its first ask (the task is `failed` with a
+   * `SECURITY_ERROR`, details `reason: 'deny_on_ask'`), `inherit_parent` asks the parent's human.
+   */
   readonly confirmationInheritance?: 'auto_approve' | 'deny_on_ask' | 'inherit_parent';
 }
 

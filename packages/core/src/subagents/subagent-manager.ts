@@ -11,6 +11,7 @@ import type { SubagentTaskSnapshot } from '../session/session-snapshot.js';
 import type { WorkerAgentSpec } from '../session/session-options.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
 import { DelegatedConfirmationManager } from './delegated-confirmation.js';
+import { DenyOnAskConfirmationManager } from './deny-on-ask-confirmation.js';
 import type { ChildSession, SessionFactory } from './session-factory.js';
 import { builtinSubagents, workerDefinition } from './subagent-definition.js';
 import type { SubagentDefinition } from './subagent-definition.js';
@@ -183,23 +184,27 @@ export class SubagentManager implements SubagentService {
     const base = { task_id: taskId, agent: agent.name, description: task.description, ...(parentToolId === undefined ? {} : { parent_tool_id: parentToolId }) };
     d.emit(createAgentEvent('subagent_start', { ...base, prompt: task.prompt }));
     let child: ChildSession | null = null;
+    // deny_on_ask: the first ask ends the child run, and the task fails with the refusal.
+    const denyOnAsk = agent.confirmationInheritance === 'deny_on_ask' ? new DenyOnAskConfirmationManager(agent.name, () => void child?.cancel()) : null;
     let outcome: { status: 'completed'; text: string } | { status: 'failed' | 'cancelled'; error: CodeError };
     try {
       if (signal.aborted) throw cancelled(signal);
-      child = this.#createChild(taskId, agent, task, activeSkillTools);
+      child = this.#createChild(taskId, agent, task, activeSkillTools, denyOnAsk);
       const running = child;
       const unsubscribe = running.subscribe((event) => this.#onChildEvent(event, base));
       const onAbort = (): void => void running.cancel();
       signal.addEventListener('abort', onAbort, { once: true });
       try {
         const result = await running.send(task.prompt);
+        const refused = denyOnAsk?.refusal ?? null;
+        if (refused !== null) throw refused;
         outcome = { status: 'completed', text: result.text };
       } finally {
         signal.removeEventListener('abort', onAbort);
         unsubscribe();
       }
     } catch (thrown) {
-      const error = signal.aborted ? cancelled(signal, thrown) : toCodeError(thrown);
+      const error = signal.aborted ? cancelled(signal, thrown) : (denyOnAsk?.refusal ?? toCodeError(thrown));
       outcome = { status: signal.aborted ? 'cancelled' : 'failed', error };
     }
     // The child settles (tools stopped, process groups killed) before the result is published.
@@ -242,14 +247,12 @@ export class SubagentManager implements SubagentService {
     return result;
   }
 
-  #createChild(taskId: string, agent: SubagentDefinition, task: SubagentTaskRequest, activeSkillTools: readonly string[] | undefined): ChildSession {
+  #createChild(taskId: string, agent: SubagentDefinition, task: SubagentTaskRequest, activeSkillTools: readonly string[] | undefined, denyOnAsk: DenyOnAskConfirmationManager | null): ChildSession {
     const d = this.#deps;
     const confirmation =
       agent.confirmationInheritance === 'inherit_parent'
         ? new DelegatedConfirmationManager(d.confirmation, `${taskId}/`, (event) => d.emit(event))
-        : agent.confirmationInheritance === 'deny_on_ask'
-          ? new ConfirmationManager({ enabled: false })
-          : new ConfirmationManager({ yoloLanes: [...CONFIRMATION_LANES] });
+        : (denyOnAsk ?? new ConfirmationManager({ yoloLanes: [...CONFIRMATION_LANES] }));
     const maxSteps = task.maxSteps === undefined ? agent.maxSteps : Math.min(task.maxSteps, agent.maxSteps);
     return d.factory({
       sessionId: `${d.sessionId}/${taskId}`,
