@@ -19,6 +19,8 @@ export type { AgentEvent, AgentEventMetadata, AgentEventOfType, AgentEventPayloa
 export { agentEventJsonSchemaV1 } from './events/agent-event-schema.js';
 export type { JsonSchema } from './tools/json-schema.js';
 export type { FromJsonSchema } from './tools/from-json-schema.js';
+export { MAX_UNTRUSTED_PATTERN_LENGTH, unsafePatternReason, unsafeSchemaPatterns } from './validation/safe-pattern.js';
+export type { UnsafeSchemaPattern } from './validation/safe-pattern.js';
 export { defineTool } from './tools/define-tool.js';
 export type { ToolDefinitionInput, ToolParametersSchema } from './tools/define-tool.js';
 export { DEFAULT_TOOL_CAPABILITIES, READ_ONLY_TOOL_CAPABILITIES } from './tools/tool-capabilities.js';

@@ -42,6 +42,7 @@ export type { StandaloneValidatorMapSpec, StandaloneValidatorSpec } from './vali
 export { ARGUMENT_VALIDATOR_OPTIONS, registerPrecompiledArgumentValidators } from './kernel/stages/validate-arguments.js';
 export type { PrecompiledValidatorSource } from './kernel/stages/validate-arguments.js';
 export { ucs2length } from './validation/ucs2length.js';
+export { describeUnsafePatterns, safeRegExp } from './validation/safe-pattern.js';
 export { requireOnce } from './modules/require-once.js';
 export { HOST_TERMINATION_SIGNALS, processGroupRegistry, signalProcessGroup } from './process/process-group-registry.js';
 export type { HostProcess, ProcessGroupRegistry } from './process/process-group-registry.js';

@@ -22,4 +22,10 @@ describe('MCP tool adaptation', () => {
     expect(unusableSchemaReason({ name: 't', inputSchema: { type: 'string' } as never })).toContain('not an object schema');
     expect(unusableSchemaReason({ name: 't', inputSchema: { type: 'object', description: 'x'.repeat(70_000) } })).toContain('over');
   });
+
+  it('refuses input schemas with a pattern that can backtrack without bound (issue 35)', () => {
+    const reason = unusableSchemaReason({ name: 't', inputSchema: { type: 'object', properties: { text: { type: 'string', pattern: '^(a+)+$' } } } });
+    expect(reason).toContain('pattern "^(a+)+$" at /properties/text/pattern is refused');
+    expect(unusableSchemaReason({ name: 't', inputSchema: { type: 'object', properties: { text: { type: 'string', pattern: '^[a-z]+$' } } } })).toBeNull();
+  });
 });

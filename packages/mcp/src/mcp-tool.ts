@@ -1,4 +1,5 @@
-import { CodeError, toolFailure } from '@a3s-lab/code-core';
+import { CodeError, toolFailure, unsafeSchemaPatterns } from '@a3s-lab/code-core';
+import { describeUnsafePatterns } from '@a3s-lab/code-core/internal';
 import type { AnyTool, JsonSchema, ToolCapabilities, ToolErrorKind } from '@a3s-lab/code-core';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { toToolOutput } from './mcp-call-result.js';
@@ -36,6 +37,10 @@ export function unusableSchemaReason(definition: McpToolDefinition): string | nu
   const schema = definition.inputSchema as unknown;
   if (typeof schema !== 'object' || schema === null || (schema as { type?: unknown }).type !== 'object') return 'its inputSchema is not an object schema';
   if (JSON.stringify(schema).length > MAX_MCP_SCHEMA_BYTES) return `its inputSchema is over ${MAX_MCP_SCHEMA_BYTES} bytes`;
+  // A pattern that can backtrack without bound would let the server stall the host through the
+  // kernel's argument validation (SECURITY.md principle 14): the tool is not offered.
+  const unsafe = unsafeSchemaPatterns(schema);
+  if (unsafe.length > 0) return `its inputSchema is unsafe: ${describeUnsafePatterns(unsafe)}`;
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { requireOnce } from '@a3s-lab/code-core/internal';
+import { requireOnce, safeRegExp } from '@a3s-lab/code-core/internal';
 
 /** A compiled output schema: how the model sees it and how its output is checked. */
 export interface ObjectSchema {
@@ -20,13 +20,17 @@ const draft2020Module = requireOnce<{ readonly Ajv2020: typeof Ajv2020 }>(requir
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
+// The schemas are the caller's (a model's or a host's): their patterns go through `safeRegExp`,
+// which refuses the ones that can backtrack without bound (compiling then fails with why).
+const OPTIONS = { allErrors: true, strict: false, code: { regExp: safeRegExp } };
+
 function draft07Ajv(): Ajv {
-  draft07 ??= new (draft07Module().Ajv)({ allErrors: true, strict: false });
+  draft07 ??= new (draft07Module().Ajv)(OPTIONS);
   return draft07;
 }
 
 function draft2020Ajv(): Ajv2020 {
-  draft2020 ??= new (draft2020Module().Ajv2020)({ allErrors: true, strict: false });
+  draft2020 ??= new (draft2020Module().Ajv2020)(OPTIONS);
   return draft2020;
 }
 const MAX_LISTED = 12;

@@ -15,6 +15,10 @@ const stdioCommand = await import('./fixture-mcp-stdio-command.js');
 export const FIXTURE_LONG_TOOL_NAME: typeof fixtureServer.FIXTURE_LONG_TOOL_NAME = fixtureServer.FIXTURE_LONG_TOOL_NAME;
 /** @see {@link fixtureServer.FIXTURE_PNG_BASE64} */
 export const FIXTURE_PNG_BASE64: typeof fixtureServer.FIXTURE_PNG_BASE64 = fixtureServer.FIXTURE_PNG_BASE64;
+/** @see {@link fixtureServer.FIXTURE_REDOS_PATTERN} */
+export const FIXTURE_REDOS_PATTERN: typeof fixtureServer.FIXTURE_REDOS_PATTERN = fixtureServer.FIXTURE_REDOS_PATTERN;
+/** @see {@link fixtureServer.FIXTURE_HIDDEN_TEXT_VISIBLE} */
+export const FIXTURE_HIDDEN_TEXT_VISIBLE: typeof fixtureServer.FIXTURE_HIDDEN_TEXT_VISIBLE = fixtureServer.FIXTURE_HIDDEN_TEXT_VISIBLE;
 /** @see {@link fixtureServer.createFixtureMcpServer} */
 export function createFixtureMcpServer(...args: Parameters<typeof fixtureServer.createFixtureMcpServer>): ReturnType<typeof fixtureServer.createFixtureMcpServer> {
   return fixtureServer.createFixtureMcpServer(...args);

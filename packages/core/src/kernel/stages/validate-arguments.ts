@@ -3,12 +3,17 @@ import type { Ajv2020 as Ajv2020Class } from 'ajv/dist/2020.js';
 import type { AnyTool } from '../../tools/tool-registry.js';
 import { argumentBoundsProblem } from '../argument-bounds.js';
 import type { StageStop } from '../invocation-call.js';
+import { safeRegExp } from '../../validation/safe-pattern.js';
 
 // One shared instance: compiling is the expensive part and results are cached per tool below.
 // (Exported for the generators of precompiled validators, which must compile with the same.)
 // strict:false because tool schemas are model-facing JSON that may carry annotations ajv does
 // not know; allErrors so the model sees every failing path at once.
 export const ARGUMENT_VALIDATOR_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
+// Schemas compiled at run time are not ours (the built-in tools use precompiled validators):
+// their patterns go through `safeRegExp`, which refuses the ones that can backtrack without
+// bound, so such a tool fails with a clear schema error instead of stalling the process.
+const RUNTIME_VALIDATOR_OPTIONS = { ...ARGUMENT_VALIDATOR_OPTIONS, code: { regExp: safeRegExp } };
 // Both built on first use; most sessions only ever see draft-07 (or dialect-less) schemas.
 let draft07: AjvClass | undefined;
 let draft2020: Ajv2020Class | undefined;
@@ -31,8 +36,8 @@ const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
  */
 function ajvFor(loaded: AjvEngine, schema: object): AjvClass | Ajv2020Class {
   const dialect = (schema as { $schema?: unknown }).$schema;
-  if (typeof dialect === 'string' && DRAFT_2020_12.test(dialect)) return (draft2020 ??= new loaded.Ajv2020(ARGUMENT_VALIDATOR_OPTIONS));
-  return (draft07 ??= new loaded.Ajv(ARGUMENT_VALIDATOR_OPTIONS));
+  if (typeof dialect === 'string' && DRAFT_2020_12.test(dialect)) return (draft2020 ??= new loaded.Ajv2020(RUNTIME_VALIDATOR_OPTIONS));
+  return (draft07 ??= new loaded.Ajv(RUNTIME_VALIDATOR_OPTIONS));
 }
 
 type Compiled = ValidateFunction | { readonly schemaError: string };
