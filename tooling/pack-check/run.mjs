@@ -145,15 +145,18 @@ try {
       bundler: { module: 'preserve', moduleResolution: 'bundler' },
       node10: { module: 'commonjs', moduleResolution: 'node10' },
     };
-    for (const [mode, resolution] of Object.entries(modes)) {
-      for (const skipLibCheck of [true, false]) {
+    // The compiler's answer does not depend on the Node that runs it: on the floor, one mode (the
+    // strictest: NodeNext with every declaration file read) shows that tsc runs there.
+    const floorModes = index === 0 ? Object.entries(modes) : [['nodenext', modes.nodenext]];
+    for (const [mode, resolution] of floorModes) {
+      for (const skipLibCheck of index === 0 ? [true, false] : [false]) {
         const name = `tsconfig.${mode}${skipLibCheck ? '' : '.lib-check'}.json`;
         const config = { compilerOptions: { ...resolution, target: 'es2024', lib: ['es2024'], types: ['node'], strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck }, include: ['types/**/*.ts'] };
         writeFileSync(join(app, name), JSON.stringify(config, null, 2));
         run(target.node, [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', name], { cwd: app, env });
       }
     }
-    step(`tsc ${Object.keys(modes).join(' / ')} (strict, exactOptionalPropertyTypes; skipLibCheck true and false; no MCP / S3 package installed) over ${readdirSync(join(fixtures, 'types')).filter((f) => f.endsWith('.ts')).length} fixture(s)`);
+    step(`tsc ${floorModes.map(([mode]) => mode).join(' / ')} (strict, exactOptionalPropertyTypes; skipLibCheck ${index === 0 ? 'true and false' : 'false'}; no MCP / S3 package installed) over ${readdirSync(join(fixtures, 'types')).filter((f) => f.endsWith('.ts')).length} fixture(s)`);
 
     cpSync(join(fixtures, 'run'), join(app, 'run'), { recursive: true });
     for (const file of readdirSync(join(app, 'run')).sort()) {

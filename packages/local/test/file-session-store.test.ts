@@ -87,7 +87,10 @@ describe('FileSessionStore', () => {
 
 /** Kills of the crash test; `A3S_CRASH_KILLS=500` for the full soak run. */
 const KILLS = Number(process.env['A3S_CRASH_KILLS'] ?? 25);
-const built = existsSync(join(here, '..', 'dist', 'index.js'));
+// Locally an unbuilt package skips these (with a message); in CI (`npm test` builds first) a
+// missing build fails them instead.
+const built = existsSync(join(here, '..', 'dist', 'index.js')) || process.env['CI'] === 'true';
+if (!built) console.warn(`local built-package tests skipped: ${join(here, '..', 'dist', 'index.js')} is missing (npm test builds it)`);
 
 describe.skipIf(!built)('FileSessionStore crash safety (built package)', () => {
   it(`a child saving in a loop, SIGKILLed at ${KILLS} random points, always leaves a whole generation`, { timeout: 30_000 + KILLS * 2_000 }, async () => {

@@ -287,7 +287,10 @@ describe('ACL storage_backend and sessions_dir', () => {
   });
 });
 
-const built = existsSync(join(here, '..', 'dist', 'index.js'));
+// Locally an unbuilt package skips these (with a message); in CI (`npm test` builds first) a
+// missing build fails them instead.
+const built = existsSync(join(here, '..', 'dist', 'index.js')) || process.env['CI'] === 'true';
+if (!built) console.warn(`sdk built-package tests skipped: ${join(here, '..', 'dist', 'index.js')} is missing (npm test builds it)`);
 
 describe.skipIf(!built)('second process (built package)', () => {
   it('saves in one process, resumes in a fresh process from the same directory, continues and pages the old run', { timeout: 60_000 }, async () => {
