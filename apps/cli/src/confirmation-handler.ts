@@ -101,6 +101,9 @@ export class ConfirmationHandler {
     const reader = this.#options.reader;
     const preview = changePreview(toolName, event.payload.args);
     if (preview.length > 0) this.#options.prompt.write(`${formatDiff(revealInvisible(preview), style, '    ')}\n`);
+    // What approving unlocks beyond the call (a `task`: what its child may run without asking).
+    const notice = event.payload.notice;
+    if (notice !== undefined && notice.length > 0) this.#options.prompt.write(`  ${style.dim(revealInvisible(notice))}\n`);
     for (;;) {
       this.#options.prompt.write(`${style.yellow('?')} ${style.bold('Allow')} ${what}\n  ${style.bold('[y]')}es / ${style.bold('[n]')}o / ${style.bold('[a]')}lways allow ${shownName} this session › `);
       const line = reader === undefined ? null : await reader.next();

@@ -57,6 +57,9 @@ export async function createAgentFrom(source: ConfigSource, io: CliIo): Promise<
   }
 }
 
+/** How children of `task` answer `ask` in the reference hosts when the config does not say. */
+export const HOST_SUBAGENT_CONFIRMATION_INHERITANCE = 'inherit_parent' as const;
+
 /** `a3s-code run`: discovers the config, opens a session, streams the prompt. Returns the exit code. */
 export async function runCommand(options: RunCommandOptions, io: CliIo, style: Style): Promise<number> {
   let agent: Agent | undefined;
@@ -96,6 +99,9 @@ export async function runCommand(options: RunCommandOptions, io: CliIo, style: S
           ? { permissionPolicy: permissionPolicyFor('default') }
           : {}),
       confirmationPolicy: { defaultTimeoutMs: INTERACTIVE_CONFIRMATION_TIMEOUT_MS, ...agent.config.confirmationPolicy },
+      // Approving a `task` must not approve what its child runs: the child's asks come to this
+      // human too, unless the config chooses otherwise (`subagent_confirmation_inheritance`).
+      subagentConfirmationInheritance: agent.config.subagentConfirmationInheritance ?? HOST_SUBAGENT_CONFIRMATION_INHERITANCE,
     };
     const session = await agent.sessionAsync(workspace, sessionOptions);
     if (!options.json) {

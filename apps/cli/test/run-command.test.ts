@@ -57,6 +57,21 @@ describe('a3s-code run', () => {
     expect(result.stderr).not.toContain('stdin is not a terminal');
   });
 
+  it.each([
+    ['', false],
+    ['subagent_confirmation_inheritance = "auto_approve"', true],
+  ])('children of task ask this human unless the config says otherwise (%s)', async (line, written) => {
+    const { ws, home } = dirs();
+    const s = await start([toolCallResponse('task', { agent: 'general', description: 'note', prompt: 'Write child.txt.' }), toolCallResponse('write', { file_path: 'child.txt', content: 'x\n' }), textResponse('child done'), textResponse('Delegated.')]);
+    const config = join(ws, 'custom.acl');
+    // `task` itself runs without asking; the child's write is an ask nobody can answer here.
+    writeFileSync(config, `${scriptedAcl(s)}${line}\npermission_policy {\n  allow = ["task", "read"]\n  default_decision = "ask"\n}\n`);
+    const result = await runMain(['run', 'delegate', '--workspace', ws, '--config', 'custom.acl'], { env: cleanEnv(home), cwd: ws });
+    expect(existsSync(join(ws, 'child.txt'))).toBe(written);
+    if (!written) expect(result.stderr).toContain('denied write');
+    expect(result.stdout).toBe('Delegated.\n');
+  });
+
   it('prefers --config over the workspace config, and the workspace config over ~/.a3s/config.acl', async () => {
     const { ws, home } = dirs();
     const s = await start([textResponse('from the scripted server')]);

@@ -294,6 +294,9 @@ export class SessionHost {
       autoSave: true,
       permissionPolicy: this.#options.permissionPolicy,
       confirmationPolicy: this.#options.confirmationPolicy,
+      // Approving a `task` must not approve what its child runs: the child's asks reach the same
+      // human, unless the agent's config chooses otherwise (`subagent_confirmation_inheritance`).
+      subagentConfirmationInheritance: this.#options.agent.config.subagentConfirmationInheritance ?? 'inherit_parent',
     };
   }
 

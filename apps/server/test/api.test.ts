@@ -1,7 +1,7 @@
 // The HTTP + SSE API against a real server, a real agent and the scripted model server: runs
 // streamed over SSE (id = run event sequence), Last-Event-ID resume, confirmations answered over
 // HTTP, cancel, runs, event pages, artifacts and tools. One server for the whole file.
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hangResponse, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
@@ -78,6 +78,30 @@ describe('runs over HTTP + SSE', () => {
     expect(tools.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['read', 'write', 'bash']));
     const sessions = await h.json<{ sessions: { id: string }[] }>('/api/sessions');
     expect(sessions.sessions.map((s) => s.id)).toContain(id);
+  });
+
+  it('children of task ask the same human (inherit_parent by default here): approving task does not approve the child write', async () => {
+    h.model.setScenario([
+      toolCallResponse('task', { agent: 'general', description: 'note', prompt: 'Write child.txt.' }),
+      toolCallResponse('write', { file_path: 'child.txt', content: 'x' }),
+      textResponse('child could not write'),
+      textResponse('Delegated.'),
+    ]);
+    const id = await newSession();
+    const run = await startRun(id, 'delegate a write');
+    const asked: AgentEvent[] = [];
+    await collectSse(await h.api(`/api/sessions/${id}/runs/${run.id}/stream`), (m) => {
+      if (m.event === 'confirmation_required') {
+        const event = envelope(m.data);
+        asked.push(event);
+        const approved = event.payload['tool_name'] === 'task';
+        void h.api(`/api/sessions/${id}/confirmations/${encodeURIComponent(String(event.payload['confirmation_id']))}`, { method: 'POST', body: JSON.stringify({ approved }) });
+      }
+      return m.event === 'end';
+    });
+    expect(asked.map((e) => e.payload['tool_name'])).toEqual(['task', 'write']);
+    expect(asked[0]?.payload['notice']).toContain("subagent 'general' (confirmationInheritance: inherit_parent) asks you");
+    expect(existsSync(join(h.repo, 'child.txt'))).toBe(false);
   });
 
   it('a denied confirmation leaves the workspace unchanged and the model is told', async () => {

@@ -14,6 +14,7 @@ export const SESSION_DEFAULT_KEYS = [
   'autoDelegation',
   'maxParallelTasks',
   'autoParallel',
+  'subagentConfirmationInheritance',
   'planningMode',
   'confirmationPolicy',
   'artifactStoreLimits',

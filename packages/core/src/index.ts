@@ -54,7 +54,7 @@ export { validateVerificationReport, VERIFICATION_REPORT_JSON_SCHEMA, VERIFICATI
 export type { VerificationCheckV1, VerificationReportV1, VerificationStatus } from './verification/verification-report.js';
 export { verificationSummaryText } from './verification/verification-summary.js';
 export type { VerificationSubjectSummary, VerificationSummary } from './verification/verification-summary.js';
-export type { ConfirmationInheritance, SubagentDefinition, SubagentToolSet } from './subagents/subagent-definition.js';
+export type { ConfirmationInheritance, SubagentAuthority, SubagentDefinition, SubagentToolSet } from './subagents/subagent-definition.js';
 export type { SubagentFanOutOptions, SubagentRunOptions, SubagentTaskRequest, SubagentTaskResult, SubagentTaskStatus, SubagentUsage } from './subagents/subagent-service.js';
 export type { PlanItem, PlanStatus } from './planning/plan-board.js';
 export type { SkillDefinition } from './skills/skill-library.js';

@@ -15,7 +15,7 @@ export { isWebClient, WEB_CLIENT_SERVICE } from './web/web-client.js';
 export { stripSensitiveQueryParams } from './web/sensitive-query-params.js';
 export { evaluatePermission, validatePermissionPolicy } from './permission/permission-policy.js';
 export { AgentSession } from './session/agent-session.js';
-export { builtinSubagents, workerDefinition } from './subagents/subagent-definition.js';
+export { builtinSubagents, describeSubagentAuthority, workerDefinition } from './subagents/subagent-definition.js';
 export type { ChildSessionRequest } from './subagents/session-factory.js';
 export { isSubagentService } from './subagents/subagent-service.js';
 export type { SubagentService } from './subagents/subagent-service.js';

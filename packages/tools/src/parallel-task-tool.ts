@@ -1,6 +1,6 @@
 import type { JsonSchema, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
 import { renderTaskResult, taskSummary } from './task-render.js';
-import { subagentsOf, TASK_ITEM_SCHEMA } from './task-tool.js';
+import { delegationNotice, subagentsOf, TASK_ITEM_SCHEMA } from './task-tool.js';
 import type { TaskArgs } from './task-tool.js';
 import { invalidArgument } from './tool-support.js';
 
@@ -40,6 +40,7 @@ export function createParallelTaskTool(): Tool<ParallelTaskArgs> {
     name: 'parallel_task',
     description: 'Run 2-32 independent `task`s at the same time; returns every answer in order.',
     parameters: PARAMETERS,
+    confirmationNotice: (args, services) => delegationNotice(args.tasks.map((t) => t.agent), services),
     async execute(args: ParallelTaskArgs, context: ToolContext): Promise<ToolOutput> {
       const service = subagentsOf(context);
       const known = new Set(service.agents().map((a) => a.name));

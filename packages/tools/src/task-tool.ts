@@ -1,6 +1,6 @@
 import { CodeError } from '@a3s-lab/code-core';
-import { isSubagentService } from '@a3s-lab/code-core/internal';
-import type { JsonSchema, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import { describeSubagentAuthority, isSubagentService } from '@a3s-lab/code-core/internal';
+import type { JsonSchema, Tool, ToolContext, ToolOutput, ToolServices } from '@a3s-lab/code-core';
 import type { SubagentService } from '@a3s-lab/code-core/internal';
 import { renderTaskResult, taskSummary } from './task-render.js';
 import { invalidArgument } from './tool-support.js';
@@ -34,6 +34,19 @@ export function subagentsOf(context: ToolContext): SubagentService {
 }
 
 /**
+ * What approving a delegation to `agents` unlocks, one line per distinct agent: its
+ * `confirmationInheritance` and what its child may run without asking. `undefined` without a
+ * subagent service; an unknown agent is left out (the call fails on it anyway).
+ */
+export function delegationNotice(agents: readonly string[], services: ToolServices): string | undefined {
+  const service = services['subagents'];
+  if (!isSubagentService(service)) return undefined;
+  const known = new Set(service.agents().map((a) => a.name));
+  const lines = [...new Set(agents)].filter((name) => known.has(name)).map((name) => describeSubagentAuthority(service.authority(name)));
+  return lines.length === 0 ? undefined : `Approving starts ${lines.join('; ')}.`;
+}
+
+/**
  * `task`: delegates a self-contained piece of work to a subagent — a child session with its own
  * context, tools and prompt on the same workspace, governed by the same kernel and never allowed
  * more than this session. The result is the child's final answer (bounded); the full transcript
@@ -44,6 +57,7 @@ export function createTaskTool(): Tool<TaskArgs> {
     name: 'task',
     description: 'Delegate a self-contained task to a subagent with its own context; returns its final answer. Keeps bulky exploration, review or verification out of your context.',
     parameters: TASK_ITEM_SCHEMA,
+    confirmationNotice: (args, services) => delegationNotice([args.agent], services),
     async execute(args: TaskArgs, context: ToolContext): Promise<ToolOutput> {
       const service = subagentsOf(context);
       if (!service.agents().some((a) => a.name === args.agent)) {

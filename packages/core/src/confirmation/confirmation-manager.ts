@@ -48,6 +48,8 @@ export interface PendingConfirmation {
   readonly toolName: string;
   /** Arguments as shown to the human (redacted by the kernel). */
   readonly args: unknown;
+  /** What approving it unlocks beyond the call (e.g. what a `task`'s child may run without asking). */
+  readonly notice?: string;
   readonly remainingMs: number;
 }
 
@@ -57,6 +59,8 @@ export interface ConfirmationRequest {
   readonly toolName: string;
   /** Display form of the arguments (already redacted). */
   readonly args: unknown;
+  /** What approving the call unlocks beyond itself (already redacted); shown as `notice`. */
+  readonly notice?: string;
   readonly lane: ConfirmationLane;
   /** Aborting it cancels the pending confirmation. */
   readonly abortSignal?: AbortSignal;
@@ -210,7 +214,16 @@ export class ConfirmationManager {
         settle({ approved: action === 'auto_approve', reason: `no answer within ${timeoutMs} ms (timeoutAction: ${action})`, source: 'timeout' });
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
-      emit(createAgentEvent('confirmation_required', { tool_id: request.toolId, tool_name: request.toolName, args: eventArgs(request.args), timeout_ms: timeoutMs, confirmation_id: entry.confirmationId }));
+      emit(
+        createAgentEvent('confirmation_required', {
+          tool_id: request.toolId,
+          tool_name: request.toolName,
+          args: eventArgs(request.args),
+          timeout_ms: timeoutMs,
+          confirmation_id: entry.confirmationId,
+          ...(request.notice === undefined ? {} : { notice: request.notice }),
+        }),
+      );
     });
   }
 
@@ -222,6 +235,7 @@ export class ConfirmationManager {
       confirmationId: e.confirmationId,
       toolName: e.request.toolName,
       args: e.request.args,
+      ...(e.request.notice === undefined ? {} : { notice: e.request.notice }),
       remainingMs: Math.max(0, e.deadlineMs - now),
     }));
   }

@@ -50,7 +50,7 @@ const payloadSchemas = {
   turn_end: payload(['turn', 'usage'], { turn: nonNegativeInteger, usage: { $ref: '#/$defs/usage' }, stop_reason: str, tool_calls: nonNegativeInteger }),
   agent_end: payload(['text', 'usage'], { run_id: str, text: str, usage: { $ref: '#/$defs/usage' }, verification_summary: { anyOf: [{ type: 'object' }, { type: 'string' }, { type: 'null' }] } }),
   error: payload(['code', 'message'], { run_id: str, code: { type: 'string', pattern: '^[A-Z][A-Z0-9_]*$' }, message: str, details: { type: 'object' } }),
-  confirmation_required: payload(['tool_id', 'tool_name', 'args', 'timeout_ms'], { ...toolScoped, args: { type: 'object' }, timeout_ms: nonNegativeInteger, confirmation_id: str }),
+  confirmation_required: payload(['tool_id', 'tool_name', 'args', 'timeout_ms'], { ...toolScoped, args: { type: 'object' }, timeout_ms: nonNegativeInteger, confirmation_id: str, notice: str }),
   confirmation_received: payload(['tool_id', 'tool_name', 'approved'], { ...toolScoped, approved: { type: 'boolean' }, reason: str }),
   confirmation_timeout: payload(['tool_id', 'tool_name', 'action'], { ...toolScoped, action: str }),
   permission_denied: payload(['tool_id', 'tool_name', 'reason'], { ...toolScoped, reason: str, rule: str }),

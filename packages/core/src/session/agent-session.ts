@@ -194,6 +194,7 @@ export class AgentSession {
             maxParallelTasks: init.options.maxParallelTasks,
             maxTasksPerRun: init.options.autoDelegation?.enabled === true ? (init.options.autoDelegation.maxTasks ?? DEFAULT_AUTO_DELEGATION_MAX_TASKS) : undefined,
             workers: init.options.workerAgents ?? [],
+            defaultConfirmationInheritance: init.options.subagentConfirmationInheritance,
             checkModel: init.checkModel ?? (() => undefined),
             emit,
             currentRunId: () => this.#executor.activeRunId,

@@ -41,6 +41,7 @@ export const sessionOptionsJsonSchema = {
     maxParallelTasks: int(1, 32),
     autoParallel: bool,
     workerAgents: { type: 'array', items: { $ref: '#/$defs/workerAgent' } },
+    subagentConfirmationInheritance: { enum: ['auto_approve', 'deny_on_ask', 'inherit_parent'] },
     permissionPolicy: object({ allow: nonEmptyList, ask: nonEmptyList, deny: nonEmptyList, defaultDecision: { enum: ['allow', 'ask', 'deny'] }, enabled: bool }),
     confirmationPolicy: object({ enabled: bool, defaultTimeoutMs: timeoutMs, timeoutAction: { enum: ['reject', 'auto_approve'] }, yoloLanes: { type: 'array', items: { enum: CONFIRMATION_LANES } } }),
     sessionId: { type: 'string', pattern: '^[A-Za-z0-9._:@-]{1,128}$', description: 'an id of 1-128 letters, digits or . _ : @ -' },

@@ -70,6 +70,16 @@ export interface SessionOptions {
   readonly maxParallelTasks?: number;
   readonly autoParallel?: boolean;
   readonly workerAgents?: readonly WorkerAgentSpec[];
+  /**
+   * How subagents answer `ask` decisions when their agent does not say (the built-in agents, and
+   * worker specs without `confirmationInheritance`): `auto_approve` (default: approving a `task`
+   * lets its child run every tool it has that policy asks about, deny rules still holding),
+   * `deny_on_ask` (the child fails closed on every ask) or `inherit_parent` (each ask goes to this
+   * session's human as a `confirmation_required` of its own). ACL key
+   * `subagent_confirmation_inheritance`; the reference hosts (`a3s-code run`/`serve`, the web
+   * server) use `inherit_parent` unless their config sets it.
+   */
+  readonly subagentConfirmationInheritance?: 'auto_approve' | 'deny_on_ask' | 'inherit_parent';
   /** Which tools are allowed, asked about or denied. */
   readonly permissionPolicy?: {
     readonly allow?: readonly string[];

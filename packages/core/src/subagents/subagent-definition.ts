@@ -66,13 +66,59 @@ function builtin(name: string, description: string, kind: WorkerKind): SubagentD
   return Object.freeze({ name, description, kind, prompt: KIND_PROMPTS[kind], tools: WORKER_KIND_TOOLS[kind], maxSteps: DEFAULT_SUBAGENT_MAX_STEPS, confirmationInheritance: 'auto_approve', builtin: true });
 }
 
-/** The built-in agents: `explore`, `plan`, `general`, `verification`, `review`. */
-export function builtinSubagents(): readonly SubagentDefinition[] {
-  return BUILTINS;
+/**
+ * The built-in agents: `explore`, `plan`, `general`, `verification`, `review`; their children
+ * answer `ask` as `inheritance` says (default `auto_approve`).
+ */
+export function builtinSubagents(inheritance: ConfirmationInheritance = 'auto_approve'): readonly SubagentDefinition[] {
+  return inheritance === 'auto_approve' ? BUILTINS : BUILTINS.map((agent) => Object.freeze({ ...agent, confirmationInheritance: inheritance }));
 }
 
-/** Turns a worker spec into a definition (kind's tools and prompt; the spec's prompt is appended). */
-export function workerDefinition(spec: WorkerAgentSpec): SubagentDefinition {
+/** What approving a delegation to one agent lets its child do. */
+export interface SubagentAuthority {
+  readonly agent: string;
+  readonly confirmationInheritance: ConfirmationInheritance;
+  /** The child's tools (within the parent's surface, never the delegation tools). */
+  readonly tools: readonly string[];
+  /**
+   * Tools the child may run without a human being asked: every tool it has with `auto_approve`
+   * (permission deny rules still hold), none with `deny_on_ask` or `inherit_parent` beyond what
+   * policy already allows.
+   */
+  readonly unconfirmedTools: readonly string[];
+}
+
+/** The tools a child of `agent` gets out of its parent's `parentTools`. */
+export function subagentTools(agent: SubagentDefinition, parentTools: readonly string[]): string[] {
+  const own = agent.tools;
+  return parentTools.filter((name) => !DELEGATION_TOOLS.includes(name) && (own === 'all' || own.includes(name)));
+}
+
+/** What approving a task for `agent` unlocks, for the confirmation shown to the human. */
+export function subagentAuthority(agent: SubagentDefinition, parentTools: readonly string[]): SubagentAuthority {
+  const tools = subagentTools(agent, parentTools);
+  return { agent: agent.name, confirmationInheritance: agent.confirmationInheritance, tools, unconfirmedTools: agent.confirmationInheritance === 'auto_approve' ? tools : [] };
+}
+
+/** One line per authority, e.g. "'general' (auto_approve): may run without asking: read, write, bash; deny rules still hold". */
+export function describeSubagentAuthority(authority: SubagentAuthority): string {
+  const head = `subagent '${authority.agent}' (confirmationInheritance: ${authority.confirmationInheritance})`;
+  switch (authority.confirmationInheritance) {
+    case 'auto_approve':
+      return `${head} may run without asking: ${authority.unconfirmedTools.length === 0 ? '(no tools)' : authority.unconfirmedTools.join(', ')}; every call policy would ask about is approved, deny rules still hold`;
+    case 'deny_on_ask':
+      return `${head} may run only what policy allows outright (${authority.tools.join(', ') || 'no tools'}); every call policy would ask about is denied`;
+    case 'inherit_parent':
+      return `${head} asks you for every call policy would ask about (tools: ${authority.tools.join(', ') || 'none'})`;
+  }
+}
+
+/**
+ * Turns a worker spec into a definition (kind's tools and prompt; the spec's prompt is appended).
+ * A spec without `confirmationInheritance` gets `defaultInheritance` (the session's
+ * `subagentConfirmationInheritance`; default `auto_approve`).
+ */
+export function workerDefinition(spec: WorkerAgentSpec, defaultInheritance: ConfirmationInheritance = 'auto_approve'): SubagentDefinition {
   const permissions = spec.permissions === undefined ? undefined : validateWorkerPermissions(spec);
   return Object.freeze({
     name: spec.name,
@@ -83,7 +129,7 @@ export function workerDefinition(spec: WorkerAgentSpec): SubagentDefinition {
     ...(spec.model === undefined ? {} : { model: spec.model }),
     maxSteps: spec.maxSteps ?? DEFAULT_SUBAGENT_MAX_STEPS,
     ...(permissions === undefined ? {} : { permissions }),
-    confirmationInheritance: spec.confirmationInheritance ?? 'auto_approve',
+    confirmationInheritance: spec.confirmationInheritance ?? defaultInheritance,
     builtin: false,
   });
 }

@@ -13,8 +13,8 @@ import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
 import { DelegatedConfirmationManager } from './delegated-confirmation.js';
 import { DenyOnAskConfirmationManager } from './deny-on-ask-confirmation.js';
 import type { ChildSession, SessionFactory } from './session-factory.js';
-import { builtinSubagents, workerDefinition } from './subagent-definition.js';
-import type { SubagentDefinition } from './subagent-definition.js';
+import { builtinSubagents, subagentAuthority, workerDefinition } from './subagent-definition.js';
+import type { ConfirmationInheritance, SubagentAuthority, SubagentDefinition } from './subagent-definition.js';
 import type { SubagentFanOutOptions, SubagentRunOptions, SubagentService, SubagentTaskRequest, SubagentTaskResult } from './subagent-service.js';
 
 /** What the manager needs from its parent session. */
@@ -32,6 +32,8 @@ export interface SubagentManagerDeps {
   /** `autoDelegation.maxTasks`: tasks per parent run; undefined = unbounded. */
   readonly maxTasksPerRun: number | undefined;
   readonly workers: readonly WorkerAgentSpec[];
+  /** `subagentConfirmationInheritance`: how children of agents that do not say answer `ask` (default `auto_approve`). */
+  readonly defaultConfirmationInheritance?: ConfirmationInheritance | undefined;
   /** Checks a worker's model against the configuration (throws SESSION_CONFIGURATION_ERROR naming it). */
   readonly checkModel: (model: string, worker: string) => void;
   readonly emit: (event: AgentEvent) => void;
@@ -64,7 +66,7 @@ export class SubagentManager implements SubagentService {
 
   constructor(deps: SubagentManagerDeps) {
     this.#deps = deps;
-    for (const agent of builtinSubagents()) this.#agents.set(agent.name, agent);
+    for (const agent of builtinSubagents(deps.defaultConfirmationInheritance)) this.#agents.set(agent.name, agent);
     for (const spec of deps.workers) this.registerWorker(spec);
   }
 
@@ -82,7 +84,7 @@ export class SubagentManager implements SubagentService {
       throw new CodeError('SESSION_CONFIGURATION_ERROR', `worker name '${spec.name}' is taken by a built-in agent`, { details: { field: 'workerAgents.name', worker: spec.name } });
     }
     if (spec.model !== undefined) this.#deps.checkModel(spec.model, spec.name);
-    const definition = workerDefinition(spec);
+    const definition = workerDefinition(spec, this.#deps.defaultConfirmationInheritance);
     this.#agents.set(spec.name, definition);
     return definition;
   }
@@ -94,6 +96,10 @@ export class SubagentManager implements SubagentService {
       throw new CodeError('SESSION_ERROR', `unknown agent '${name}'; known: ${[...this.#agents.keys()].join(', ')}`, { details: { field: 'agent', agent: name } });
     }
     return agent;
+  }
+
+  authority(name: string): SubagentAuthority {
+    return subagentAuthority(this.agent(name), this.#deps.toolNames());
   }
 
   /** Snapshots of the finished tasks (for `SessionSnapshotV1.subagentTasks`). */

@@ -1,5 +1,5 @@
 import type { LlmMessage } from '../llm/llm-client.js';
-import type { SubagentDefinition } from './subagent-definition.js';
+import type { SubagentAuthority, SubagentDefinition } from './subagent-definition.js';
 
 /** One delegated task. */
 export interface SubagentTaskRequest {
@@ -67,6 +67,12 @@ export interface SubagentRunOptions {
 export interface SubagentService {
   /** Agents this session can delegate to. */
   agents(): readonly SubagentDefinition[];
+  /**
+   * What a task for `agent` lets its child do (its tools, its `confirmationInheritance`, what it
+   * may run without asking): what the `task` / `parallel_task` confirmation tells the human.
+   * Throws SESSION_ERROR for an unknown agent.
+   */
+  authority(agent: string): SubagentAuthority;
   /** Bound of concurrent children (`maxParallelTasks`). */
   readonly maxParallelTasks: number;
   /** Runs one task to its end (never rejects for a failed child: the result says so). */

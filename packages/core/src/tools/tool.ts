@@ -85,6 +85,12 @@ export interface Tool<TArgs = Record<string, unknown>> {
    */
   escalate?(args: TArgs): string | undefined;
   /**
+   * What approving this call unlocks beyond the call itself, in words, shown to the human with its
+   * confirmation (`confirmation_required.notice`, `PendingConfirmation.notice`): `task` says which
+   * subagent it starts and what that child may run without asking. Absent: nothing beyond the call.
+   */
+  confirmationNotice?(args: TArgs, services: ToolServices): string | undefined;
+  /**
    * The deadline (ms) this call needs, e.g. `bash`: its `timeout` argument plus a drain margin.
    * `undefined` (or no method) means the session's `toolTimeoutMs` applies.
    */

@@ -19,11 +19,13 @@ export async function confirmCall(deps: KernelDeps, call: InvocationCall, decisi
   }
   const tool = call.tool!;
   const lane = confirmationLaneOf(call.toolName, call.capabilities(() => capabilitiesOf(tool, call.args)), tool.orchestration);
+  const notice = noticeOf(deps, call);
   call.lifecycle.transition('gate-pending');
   const outcome = await manager.request({
     toolId: call.toolId,
     toolName: call.toolName,
     args: deps.security.redactValue(call.args),
+    ...(notice === undefined ? {} : { notice: deps.security.redact(notice) }),
     lane,
     abortSignal: call.signal,
     emit: (event) => emitCallEvent(deps, call, event),
@@ -32,4 +34,15 @@ export async function confirmCall(deps: KernelDeps, call: InvocationCall, decisi
   if (outcome.source === 'cancelled' && call.aborted) return undefined; // the kernel reports the abort itself
   const who = outcome.source === 'timeout' ? 'confirmation timed out' : 'rejected';
   return denyCall(deps, call, `${who}: ${outcome.reason}`, decision.rule);
+}
+
+/** The tool's `confirmationNotice` for this call; a notice that throws says so rather than hiding the confirmation. */
+function noticeOf(deps: KernelDeps, call: InvocationCall): string | undefined {
+  const tool = call.tool!;
+  if (tool.confirmationNotice === undefined) return undefined;
+  try {
+    return tool.confirmationNotice(call.args as never, deps.services);
+  } catch (error) {
+    return `(what approving this call unlocks could not be described: ${error instanceof Error ? error.message : String(error)})`;
+  }
 }
