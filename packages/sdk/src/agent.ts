@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { loadAgentDirectory, loadAgentDocument, mergeAclDocuments, toAgentConfig } from '@a3s-lab/code-config';
 import type { AgentDirectory, LoadedAclDocument } from '@a3s-lab/code-config';
 import type { AgentConfig } from '@a3s-lab/code-config';
-import { AgentSession, builtinSubagents, SESSION_OPTION_NAMES, resolveSessionOptions, workerDefinition } from '@a3s-lab/code-core/internal';
+import { AgentSession, builtinSubagents, mergePermissionPolicies, SESSION_OPTION_NAMES, resolveSessionOptions, validatePermissionPolicy, workerDefinition } from '@a3s-lab/code-core/internal';
 import { CodeError, DefaultSecurityProvider } from '@a3s-lab/code-core';
-import type { AnyTool, McpServerConfig, SecurityProvider, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, ToolServices, ToolSource, ToolSourceBinding, WorkerAgentSpec } from '@a3s-lab/code-core';
+import type { AnyTool, McpServerConfig, PermissionPolicy, SecurityProvider, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, ToolServices, ToolSource, ToolSourceBinding, WorkerAgentSpec } from '@a3s-lab/code-core';
 import type { ChildSessionRequest } from '@a3s-lab/code-core/internal';
 import { resolveModel } from '@a3s-lab/code-config';
 import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
@@ -95,6 +95,12 @@ export class Agent {
   readonly #document: LoadedAclDocument;
   /** The S3 store this agent built from its config (its client is released by `close()`). */
   readonly #ownedS3Store: S3SessionStore | null;
+  /**
+   * Policies every session of this agent also obeys (strictest wins): for an agent derived for an
+   * agent directory, the permission policy of the host's configuration, which the directory's
+   * `agent.acl` must not widen.
+   */
+  #ceilingPolicies: readonly PermissionPolicy[] = [];
 
   private constructor(config: AgentConfig, document: LoadedAclDocument, options: AgentCreateOptions, sessionStore?: SessionStore, mcp: { readonly source: McpToolSourceHandle | null; readonly owned: boolean } = { source: null, owned: false }) {
     this.config = config;
@@ -161,13 +167,26 @@ export class Agent {
     if (directory.aclFile === undefined) return store === undefined ? this : new Agent(this.config, this.#document, this.#options, store, mcp);
     const overlay = loadAgentDocument(directory.aclFile, this.#options.env === undefined ? {} : { env: this.#options.env });
     const merged = mergeAclDocuments(this.#document.document, overlay.document);
-    const config = toAgentConfig(merged, { baseDir: this.#document.baseDir, ...(this.#document.configFile === undefined ? {} : { configFile: this.#document.configFile }) });
-    return new Agent(config, { ...this.#document, document: merged }, this.#options, store ?? this.sessionStore, mcp);
+    const loaded = toAgentConfig(merged, { baseDir: this.#document.baseDir, ...(this.#document.configFile === undefined ? {} : { configFile: this.#document.configFile }) });
+    // Loading never widens authority: the directory's permission block merges strictest-wins over
+    // the host's (deny and ask lists union, the stricter default), and the host's policy stays a
+    // ceiling every session of the directory is also evaluated against.
+    const host = this.config.permissionPolicy;
+    const permissionPolicy = mergePermissionPolicies(host, loaded.permissionPolicy);
+    const config: AgentConfig = { ...loaded, ...(permissionPolicy === undefined ? {} : { permissionPolicy }) };
+    const agent = new Agent(config, { ...this.#document, document: merged }, this.#options, store ?? this.sessionStore, mcp);
+    agent.#ceilingPolicies = host === undefined || host.enabled === false ? this.#ceilingPolicies : [...this.#ceilingPolicies, validatePermissionPolicy(withoutEnabled(host))];
+    return agent;
   }
 
-  /** Opens a session bound to `workspace` (a directory, or any id when `workspaceBackend` is given). */
+  /**
+   * Opens a session bound to `workspace` (a directory, or any id when `workspaceBackend` is given).
+   * With a store set (`sessionStore`, `autoSave`, or a durable ACL `storage_backend`) the new
+   * session is published as generation 0 before this resolves, so it can be resumed before its
+   * first operation (a store that refuses the write does not fail the open: `persistence_failed`).
+   */
   async sessionAsync(workspace: string, options: SessionOptions = {}): Promise<Session> {
-    return this.session(workspace, options);
+    return opened(this.session(workspace, options));
   }
 
   /** Synchronous {@link sessionAsync}, kept for compatibility. */
@@ -181,7 +200,7 @@ export class Agent {
    */
   async sessionForAgentAsync(workspace: string, agent: string, options: SessionOptions = {}): Promise<Session> {
     const directory = builtinSubagents().some((a) => a.name === agent) ? undefined : this.#agentDirectory(agent);
-    if (directory === undefined) return this.sessionForAgent(workspace, agent, options);
+    if (directory === undefined) return opened(this.sessionForAgent(workspace, agent, options));
     // An agent directory may declare MCP servers (kind: mcp), which connect asynchronously.
     const loaded = loadAgentDirectory(directory);
     const session = this.#openDirectoryAgent(workspace, loaded, options);
@@ -191,7 +210,7 @@ export class Agent {
       await session.closeAsync();
       throw error;
     }
-    return session;
+    return opened(session);
   }
 
 
@@ -246,7 +265,7 @@ export class Agent {
 
   /** Opens a top-level session acting as a worker spec (its kind's tools, its prompt, model and limits). */
   async sessionForWorkerAsync(workspace: string, spec: WorkerAgentSpec, options: SessionOptions = {}): Promise<Session> {
-    return this.sessionForWorker(workspace, spec, options);
+    return opened(this.sessionForWorker(workspace, spec, options));
   }
 
   /** Synchronous {@link sessionForWorkerAsync}, kept for compatibility. */
@@ -349,6 +368,8 @@ export class Agent {
    */
   async resumeSessionAsync(sessionId: string, options: SessionOptions = {}): Promise<Session> {
     const store = this.#storeFor(options);
+    // A session of this agent closed without waiting (`close()`) may still be publishing.
+    await Promise.all([...this.#sessions].filter((s) => s.id === sessionId).map((s) => (s.closed ? s.core.close() : s.flushSaves()).catch(() => undefined)));
     const snapshot = await this.#loadSnapshot(store, sessionId, () => store.load(sessionId));
     return this.#resume(store, snapshot, options);
   }
@@ -477,6 +498,7 @@ export class Agent {
       sessionFactory: (request) => this.#childSession(request, security, services, extensions?.currentMcp?.tools() ?? []),
       checkModel: (m, worker) => this.#checkModel(m, worker),
       store: resolved.sessionStore ?? this.sessionStore,
+      ...(this.#ceilingPolicies.length === 0 ? {} : { inheritedPolicies: this.#ceilingPolicies }),
       ...(snapshot === undefined ? {} : { snapshot }),
     });
     // A session acting as an agent with a fixed tool set (explore: read-only) does not inherit the
@@ -485,6 +507,14 @@ export class Agent {
     // Closed sessions leave the agent's set, so a long-lived agent does not hold them forever.
     const session = new Session(core, (closed) => this.#sessions.delete(closed), extensions);
     this.#sessions.add(session);
+    // With a store set (the option, autoSave, or a durable storage_backend), a new session is in
+    // the store from the start (generation 0): it can be resumed before its first operation.
+    const store = resolved.sessionStore ?? this.sessionStore;
+    if (snapshot === undefined && (resolved.sessionStore !== undefined || resolved.autoSave === true || store.capabilities.durable)) {
+      const publishing = core.publishInitial();
+      publishing.catch(() => undefined); // reported as persistence_failed
+      initialPublish.set(session, publishing);
+    }
     return session;
   }
 
@@ -528,6 +558,25 @@ export class Agent {
   #configDefaults(): Record<string, unknown> {
     return Object.fromEntries(Object.entries(this.config).filter(([name, value]) => value !== undefined && SESSION_OPTION_NAMES.includes(name)));
   }
+}
+
+/** The generation-0 publication of sessions opened with a store, awaited by the async openers. */
+const initialPublish = new WeakMap<Session, Promise<void>>();
+
+/**
+ * `session` once its generation 0 is in its store. A store that refuses it does not fail the
+ * open (a failing store never breaks an operation): the write is reported as
+ * `persistence_failed` (`operation: 'open'`) and the next save publishes the session.
+ */
+async function opened(session: Session): Promise<Session> {
+  await initialPublish.get(session)?.catch(() => undefined);
+  return session;
+}
+
+/** A permission block without its `enabled` switch (a policy of rules). */
+function withoutEnabled(block: NonNullable<AgentConfig['permissionPolicy']>): PermissionPolicy {
+  const { enabled: _enabled, ...rules } = block;
+  return rules;
 }
 
 function initializationError(store: SessionStore, sessionId: string, error: unknown): CodeError {

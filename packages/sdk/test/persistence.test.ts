@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemPromptOf, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
+import { startScriptedModelServer, systemPromptOf, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
 import type { AgentEvent, SessionSnapshotV1, SessionStore } from '../src/index.js';
 import { Agent, CodeError, FileSessionStore, MemorySessionStore } from '../src/index.js';
 import { aclFor, PROTOCOLS, startHarness } from './harness.js';
@@ -84,9 +84,11 @@ describe.each(PROTOCOLS)('durable sessions over the %s wire protocol', (protocol
         await store.save(s);
       } };
     const session = await h.agent.sessionAsync(h.dir, { sessionStore: counting, autoSave: true, permissionPolicy: { ask: ['write'] } });
+    // Generation 0 is published at open, the first operation's state is generation 1.
+    expect(saves).toEqual([0]);
     await session.send('first');
     await session.flushSaves();
-    expect(saves).toEqual([1]);
+    expect(saves).toEqual([0, 1]);
     const stream = await session.stream('second');
     for await (const event of stream) {
       if (event.type === 'confirmation_required') expect(await session.confirmToolUse(event.toolId, true)).toBe(true);
@@ -97,8 +99,8 @@ describe.each(PROTOCOLS)('durable sessions over the %s wire protocol', (protocol
     await session.tool('ls', {});
     await session.flushSaves();
     // Published generations are consecutive (captures made during a write are coalesced).
-    expect(saves.length).toBeGreaterThanOrEqual(3);
-    expect(saves).toEqual(saves.map((_, i) => i + 1));
+    expect(saves.length).toBeGreaterThanOrEqual(4);
+    expect(saves).toEqual(saves.map((_, i) => i));
     const latest = store.loadSync(session.id);
     const resumed = h.agent.resumeSession(session.id, { sessionStore: counting });
     expect(resumed.core.history()).toEqual(latest?.conversation);
@@ -289,6 +291,59 @@ describe('ACL storage_backend and sessions_dir', () => {
 
 // Locally an unbuilt package skips these (with a message); in CI (`npm test` builds first) a
 // missing build fails them instead.
+describe('sessions of a storage_backend = "file" agent', () => {
+  it('autoSave then close() (not awaited): resumeSessionAsync finds the session; a session never operated resumes from generation 0', async () => {
+    const server = await startScriptedModelServer({ scenario: [textResponse('first'), textResponse('second')] });
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-acl-autosave-'));
+    const sessionsDir = join(dir, 'sessions');
+    const agent = await Agent.create(aclFor(server, 'anthropic', `storage_backend = "file"\nsessions_dir = "${sessionsDir}"`));
+    try {
+      const session = await agent.sessionAsync(dir, { autoSave: true });
+      await session.send('remember this');
+      session.close();
+      const resumed = await agent.resumeSessionAsync(session.id);
+      expect(resumed.core.history()).toHaveLength(2);
+      expect((await resumed.send('and again')).text).toBe('second');
+      await resumed.closeAsync();
+
+      // Opened with a store, never operated: in the store at once as generation 0.
+      const idle = await agent.sessionAsync(dir, { sessionId: 'idle-1' });
+      expect(readdirSync(sessionsDir)).toContain('idle-1.json');
+      await idle.closeAsync();
+      const back = await agent.resumeSessionAsync('idle-1');
+      expect(back.core.generation).toBe(0);
+      expect((await back.save()).generation).toBe(1);
+      await back.closeAsync();
+      // The synchronous opener publishes it too (resumeSessionAsync waits for the write).
+      const sync = agent.session(dir, { sessionId: 'idle-2' });
+      expect((await agent.resumeSessionAsync('idle-2')).id).toBe('idle-2');
+      sync.close();
+    } finally {
+      await agent.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("an explicit sessionStore publishes generation 0 at open; the agent's implicit memory store without autoSave does not", async () => {
+    const server = await startScriptedModelServer({ scenario: [] });
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-gen0-'));
+    const agent = await Agent.create(aclFor(server, 'openai'));
+    try {
+      const store = new MemorySessionStore();
+      const session = await agent.sessionAsync(dir, { sessionStore: store, sessionId: 'gen0' });
+      expect(await store.load('gen0')).toMatchObject({ sessionId: 'gen0', generation: 0 });
+      expect((await session.save()).generation).toBe(1);
+      await agent.sessionAsync(dir, { sessionId: 'implicit' });
+      expect(await agent.sessionStore.load('implicit')).toBeNull();
+    } finally {
+      await agent.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 const built = existsSync(join(here, '..', 'dist', 'index.js')) || process.env['CI'] === 'true';
 if (!built) console.warn(`sdk built-package tests skipped: ${join(here, '..', 'dist', 'index.js')} is missing (npm test builds it)`);
 

@@ -376,6 +376,15 @@ export class AgentSession {
     return this.#bus.subscribe(listener);
   }
 
+  /**
+   * Emits an event from outside the run loop (a tool source's, e.g. `mcp_tools_changed`): into
+   * the running run (its record and stream) when one runs, else to subscribers and the trace.
+   */
+  emitEvent(event: AgentEvent): void {
+    if (this.#gate.closed) return;
+    this.#bus.emit(event);
+  }
+
   /** A copy of the conversation. */
   history(): LlmMessage[] {
     return [...this.#conversation.messages()];
@@ -840,6 +849,17 @@ export class AgentSession {
    */
   flushSaves(): Promise<void> {
     return this.#persistence?.flush() ?? Promise.resolve();
+  }
+
+  /**
+   * Publishes a session that was never saved as generation 0 of its store, so it can be resumed
+   * before its first operation (the next save is generation 1). Rejects with the store's error,
+   * also reported as `persistence_failed` (`operation: 'open'`); does nothing without a store,
+   * for a resumed session or once anything was saved.
+   */
+  publishInitial(): Promise<void> {
+    if (this.#resumed) return Promise.resolve();
+    return this.#persistence?.publishInitial() ?? Promise.resolve();
   }
 
   // ---- lifecycle ----------------------------------------------------------------------------

@@ -44,6 +44,35 @@ function gatedStore() {
 }
 
 describe('SessionPersistence', () => {
+  it('publishInitial writes generation 0 once; the next save is generation 1; a failure rejects and emits persistence_failed', async () => {
+    const store = new MemorySessionStore();
+    const persistence = new SessionPersistence({ store, capture: () => draftOf('zero'), emit: () => undefined, autoSave: false });
+    await persistence.publishInitial();
+    expect(await store.load('p')).toMatchObject({ generation: 0 });
+    expect(persistence.generation).toBe(0);
+    await persistence.publishInitial(); // already published: nothing more
+    expect((await persistence.save()).generation).toBe(1);
+    await persistence.publishInitial();
+    expect((await store.load('p'))?.generation).toBe(1);
+    // A restored session is in its store already.
+    const restored = new SessionPersistence({ store, capture: () => draftOf('r'), emit: () => undefined, autoSave: false, generation: 4 });
+    await restored.publishInitial();
+    expect((await store.load('p'))?.generation).toBe(1);
+
+    const gated = gatedStore();
+    const events: AgentEvent[] = [];
+    const failing = new SessionPersistence({ store: gated.store, capture: () => draftOf('x'), emit: (e) => events.push(e), autoSave: false });
+    gated.failNext(new CodeError('IO_ERROR', 'disk full'));
+    const first = failing.publishInitial();
+    gated.release();
+    await expect(first).rejects.toMatchObject({ code: 'IO_ERROR' });
+    expect(events.map((e) => [e.type, e.payload['operation']])).toEqual([['persistence_failed', 'open']]);
+    const saving = failing.save();
+    await new Promise((r) => setTimeout(r, 0));
+    gated.release();
+    expect((await saving).generation).toBe(1);
+  });
+
   it('coalesces captures made during a write into one later write of the newest state', async () => {
     const gated = gatedStore();
     let state = 'one';

@@ -28,6 +28,8 @@ interface Waiter {
 /** A capture waiting for the writer: later captures replace it (they hold everything it held). */
 interface PendingWrite {
   draft: SnapshotDraft;
+  /** Publishes generation 0 (a new session's first document) instead of the next generation. */
+  initial: boolean;
   readonly waiters: Waiter[];
   readonly operations: string[];
 }
@@ -47,6 +49,8 @@ export class SessionPersistence {
   #generation: number;
   #pending: PendingWrite | null = null;
   #writer: Promise<void> | null = null;
+  /** A generation exists in the store (restored from one, or one was written). */
+  #published: boolean;
 
   constructor(options: SessionPersistenceOptions) {
     this.store = options.store;
@@ -54,6 +58,7 @@ export class SessionPersistence {
     this.#capture = options.capture;
     this.#emit = options.emit;
     this.#generation = options.generation ?? 0;
+    this.#published = options.generation !== undefined && options.generation > 0;
   }
 
   /** The generation of the last published snapshot (0 before the first of a new session). */
@@ -70,22 +75,48 @@ export class SessionPersistence {
   }
 
   /**
+   * Publishes a new session as generation 0, so it can be resumed before its first operation;
+   * later saves are 1, 2... A failed write rejects and emits `persistence_failed` with
+   * `operation: 'open'`. Does nothing for a restored session or once anything was published or
+   * queued.
+   */
+  publishInitial(): Promise<void> {
+    if (this.#published || this.#pending !== null || this.#writer !== null) return Promise.resolve();
+    const background = this.#backgroundWaiter('open');
+    return new Promise<void>((resolve, reject) =>
+      this.#enqueue(
+        {
+          resolve: () => resolve(),
+          reject: (thrown, operations) => {
+            background.reject(thrown, operations);
+            reject(thrown);
+          },
+        },
+        'open',
+        true,
+      ),
+    );
+  }
+
+  /**
    * With `autoSave`, captures the state after a completed operation and publishes it in the
    * background (see {@link flush}). A failed write emits `persistence_failed {operation,
    * operations, store, code, message}`; the operation's result stands.
    */
   afterOperation(operation: string): void {
     if (!this.autoSave) return;
-    this.#enqueue(
-      {
-        resolve: () => undefined,
-        reject: (thrown, operations) => {
-          const error = toCodeError(thrown, 'IO_ERROR');
-          this.#emit(createAgentEvent('persistence_failed', { operation, operations, store: this.store.name, code: error.code, message: error.message }));
-        },
+    this.#enqueue(this.#backgroundWaiter(operation), operation);
+  }
+
+  /** A waiter nobody awaits: a failed write is reported as `persistence_failed`. */
+  #backgroundWaiter(operation: string): Waiter {
+    return {
+      resolve: () => undefined,
+      reject: (thrown, operations) => {
+        const error = toCodeError(thrown, 'IO_ERROR');
+        this.#emit(createAgentEvent('persistence_failed', { operation, operations, store: this.store.name, code: error.code, message: error.message }));
       },
-      operation,
-    );
+    };
   }
 
   /** Resolves when every capture made so far is published (or has failed). */
@@ -93,11 +124,13 @@ export class SessionPersistence {
     while (this.#writer !== null) await this.#writer;
   }
 
-  #enqueue(waiter: Waiter, operation: string): void {
+  #enqueue(waiter: Waiter, operation: string, initial = false): void {
     const draft = this.#capture();
-    if (this.#pending === null) this.#pending = { draft, waiters: [waiter], operations: [operation] };
+    if (this.#pending === null) this.#pending = { draft, initial, waiters: [waiter], operations: [operation] };
     else {
       this.#pending.draft = draft;
+      // State captured after the open is a real generation.
+      this.#pending.initial = false;
       this.#pending.waiters.push(waiter);
       this.#pending.operations.push(operation);
     }
@@ -108,7 +141,7 @@ export class SessionPersistence {
     try {
       for (let job = this.#pending; job !== null; job = this.#pending) {
         this.#pending = null;
-        const snapshot: SessionSnapshotV1 = { ...job.draft, generation: this.#generation + 1, savedAtMs: Date.now() };
+        const snapshot: SessionSnapshotV1 = { ...job.draft, generation: job.initial ? 0 : this.#generation + 1, savedAtMs: Date.now() };
         try {
           await this.store.save(snapshot);
         } catch (error) {
@@ -116,6 +149,7 @@ export class SessionPersistence {
           continue;
         }
         this.#generation = snapshot.generation;
+        this.#published = true;
         for (const w of job.waiters) w.resolve(snapshot);
       }
     } finally {
