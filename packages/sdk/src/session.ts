@@ -267,8 +267,10 @@ export class Session {
    * Adds the opt-in `dynamic_workflow` tool: a workflow module's `run(ctx, inputs)` runs in the
    * PTC sandbox (same limits, governed nested calls) and returns `{ type: 'complete', output }` or
    * `{ type: 'fail', error }`. Remove it with `unregisterDynamicTool('dynamic_workflow')`.
+   * SESSION_CLOSED after close.
    */
   registerDynamicWorkflowRuntime(): void {
+    if (this.closed) throw new CodeError('SESSION_CLOSED', 'session is closed; registerDynamicWorkflowRuntime() rejected');
     this.#core.registerTool(createDynamicWorkflowTool(), { replace: true });
   }
 

@@ -264,5 +264,7 @@ describe('slash commands, project instructions, dynamic workflow', () => {
     expect(session.toolNames()).not.toContain('dynamic_workflow');
     await session.closeAsync();
     expect(() => session.unregisterDynamicTool('x')).toThrow(expect.objectContaining({ code: 'SESSION_CLOSED' }));
+    expect(() => session.registerDynamicWorkflowRuntime()).toThrow(expect.objectContaining({ code: 'SESSION_CLOSED' }));
+    expect(session.toolNames()).not.toContain('dynamic_workflow');
   });
 });
