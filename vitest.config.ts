@@ -4,6 +4,6 @@ import { defineConfig } from 'vitest/config';
 // so the README's test command yields a single JSON report.
 export default defineConfig({
   test: {
-    projects: ['packages/*/vitest.config.mjs', 'apps/*/vitest.config.mjs', 'tooling/lint/vitest.config.mjs', 'tooling/scripts/vitest.config.mjs'],
+    projects: ['packages/*/vitest.config.mjs', 'apps/*/vitest.config.mjs', 'tooling/lint/vitest.config.mjs', 'tooling/scripts/vitest.config.mjs', 'tooling/readme/vitest.config.mjs'],
   },
 });
