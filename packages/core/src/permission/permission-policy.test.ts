@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CodeError } from '../errors/code-error.js';
 import type { PermissionTarget } from '../tools/tool.js';
-import { evaluatePermission, validatePermissionPolicy } from './permission-policy.js';
+import { evaluatePermission, mergePermissionPolicies, strictestPermission, validatePermissionPolicy } from './permission-policy.js';
 import type { PermissionPolicy } from './permission-policy.js';
 
 const command = (text: string): PermissionTarget => ({ kind: 'command', command: text });
@@ -176,5 +176,22 @@ describe('validatePermissionPolicy', () => {
     expect(details['field']).toBe(field);
     expect(details['rule']).toBe(rule);
     expect(details['reason']).toEqual(expect.any(String));
+  });
+});
+
+describe('mergePermissionPolicies / strictestPermission: policy from several sources, strictest wins', () => {
+  const bash = { toolName: 'bash', target: { kind: 'command', command: 'ls' } as PermissionTarget };
+  it('an overlay cannot lift a deny, disable the policy, add allow rules or loosen the default', () => {
+    const host = { deny: ['bash*'], ask: ['write'], allow: ['read'], defaultDecision: 'ask' } as const;
+    expect(mergePermissionPolicies(host, { deny: [], allow: ['bash(*)'], defaultDecision: 'allow' })).toEqual({ deny: ['bash*'], ask: ['write'], allow: ['read'], defaultDecision: 'ask' });
+    expect(mergePermissionPolicies(host, { enabled: false, deny: ['git*'] })).toEqual({ deny: ['bash*'], ask: ['write'], allow: ['read'], defaultDecision: 'ask' });
+    expect(mergePermissionPolicies(host, { deny: ['git*'], ask: ['edit'], defaultDecision: 'deny' })).toEqual({ deny: ['bash*', 'git*'], ask: ['write', 'edit'], allow: ['read'], defaultDecision: 'deny' });
+    expect(mergePermissionPolicies(undefined, { allow: ['bash(*)'] })).toEqual({ allow: ['bash(*)'] });
+    expect(mergePermissionPolicies({ defaultDecision: 'allow' }, undefined)).toEqual({ defaultDecision: 'allow' });
+  });
+  it('strictestPermission takes the strictest decision of every policy, labelled by its source', () => {
+    expect(strictestPermission([{ allow: ['bash(*)'], defaultDecision: 'allow' }, { deny: ['bash*'] }], bash)).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/^parent session policy: /) });
+    expect(strictestPermission([null, { ask: ['bash'] }], bash, () => 'host policy')).toMatchObject({ decision: 'ask', reason: expect.stringMatching(/^host policy: /) });
+    expect(strictestPermission([null], bash)).toMatchObject({ decision: 'allow' });
   });
 });

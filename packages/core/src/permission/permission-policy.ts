@@ -95,6 +95,61 @@ export function evaluatePermission(policy: PermissionPolicy, request: Permission
   return { decision: fallback, reason: `no rule matches this ${request.toolName} call; the default decision is ${fallback}` };
 }
 
+const STRICTNESS: Readonly<Record<PermissionDecisionValue, number>> = { allow: 0, ask: 1, deny: 2 };
+
+/**
+ * Judges one call against several policies at once: the strictest decision of all wins (deny >
+ * ask > allow), so no policy of the list can be widened by another. This is how a child session
+ * obeys every ancestor and how a session opened from an agent directory obeys the host's policy.
+ * `label(i)` prefixes the reason of a decision taken by `policies[i]` (i >= 1); a `null` policy
+ * allows everything (no policy configured).
+ */
+export function strictestPermission(policies: readonly (PermissionPolicy | null)[], request: PermissionRequest, label: (index: number) => string = () => 'parent session policy'): PermissionDecision {
+  let decision: PermissionDecision | undefined;
+  for (const [index, policy] of policies.entries()) {
+    if (decision?.decision === 'deny') break;
+    const next = policy === null ? NO_POLICY : evaluatePermission(policy, request);
+    if (decision === undefined) decision = next;
+    else if (STRICTNESS[next.decision] > STRICTNESS[decision.decision]) decision = { ...next, reason: `${label(index)}: ${next.reason}` };
+  }
+  return decision ?? NO_POLICY;
+}
+
+const NO_POLICY: PermissionDecision = Object.freeze({ decision: 'allow', reason: 'no permission policy configured' });
+
+/** A permission block as configured: rules plus the `enabled` switch of the session option. */
+export interface PermissionPolicyBlock extends PermissionPolicy {
+  /** false = no policy at all (every call allowed). Default true. */
+  readonly enabled?: boolean;
+}
+
+/**
+ * Merges a permission block from a less trusted source (`overlay`: an agent directory's
+ * `agent.acl`) over a host's (`base`) strictest-wins: deny lists union, ask lists union, the
+ * stricter default decision; an overlay can neither disable the policy nor add allow rules to
+ * a base that has its own (the base's allow list is kept; an overlay narrows with deny, ask and
+ * its default).
+ * Callers that need the exact "strictest of both" also evaluate the base with
+ * {@link strictestPermission}. No base (or a disabled one): the overlay as it is.
+ */
+export function mergePermissionPolicies(base: PermissionPolicyBlock | undefined, overlay: PermissionPolicyBlock | undefined): PermissionPolicyBlock | undefined {
+  if (overlay === undefined) return base;
+  if (base === undefined || base.enabled === false) return overlay;
+  const union = (a: readonly string[] | undefined, b: readonly string[] | undefined): string[] | undefined => (a === undefined && b === undefined ? undefined : [...new Set([...(a ?? []), ...(b ?? [])])]);
+  const deny = union(base.deny, overlay.enabled === false ? undefined : overlay.deny);
+  const ask = union(base.ask, overlay.enabled === false ? undefined : overlay.ask);
+  const allow = base.allow ?? (overlay.enabled === false ? undefined : overlay.allow);
+  const baseDefault = base.defaultDecision ?? 'ask';
+  const overlayDefault = overlay.enabled === false ? baseDefault : (overlay.defaultDecision ?? 'ask');
+  const defaultDecision = STRICTNESS[overlayDefault] > STRICTNESS[baseDefault] ? overlayDefault : baseDefault;
+  return {
+    ...(allow === undefined ? {} : { allow }),
+    ...(ask === undefined ? {} : { ask }),
+    ...(deny === undefined ? {} : { deny }),
+    defaultDecision,
+  };
+}
+
 function evaluateCommand(rules: ToolRules, toolName: string, command: string, fallback: PermissionDecisionValue): PermissionDecision {
   const analysis = analyzeShellCommand(command);
   // Past the analyser's limit nothing inside is seen, so no deny rule can be ruled out and an

@@ -1,4 +1,4 @@
-import { evaluatePermission } from '../../permission/permission-policy.js';
+import { strictestPermission } from '../../permission/permission-policy.js';
 import type { PermissionDecision } from '../../permission/permission-policy.js';
 import type { InvocationCall, ResolvedTarget, StageStop } from '../invocation-call.js';
 import type { KernelDeps } from '../kernel-deps.js';
@@ -30,20 +30,12 @@ export function decidePermission(deps: KernelDeps, call: InvocationCall): Permis
   return evaluate(deps, call, resolved);
 }
 
-const STRICTNESS = { allow: 0, ask: 1, deny: 2 } as const;
-
 function evaluate(deps: KernelDeps, call: InvocationCall, resolved: ResolvedTarget): PermissionDecision {
   const first = resolved.unresolved[0];
   if (first !== undefined) return { decision: 'deny', reason: `path '${first.path}' cannot be used: ${first.reason}` };
   const request = { toolName: call.toolName, target: resolved.target };
-  let decision = deps.policy === null ? ALLOW_ALL : evaluatePermission(deps.policy, request);
   // A child session never exceeds its ancestors: the strictest decision of every policy wins.
-  for (const inherited of deps.inheritedPolicies) {
-    if (decision.decision === 'deny') break;
-    const parent = evaluatePermission(inherited, request);
-    if (STRICTNESS[parent.decision] > STRICTNESS[decision.decision]) decision = { ...parent, reason: `parent session policy: ${parent.reason}` };
-  }
-  return decision;
+  return strictestPermission([deps.policy, ...deps.inheritedPolicies], request);
 }
 
 /**
