@@ -1,4 +1,4 @@
-import type { ActiveTool, Attachment, AgentEvent, Artifact, EventStream, HookConfig, HookEventName, HookHandler, HookMatcher, PendingConfirmation, RunEventPage, RunRecord, SendRequest, SendResult, PlanItem, SessionSnapshotV1, SessionStateV1, SlashCommandHandler, SlashCommandInfo, SessionStore, ToolDefinition, AnyTool, SubagentDefinition, SubagentFanOutOptions, SubagentTaskRequest, SubagentTaskResult, VerificationCommand, VerificationReportV1, VerificationSummary, WorkerAgentSpec } from '@a3s-lab/code-core';
+import type { ActiveTool, Attachment, AgentEvent, Artifact, EventStream, HookConfig, HookEventName, HookHandler, HookMatcher, PendingConfirmation, RunEventPage, RunRecord, SendRequest, SendResult, PlanItem, SessionSnapshotV1, SessionStateV1, SlashCommandHandler, SlashCommandInfo, SessionStore, ToolDefinition, AnyTool, SubagentDefinition, SubagentFanOutOptions, SubagentTaskRequest, VerificationCommand, VerificationReportV1, VerificationSummary, WorkerAgentSpec } from '@a3s-lab/code-core';
 import type { AgentSession } from '@a3s-lab/code-core/internal';
 import { CodeError } from '@a3s-lab/code-core';
 import type { McpServerConfig, McpServerStatus, McpTransportConfig } from '@a3s-lab/code-core';
@@ -6,11 +6,11 @@ import { toProgramArgs } from '@a3s-lab/code-ptc';
 import type { ProgramOptions } from '@a3s-lab/code-ptc';
 import { SessionExtensions } from './session-extensions.js';
 import { sessionToolSurface } from './session-tool-surface.js';
-import { throwIfFailed, toSdkToolResult } from './tool-result-view.js';
+import { throwIfFailed, toSdkToolResult, toTaskResult } from './tool-result-view.js';
 import { createDynamicWorkflowTool } from './dynamic-workflow-tool.js';
 import { execOutputText } from '@a3s-lab/code-tools';
 import type { FromJsonSchema } from '@a3s-lab/code-core';
-import type { ToolResult } from './tool-result-view.js';
+import type { TaskResult, ToolResult } from './tool-result-view.js';
 
 /** Options of `readFile`. */
 export interface ReadFileOptions {
@@ -426,24 +426,32 @@ export class Session {
    * Runs one subagent task: `await session.task({ agent: 'explore', description, prompt })`.
    * The child is a full session on this workspace (its own context, tools and prompt) that can
    * never do more than this session allows. Resolves with its result (status, text, usage,
-   * transcript); a failed child is a result with `status: 'failed'`, not a rejection.
+   * transcript) and, as the `task` tool returns it, `name: 'task'`, `exitCode` (0 when
+   * completed), `output` (what the model reads) and `metadataJson`; a failed child is a result
+   * with `status: 'failed'` and `exitCode: 1`, not a rejection.
    */
-  task(task: SubagentTaskRequest & { readonly background?: boolean }): Promise<SubagentTaskResult> {
+  task(task: SubagentTaskRequest & { readonly background?: boolean }): Promise<TaskResult> {
     const { background, ...request } = task;
     if (background !== undefined && background !== false) {
       throw new CodeError('SESSION_CONFIGURATION_ERROR', "task({ background: true }) is not supported yet: await session.task(...) or run tasks concurrently with session.tasks([...])", { details: { field: 'background' } });
     }
-    return this.#core.task(request);
+    return this.#core.task(request).then(toTaskResult);
   }
 
-  /** Runs tasks concurrently (at most `maxParallelTasks` at once); results in request order. */
-  tasks(tasks: readonly SubagentTaskRequest[], options: SubagentFanOutOptions = {}): Promise<SubagentTaskResult[]> {
-    return this.#core.tasks(tasks, options);
+  /**
+   * Runs tasks concurrently (at most `maxParallelTasks` at once); results in request order, each
+   * with the ToolResult fields of {@link task}.
+   */
+  tasks(tasks: readonly SubagentTaskRequest[], options: SubagentFanOutOptions = {}): Promise<TaskResult[]> {
+    return this.#core.tasks(tasks, options).then((results) => results.map(toTaskResult));
   }
 
-  /** Registers a worker agent at run time; delegate to it by name through `task`. */
-  registerWorkerAgent(spec: WorkerAgentSpec): void {
-    this.#core.registerWorkerAgent(spec);
+  /**
+   * Registers a worker agent at run time; delegate to it by name through `task`. Returns the
+   * registered definition (its kind's tools and prompt, `maxSteps`, `confirmationInheritance`).
+   */
+  registerWorkerAgent(spec: WorkerAgentSpec): SubagentDefinition {
+    return this.#core.registerWorkerAgent(spec);
   }
 
   /** Agents this session can delegate to (built-ins and workers). */

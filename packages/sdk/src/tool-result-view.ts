@@ -1,5 +1,6 @@
 import { CodeError } from '@a3s-lab/code-core';
-import type { ToolResult as CoreToolResult, ToolErrorKind } from '@a3s-lab/code-core';
+import type { SubagentTaskResult, ToolResult as CoreToolResult, ToolErrorKind } from '@a3s-lab/code-core';
+import { renderTaskResult, taskSummary } from '@a3s-lab/code-tools';
 
 /**
  * A tool result as the SDK returns it: the core result plus `metadataJson`, the metadata as a
@@ -8,6 +9,26 @@ import type { ToolResult as CoreToolResult, ToolErrorKind } from '@a3s-lab/code-
 export interface ToolResult extends CoreToolResult {
   /** `metadata` serialised as JSON, or `null` when there is none. */
   readonly metadataJson: string | null;
+}
+
+/**
+ * What `session.task()` (and each result of `session.tasks()`) resolves to: the task's result
+ * plus the ToolResult fields the `task` tool returns for it.
+ */
+export interface TaskResult extends SubagentTaskResult {
+  /** Always `'task'`. */
+  readonly name: 'task';
+  /** 0 when the task completed, 1 when it failed or was cancelled. */
+  readonly exitCode: number;
+  /** The task as the parent model reads it: a header line and the answer (or error), bounded. */
+  readonly output: string;
+  /** The task's summary (`{ task: { task_id, agent, status, usage, ... } }`) as JSON. */
+  readonly metadataJson: string;
+}
+
+/** Adds the `task` tool's ToolResult fields to a task result. */
+export function toTaskResult(result: SubagentTaskResult): TaskResult {
+  return { ...result, name: 'task', exitCode: result.status === 'completed' ? 0 : 1, output: renderTaskResult(result), metadataJson: JSON.stringify({ task: taskSummary(result) }) };
 }
 
 /** Adds `metadataJson` to a core result. */

@@ -54,6 +54,9 @@ describe.each(['anthropic', 'openai'] as const)('subagents over the %s wire prot
     expect(one).toMatchObject({ agent: 'explore', status: 'completed', text: 'Auth lives in src/auth.ts.', turns: 2, toolCallsCount: 1 });
     expect(one.transcript).toHaveLength(4);
     expect(one.usage.totalTokens).toBeGreaterThan(0);
+    // The ToolResult fields the original returns, beside ours: what the `task` tool gives the model.
+    expect(one).toMatchObject({ name: 'task', exitCode: 0, output: expect.stringMatching(/^\[explore task_\S+\] completed: Find auth entry points .*\nAuth lives in src\/auth\.ts\.$/) });
+    expect(JSON.parse(one.metadataJson)).toMatchObject({ task: { agent: 'explore', status: 'completed', task_id: one.taskId } });
     const both = await session.tasks([
       { agent: 'explore', description: 'Find tests', prompt: 'Locate auth tests.' },
       { agent: 'verification', description: 'Check risk', prompt: 'Review auth edge cases.' },
@@ -61,6 +64,10 @@ describe.each(['anthropic', 'openai'] as const)('subagents over the %s wire prot
     expect(both.map((r) => [r.agent, r.status, r.text])).toEqual([
       ['explore', 'completed', 'Tests are in test/auth.test.ts.'],
       ['verification', 'completed', 'Edge cases look covered.'],
+    ]);
+    expect(both.map((r) => [r.name, r.exitCode, r.output.split('\n')[1]])).toEqual([
+      ['task', 0, 'Tests are in test/auth.test.ts.'],
+      ['task', 0, 'Edge cases look covered.'],
     ]);
     // Each child was offered its agent's tools only, and its prompt.
     const explore = h.server.requests.find((r) => firstUser(r).startsWith('Inspect the repository'));
@@ -268,7 +275,10 @@ describe('worker agents', () => {
     expect(systemPromptOf(workerRequests[0]!)).toContain('Keep patches focused');
     expect((await session.task({ agent: 'review-cow', description: 'review', prompt: 'Review the fix' })).text).toBe('Looks right.');
     expect(h.server.requests.find((r) => firstUser(r) === 'Review the fix')?.protocol).toBe('anthropic');
-    session.registerWorkerAgent({ name: 'verify-cow', description: 'Run focused checks without editing files', kind: 'verifier' });
+    const registered = session.registerWorkerAgent({ name: 'verify-cow', description: 'Run focused checks without editing files', kind: 'verifier' });
+    expect(registered).toMatchObject({ name: 'verify-cow', description: 'Run focused checks without editing files', kind: 'verifier', builtin: false, confirmationInheritance: 'auto_approve' });
+    expect(registered.tools).toContain('bash');
+    expect(registered.tools).not.toContain('write');
     expect(session.agents().map((a) => a.name)).toContain('verify-cow');
     expect((await session.task({ agent: 'verify-cow', description: 'verify', prompt: 'Verify it' })).text).toBe('Verified.');
     expect(toolNamesOf(h.server.requests.find((r) => firstUser(r) === 'Verify it')!)).not.toContain('write');
@@ -334,6 +344,7 @@ describe('confirmation inheritance: three outcomes of the same Ask', () => {
       expect(result.error).toMatchObject({ code: 'SECURITY_ERROR', message: expect.stringContaining("'deny_on_ask'") });
       expect(result.text).toBe('');
       expect(ended[0]?.payload).toMatchObject({ status: 'failed', error: { code: 'SECURITY_ERROR' } });
+      expect(result).toMatchObject({ name: 'task', exitCode: 1, output: expect.stringContaining('failed') });
     } else {
       expect(written).toBe(true);
       expect(asked).toHaveLength(1);

@@ -33,7 +33,7 @@ export { createTaskTool, TASK_ITEM_SCHEMA } from './task-tool.js';
 export type { TaskArgs } from './task-tool.js';
 export { createParallelTaskTool, MAX_PARALLEL_TASKS, MIN_PARALLEL_TASKS, PARALLEL_TASK_MAX_OUTPUT_BYTES } from './parallel-task-tool.js';
 export type { ParallelTaskArgs } from './parallel-task-tool.js';
-export { renderTaskResult, TASK_RESULT_MAX_BYTES } from './task-render.js';
+export { renderTaskResult, taskSummary, TASK_RESULT_MAX_BYTES } from './task-render.js';
 export { createGenerateObjectTool, DEFAULT_REPAIR_ATTEMPTS, GENERATE_OBJECT_MODES, MAX_REPAIR_ATTEMPTS, PARTIAL_OBJECT_EVENT_BYTES, PARTIAL_OBJECT_INTERVAL_MS } from './generate-object-tool.js';
 export type { GenerateObjectArgs } from './generate-object-tool.js';
 export { compileObjectSchema } from './object-schema.js';

@@ -530,11 +530,12 @@ export class AgentSession {
     return this.#requireSubagents().runAll(tasks, { ...fanOut, signal: abortSignal ?? this.#closeScope.signal });
   }
 
-  /** Adds a worker agent at run time (its model is checked against the configuration). */
-  registerWorkerAgent(spec: WorkerAgentSpec): void {
+  /** Adds a worker agent at run time (its model is checked against the configuration); returns its definition. */
+  registerWorkerAgent(spec: WorkerAgentSpec): SubagentDefinition {
     const [checked] = resolveSessionOptions({ workerAgents: [spec] }).workerAgents ?? [];
-    this.#requireSubagents().registerWorker(checked as WorkerAgentSpec);
+    const definition = this.#requireSubagents().registerWorker(checked as WorkerAgentSpec);
     this.#delegationPrompt = null;
+    return definition;
   }
 
   /** Agents this session can delegate to (built-ins and workers). */
