@@ -72,7 +72,7 @@ export type { SessionStateV1 } from './session/session-state.js';
 // name them without those packages (which re-export them).
 export type { McpHttpTransportConfig, McpStdioTransportConfig, McpTransportConfig } from './mcp/mcp-transport-config.js';
 export type { McpServerConfig } from './mcp/mcp-server-config.js';
-export type { McpServerStatus } from './mcp/mcp-server-status.js';
+export type { McpLeftOutTool, McpSanitizedTool, McpServerStatus, McpToolChanges } from './mcp/mcp-server-status.js';
 export type { S3ConnectionOptions } from './s3/s3-connection-options.js';
 export type { S3WorkspaceBackendOptions } from './s3/s3-workspace-backend-options.js';
 export type { S3SessionStoreOptions } from './s3/s3-session-store-options.js';

@@ -26,8 +26,11 @@ describe('@a3s-lab/code-mcp public surface', () => {
       'capabilitiesFromAnnotations',
       'createMcpTool',
       'mcpError',
+      'mcpToolDefinitionHash',
       'mcpToolName',
       'resolveMcpServerConfig',
+      'sanitizeDescription',
+      'stripInvisibleCharacters',
       'toToolOutput',
     ]);
   });

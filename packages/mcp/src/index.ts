@@ -2,7 +2,7 @@
 export { DEFAULT_MCP_TIMEOUT_MS, MAX_MCP_TIMEOUT_MS, resolveMcpServerConfig } from './mcp-server-config.js';
 export type { ResolvedMcpServerConfig } from './mcp-server-config.js';
 // The config and status data types are declared in core (so @a3s-lab/code's typings need no MCP package).
-export type { McpHttpTransportConfig, McpServerConfig, McpServerStatus, McpStdioTransportConfig, McpTransportConfig } from '@a3s-lab/code-core';
+export type { McpHttpTransportConfig, McpLeftOutTool, McpSanitizedTool, McpServerConfig, McpServerStatus, McpStdioTransportConfig, McpToolChanges, McpTransportConfig } from '@a3s-lab/code-core';
 export { MAX_TOOL_NAME_LENGTH, assignMcpToolNames, mcpToolName } from './mcp-tool-name.js';
 export type { McpToolNaming } from './mcp-tool-name.js';
 export { mcpError } from './mcp-error.js';
@@ -11,9 +11,9 @@ export { MAX_MCP_RECONNECTS, MAX_TOOL_LIST_PAGES, McpConnection } from './mcp-co
 export type { McpConnectionState, McpConnectionStatus } from './mcp-connection.js';
 export { MAX_MCP_ATTACHMENT_BYTES, toToolOutput } from './mcp-call-result.js';
 export type { McpCallOrigin } from './mcp-call-result.js';
-export { MAX_MCP_DESCRIPTION_LENGTH, MAX_MCP_SCHEMA_BYTES, capabilitiesFromAnnotations, createMcpTool } from './mcp-tool.js';
-export { McpManager } from './mcp-manager.js';
-export type { McpServerTools } from './mcp-manager.js';
+export { MAX_MCP_DESCRIPTION_LENGTH, MAX_MCP_SCHEMA_BYTES, capabilitiesFromAnnotations, createMcpTool, sanitizeDescription, stripInvisibleCharacters } from './mcp-tool.js';
+export { McpManager, mcpToolDefinitionHash } from './mcp-manager.js';
+export type { McpServerTools, McpToolChangeRecord } from './mcp-manager.js';
 export { SessionMcp } from './session-mcp.js';
 export { McpToolSource } from './mcp-tool-source.js';
 export { MAX_STDIO_MESSAGE_BYTES, STDERR_TAIL_BYTES, STDIO_KILL_GRACE_MS, StdioProcessTransport } from './stdio-process-transport.js';

@@ -49,6 +49,7 @@ export class McpConnection {
   #state: McpConnectionState = 'connecting';
   #error: string | undefined;
   #tools: readonly McpToolDefinition[] = [];
+  #firstTools: readonly McpToolDefinition[] | null = null;
   #reconnects = 0;
   #connecting: Promise<void> | null = null;
   #refreshing: Promise<void> = Promise.resolve();
@@ -81,6 +82,14 @@ export class McpConnection {
    */
   get client(): Client | null {
     return this.#client;
+  }
+
+  /**
+   * The tools of the first successful listing (`null` before one): the definitions accepted
+   * when the server was added, against which later listings are compared.
+   */
+  get firstTools(): readonly McpToolDefinition[] | null {
+    return this.#firstTools;
   }
 
   /** Pid of a stdio server process, while it runs. */
@@ -134,6 +143,7 @@ export class McpConnection {
     this.#client = client;
     this.#transport = transport;
     this.#tools = tools;
+    this.#firstTools ??= tools;
     this.#state = 'connected';
     this.#error = undefined;
     client.onclose = () => {

@@ -12,10 +12,11 @@ import type { ToolErrorKind } from '@a3s-lab/code-core';
  * - `timeout`: the server did not answer within `timeoutMs`;
  * - `protocol`: the server answered with a JSON-RPC error;
  * - `duplicate_server`: a server of that name is already in this manager;
+ * - `unknown_server`: no server of that name (`acceptMcpToolChanges`);
  * - `closed`: the manager (its session or agent) is closed;
  * - `package_missing`: `@a3s-lab/code-mcp` is not installed (raised by `@a3s-lab/code`).
  */
-export type McpErrorReason = 'connect_failed' | 'list_failed' | 'disconnected' | 'unavailable' | 'timeout' | 'protocol' | 'duplicate_server' | 'closed' | 'package_missing';
+export type McpErrorReason = 'connect_failed' | 'list_failed' | 'disconnected' | 'unavailable' | 'timeout' | 'protocol' | 'duplicate_server' | 'unknown_server' | 'closed' | 'package_missing';
 
 /** Builds an `MCP_ERROR` naming the server; `errorKind` is what a failed tool call reports. */
 export function mcpError(

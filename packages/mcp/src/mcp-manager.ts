@@ -1,18 +1,94 @@
-import type { AnyTool, McpServerConfig } from '@a3s-lab/code-core';
+import { createHash } from 'node:crypto';
+import type { AnyTool, McpLeftOutTool, McpSanitizedTool, McpServerConfig, McpToolChanges } from '@a3s-lab/code-core';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { McpConnection } from './mcp-connection.js';
 import type { McpConnectionStatus } from './mcp-connection.js';
 import { mcpError } from './mcp-error.js';
 import { resolveMcpServerConfig } from './mcp-server-config.js';
-import { createMcpTool, unusableSchemaReason } from './mcp-tool.js';
-import { assignMcpToolNames } from './mcp-tool-name.js';
+import { createMcpTool, sanitizeDescription, unusableSchemaReason } from './mcp-tool.js';
+import { assignMcpToolNames, mcpToolName } from './mcp-tool-name.js';
+
+/** A change of a server's tools that sessions report as `mcp_tools_changed` (once per `serial`). */
+export interface McpToolChangeRecord extends McpToolChanges {
+  /** Increases with each new change of this connection; a session reports each serial once. */
+  readonly serial: number;
+  /** True when the change was accepted (`acceptToolChanges: 'auto'`); false while it waits for the host. */
+  readonly accepted: boolean;
+}
 
 /** The kernel tools of one server, and the tools it offered that could not be used. */
 export interface McpServerTools {
+  /** The tools that may be offered (accepted definitions only). */
   readonly tools: readonly AnyTool[];
-  /** `tool: reason` for each tool left out (colliding name, unusable schema). */
+  /** `tool: reason` for each tool left out (colliding name, unusable schema, change waiting for acceptance). */
   readonly skipped: readonly string[];
+  /** The same tools, with typed reasons. */
+  readonly leftOut: readonly McpLeftOutTool[];
+  /** Model-facing name -> the server's name, for every tool of {@link tools}. */
+  readonly serverNames: ReadonlyMap<string, string>;
+  /** Tools whose descriptions had invisible characters removed. */
+  readonly sanitized: readonly McpSanitizedTool[];
+  /** Changes since the accepted listing that wait for {@link McpManager.acceptToolChanges}; null when none. */
+  readonly pending: McpToolChanges | null;
+  /** The latest change of the server's tools (pending or auto-accepted), for `mcp_tools_changed`; null before any. */
+  readonly lastChange: McpToolChangeRecord | null;
 }
+
+/** The tools built from one listing: every usable tool, before the acceptance gate. */
+interface BuiltListing {
+  readonly tools: readonly { readonly tool: AnyTool; readonly serverName: string }[];
+  readonly leftOut: readonly McpLeftOutTool[];
+  readonly sanitized: readonly McpSanitizedTool[];
+  /** The server's name -> hash of its definition, for every tool of the listing. */
+  readonly hashes: ReadonlyMap<string, string>;
+}
+
+/** Where a connection's accepted definitions stand. */
+interface PinState {
+  /** The server's name -> hash of the accepted definition. */
+  pins: Map<string, string>;
+  /** The listing the state was last compared with. */
+  compared: readonly McpToolDefinition[] | null;
+  pending: McpToolChanges | null;
+  lastChange: McpToolChangeRecord | null;
+}
+
+/** JSON with object keys sorted, so equal definitions hash equally whatever the key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * SHA-256 of what a model and the kernel take from a tool definition: its name, description,
+ * input schema and annotations. A server that changes any of them changes the hash.
+ */
+export function mcpToolDefinitionHash(definition: McpToolDefinition): string {
+  return createHash('sha256').update(canonicalJson({ name: definition.name, description: definition.description ?? null, inputSchema: definition.inputSchema ?? null, annotations: definition.annotations ?? null })).digest('hex');
+}
+
+function hashesOf(listing: readonly McpToolDefinition[]): Map<string, string> {
+  return new Map(listing.map((definition) => [definition.name, mcpToolDefinitionHash(definition)]));
+}
+
+function diff(pins: ReadonlyMap<string, string>, current: ReadonlyMap<string, string>): McpToolChanges | null {
+  const added: string[] = [];
+  const changed: string[] = [];
+  const removed: string[] = [];
+  for (const [name, hash] of current) {
+    const pinned = pins.get(name);
+    if (pinned === undefined) added.push(name);
+    else if (pinned !== hash) changed.push(name);
+  }
+  for (const name of pins.keys()) if (!current.has(name)) removed.push(name);
+  return added.length + changed.length + removed.length === 0 ? null : { added, changed, removed };
+}
+
+const sameChanges = (a: McpToolChanges | null, b: McpToolChanges | null): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * A set of MCP server connections by name: the agent's global one (from the ACL's
@@ -23,7 +99,9 @@ export interface McpServerTools {
 export class McpManager {
   readonly #connections = new Map<string, McpConnection>();
   readonly #listeners = new Set<() => void>();
-  readonly #toolCache = new WeakMap<readonly McpToolDefinition[], McpServerTools>();
+  readonly #toolCache = new WeakMap<readonly McpToolDefinition[], BuiltListing>();
+  readonly #pins = new WeakMap<McpConnection, PinState>();
+  #serial = 0;
   #closed = false;
 
   /**
@@ -98,28 +176,117 @@ export class McpManager {
     return [...this.#connections.values()].map((connection) => connection.status());
   }
 
-  /** The kernel tools of server `name` (empty for an unknown or never-connected server). */
+  /**
+   * The kernel tools of server `name` (empty for an unknown or never-connected server). Tools
+   * are pinned when first accepted (the first listing; then {@link acceptToolChanges} or a
+   * server with `acceptToolChanges: 'auto'`): a tool that is new or whose definition changed
+   * since (name, description, input schema, annotations: see {@link mcpToolDefinitionHash}) is
+   * left out as `pending_change` until the change is accepted.
+   */
   toolsOf(name: string): McpServerTools {
     const connection = this.#connections.get(name);
-    if (connection === undefined) return { tools: [], skipped: [] };
+    if (connection === undefined) return { tools: [], skipped: [], leftOut: [], serverNames: new Map(), sanitized: [], pending: null, lastChange: null };
     const listing = connection.tools;
-    let built = this.#toolCache.get(listing);
-    if (built === undefined) {
-      const usable: McpToolDefinition[] = [];
-      const skipped: string[] = [];
-      for (const definition of listing) {
-        const reason = unusableSchemaReason(definition);
-        if (reason === null) usable.push(definition);
-        else skipped.push(`${definition.name}: ${reason}`);
+    const built = this.#build(connection, listing);
+    const state = this.#compare(connection, listing, built);
+    const held = new Set([...(state.pending?.added ?? []), ...(state.pending?.changed ?? [])]);
+    const leftOut: McpLeftOutTool[] = [...built.leftOut];
+    const tools: AnyTool[] = [];
+    const serverNames = new Map<string, string>();
+    for (const entry of built.tools) {
+      if (held.has(entry.serverName)) {
+        const kind = state.pending?.added.includes(entry.serverName) === true ? 'is new' : 'changed';
+        leftOut.push({ tool: entry.serverName, reason: 'pending_change', message: `its definition ${kind} since the server's tools were accepted; accept it with session.acceptMcpToolChanges('${name}')` });
+        continue;
       }
-      const naming = assignMcpToolNames(name, usable.map((definition) => definition.name));
-      for (const tool of naming.collisions) skipped.push(`${tool}: its tool name collides with another tool of the server`);
-      const byName = new Map(usable.map((definition) => [definition.name, definition]));
-      const tools = [...naming.names].map(([toolName, mcpName]) => createMcpTool(connection, byName.get(mcpName)!, toolName));
-      built = { tools, skipped };
-      this.#toolCache.set(listing, built);
+      tools.push(entry.tool);
+      serverNames.set(entry.tool.name, entry.serverName);
     }
+    return { tools, skipped: leftOut.map((entry) => `${entry.tool}: ${entry.message}`), leftOut, serverNames, sanitized: built.sanitized, pending: state.pending, lastChange: state.lastChange };
+  }
+
+  /**
+   * Accepts the current tools of server `name`: they become its pinned definitions and the tools
+   * held as `pending_change` are offered (sessions update at once). Resolves with what was
+   * accepted (null when nothing was pending). An accepted change of a global server is accepted
+   * for every session of the agent.
+   *
+   * @throws CodeError MCP_ERROR `unknown_server` when there is no server of that name.
+   */
+  acceptToolChanges(name: string): McpToolChanges | null {
+    const connection = this.#connections.get(name);
+    if (connection === undefined) throw mcpError('unknown_server', name, 'no MCP server of that name');
+    const listing = connection.tools;
+    const state = this.#compare(connection, listing, this.#build(connection, listing));
+    const accepted = state.pending;
+    if (accepted === null) return null;
+    state.pins = hashesOf(listing);
+    state.pending = null;
+    this.#notify();
+    return accepted;
+  }
+
+  #build(connection: McpConnection, listing: readonly McpToolDefinition[]): BuiltListing {
+    let built = this.#toolCache.get(listing);
+    if (built !== undefined) return built;
+    const usable: McpToolDefinition[] = [];
+    const leftOut: McpLeftOutTool[] = [];
+    for (const definition of listing) {
+      const reason = unusableSchemaReason(definition);
+      if (reason === null) usable.push(definition);
+      else leftOut.push({ tool: definition.name, reason: 'unusable_schema', message: reason });
+    }
+    const naming = assignMcpToolNames(connection.name, usable.map((definition) => definition.name));
+    const byName = new Map(usable.map((definition) => [definition.name, definition]));
+    for (const tool of naming.collisions) {
+      const name = naming.names.get(mcpToolName(connection.name, tool));
+      leftOut.push({ tool, reason: 'name_clash', message: `its tool name collides with another tool of the server${name === undefined ? '' : ` ('${name}')`}`, ...(name === undefined ? {} : { clashesWith: { server: connection.name, tool: name } }) });
+    }
+    const sanitized: McpSanitizedTool[] = [];
+    const tools = [...naming.names].map(([toolName, serverName]) => {
+      const definition = byName.get(serverName)!;
+      const description = sanitizeDescription(definition.description, connection.name, serverName);
+      if (description.removed > 0) sanitized.push({ tool: serverName, removedCharacters: description.removed });
+      return { tool: createMcpTool(connection, definition, toolName, description.text), serverName };
+    });
+    built = { tools, leftOut, sanitized, hashes: hashesOf(listing) };
+    this.#toolCache.set(listing, built);
     return built;
+  }
+
+  /** Compares the listing with the connection's pinned definitions (once per listing). */
+  #compare(connection: McpConnection, listing: readonly McpToolDefinition[], built: BuiltListing): PinState {
+    let state = this.#pins.get(connection);
+    if (state === undefined) {
+      // The first listing is the accepted one (an empty map until there has been one).
+      const first = connection.firstTools;
+      state = { pins: first === null ? new Map() : hashesOf(first), compared: first, pending: null, lastChange: null };
+      this.#pins.set(connection, state);
+    }
+    if (state.compared === null && connection.firstTools !== null) {
+      state.pins = hashesOf(connection.firstTools);
+      state.compared = connection.firstTools;
+    }
+    if (state.compared === listing) return state;
+    state.compared = listing;
+    const changes = diff(state.pins, built.hashes);
+    if (changes === null) {
+      state.pending = null;
+      return state;
+    }
+    if (connection.config.acceptToolChanges === 'auto') {
+      state.pins = new Map(built.hashes);
+      state.pending = null;
+      this.#serial += 1;
+      state.lastChange = { ...changes, serial: this.#serial, accepted: true };
+      return state;
+    }
+    if (!sameChanges(changes, state.pending)) {
+      this.#serial += 1;
+      state.lastChange = { ...changes, serial: this.#serial, accepted: false };
+    }
+    state.pending = changes;
+    return state;
   }
 
   /** Runs `listener` after a server is added or removed, or changes its tools. Returns an unsubscribe. */

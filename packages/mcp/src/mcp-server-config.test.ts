@@ -14,13 +14,19 @@ function fieldOf(input: unknown): string {
 
 describe('resolveMcpServerConfig', () => {
   it('applies defaults and normalises http to streamable-http', () => {
-    expect(resolveMcpServerConfig({ name: 'gh', transport: { type: 'stdio', command: 'npx' } })).toEqual({ name: 'gh', transport: { type: 'stdio', command: 'npx', args: [] }, env: {}, timeoutMs: DEFAULT_MCP_TIMEOUT_MS });
+    expect(resolveMcpServerConfig({ name: 'gh', transport: { type: 'stdio', command: 'npx' } })).toEqual({ name: 'gh', transport: { type: 'stdio', command: 'npx', args: [] }, env: {}, timeoutMs: DEFAULT_MCP_TIMEOUT_MS, acceptToolChanges: 'manual' });
     expect(resolveMcpServerConfig({ name: 'web', transport: { type: 'http', url: 'http://127.0.0.1:1/mcp', headers: { A: 'b' } }, timeoutMs: 5 })).toEqual({
       name: 'web',
       transport: { type: 'streamable-http', url: 'http://127.0.0.1:1/mcp', headers: { A: 'b' } },
       env: {},
       timeoutMs: 5,
+      acceptToolChanges: 'manual',
     });
+  });
+
+  it('takes acceptToolChanges auto or manual and refuses anything else (issue 35)', () => {
+    expect(resolveMcpServerConfig({ name: 'gh', transport: { type: 'stdio', command: 'npx' }, acceptToolChanges: 'auto' }).acceptToolChanges).toBe('auto');
+    expect(() => resolveMcpServerConfig({ name: 'gh', transport: { type: 'stdio', command: 'npx' }, acceptToolChanges: 'yes' })).toThrow(/'acceptToolChanges' must be 'auto' or 'manual'/);
   });
 
   it.each([

@@ -16,10 +16,12 @@ export interface ResolvedMcpServerConfig {
   readonly env: Readonly<Record<string, string>>;
   /** Deadline of connecting, listing and each call, in ms. */
   readonly timeoutMs: number;
+  /** Whether tool changes after the first listing are accepted without the host (`auto`) or wait for it (`manual`). */
+  readonly acceptToolChanges: 'auto' | 'manual';
 }
 
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
-const SERVER_KEYS = new Set(['name', 'transport', 'env', 'timeoutMs']);
+const SERVER_KEYS = new Set(['name', 'transport', 'env', 'timeoutMs', 'acceptToolChanges']);
 const STDIO_KEYS = new Set(['type', 'command', 'args', 'cwd']);
 const HTTP_KEYS = new Set(['type', 'url', 'headers']);
 
@@ -56,10 +58,11 @@ function checkKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>,
  *
  * @throws CodeError CONFIG_ERROR naming the field: a bad name, an unknown transport type, a
  *   missing command or URL, a non-http(s) URL, `env` on an HTTP server, an unknown key (options
- *   this build does not act on are refused, not ignored), a timeout out of 1..3600000.
+ *   this build does not act on are refused, not ignored), a timeout out of 1..3600000, an
+ *   `acceptToolChanges` other than `auto` or `manual` (default `manual`).
  */
 export function resolveMcpServerConfig(input: unknown): ResolvedMcpServerConfig {
-  if (!isRecord(input)) throw invalid('expected an object { name, transport, env?, timeoutMs? }', 'config');
+  if (!isRecord(input)) throw invalid('expected an object { name, transport, env?, timeoutMs?, acceptToolChanges? }', 'config');
   const name = input['name'];
   if (typeof name !== 'string' || !SERVER_NAME.test(name) || name.includes('__')) {
     throw invalid(`'name' must be 1-32 letters, digits, '_' or '-' without '__' (got ${JSON.stringify(name)})`, 'name', name);
@@ -72,6 +75,8 @@ export function resolveMcpServerConfig(input: unknown): ResolvedMcpServerConfig 
     throw invalid(`'timeoutMs' must be an integer in 1..${MAX_MCP_TIMEOUT_MS}`, 'timeoutMs', name);
   }
   const env = stringMap(input['env'], 'env', name);
+  const acceptToolChanges = input['acceptToolChanges'] ?? 'manual';
+  if (acceptToolChanges !== 'auto' && acceptToolChanges !== 'manual') throw invalid(`'acceptToolChanges' must be 'auto' or 'manual'`, 'acceptToolChanges', name);
   const type = transport['type'];
   if (type === 'stdio') {
     checkKeys(transport, STDIO_KEYS, 'transport.', name);
@@ -81,7 +86,7 @@ export function resolveMcpServerConfig(input: unknown): ResolvedMcpServerConfig 
     if (!Array.isArray(args) || !args.every((arg): arg is string => typeof arg === 'string')) throw invalid(`'transport.args' must be an array of strings`, 'transport.args', name);
     const cwd = transport['cwd'];
     if (cwd !== undefined && (typeof cwd !== 'string' || cwd.length === 0)) throw invalid(`'transport.cwd' must be a directory path`, 'transport.cwd', name);
-    return { name, transport: { type, command, args: [...args], ...(cwd === undefined ? {} : { cwd }) }, env, timeoutMs };
+    return { name, transport: { type, command, args: [...args], ...(cwd === undefined ? {} : { cwd }) }, env, timeoutMs, acceptToolChanges };
   }
   if (type === 'http' || type === 'streamable-http') {
     checkKeys(transport, HTTP_KEYS, 'transport.', name);
@@ -95,7 +100,7 @@ export function resolveMcpServerConfig(input: unknown): ResolvedMcpServerConfig 
     if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw invalid(`'transport.url' must be an http:// or https:// URL`, 'transport.url', name);
     if (Object.keys(env).length > 0) throw invalid(`'env' applies to stdio servers only; send values to an HTTP server with 'transport.headers'`, 'env', name);
     const headers = stringMap(transport['headers'], 'transport.headers', name);
-    return { name, transport: { type: 'streamable-http', url: parsed.href, headers }, env, timeoutMs };
+    return { name, transport: { type: 'streamable-http', url: parsed.href, headers }, env, timeoutMs, acceptToolChanges };
   }
   throw invalid(`'transport.type' must be 'stdio', 'http' or 'streamable-http' (got ${JSON.stringify(type)})`, 'transport.type', name);
 }

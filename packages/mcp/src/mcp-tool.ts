@@ -14,11 +14,41 @@ export const MAX_MCP_SCHEMA_BYTES = 64 * 1024;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
-/** A server's description, cleaned of control characters and bounded. */
-export function boundDescription(description: string | undefined, server: string, tool: string): string {
-  const clean = (description ?? '').replace(CONTROL, '').trim();
+/**
+ * Characters a reader does not see but a model reads: format characters (zero-width space and
+ * joiners U+200B-U+200D, direction marks U+200E-U+200F and U+061C, bidi embeddings and overrides
+ * U+202A-U+202E, isolates U+2066-U+2069, word joiner and invisible operators U+2060-U+2064, BOM
+ * U+FEFF, soft hyphen, interlinear annotations: Unicode category Cf), Unicode tag characters
+ * U+E0000-U+E007F (which can spell out hidden ASCII), variation selectors and the line and
+ * paragraph separators U+2028-U+2029.
+ */
+const INVISIBLE = /[\p{Cf}\u{E0000}-\u{E007F}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}\u2028\u2029]/gu;
+
+/** `text` without invisible and bidi characters (see above), and how many were removed. */
+export function stripInvisibleCharacters(text: string): { readonly text: string; readonly removed: number } {
+  let removed = 0;
+  const clean = text.replace(INVISIBLE, () => {
+    removed += 1;
+    return '';
+  });
+  return { text: clean, removed };
+}
+
+/**
+ * A server's description as the model sees it: without control characters and invisible or bidi
+ * characters (how many of those were removed is `removed`, for the server's status), bounded, and
+ * naming its server.
+ */
+export function sanitizeDescription(description: string | undefined, server: string, tool: string): { readonly text: string; readonly removed: number } {
+  const visible = stripInvisibleCharacters(description ?? '');
+  const clean = visible.text.replace(CONTROL, '').trim();
   const text = clean.length > MAX_MCP_DESCRIPTION_LENGTH ? `${clean.slice(0, MAX_MCP_DESCRIPTION_LENGTH)} [description cut]` : clean;
-  return text.length > 0 ? `${text}\n(MCP tool '${tool}' of server '${server}')` : `MCP tool '${tool}' of server '${server}'.`;
+  return { text: text.length > 0 ? `${text}\n(MCP tool '${tool}' of server '${server}')` : `MCP tool '${tool}' of server '${server}'.`, removed: visible.removed };
+}
+
+/** A server's description, cleaned of control and invisible characters and bounded (see {@link sanitizeDescription}). */
+export function boundDescription(description: string | undefined, server: string, tool: string): string {
+  return sanitizeDescription(description, server, tool).text;
 }
 
 /**
@@ -45,19 +75,20 @@ export function unusableSchemaReason(definition: McpToolDefinition): string | nu
 }
 
 /**
- * The kernel {@link AnyTool} for one MCP tool, named `name` (see `mcpToolName`). Its schema is the
+ * The kernel {@link AnyTool} for one MCP tool, named `name` (see `mcpToolName`), described by
+ * `description` (default: the server's, through {@link boundDescription}). Its schema is the
  * server's input schema (the kernel validates draft-07 and 2020-12); its deadline is the server's
  * `timeoutMs`; its capabilities come from the annotations. Execution calls the server through
  * `connection`; a failure comes back as a failed result with `metadata.mcp.error_code`
  * `MCP_ERROR`, an abort (timeout, cancellation) is left to the kernel, which reports it.
  */
-export function createMcpTool(connection: McpConnection, definition: McpToolDefinition, name: string): AnyTool {
+export function createMcpTool(connection: McpConnection, definition: McpToolDefinition, name: string, description: string = boundDescription(definition.description, connection.name, definition.name)): AnyTool {
   const server = connection.name;
   const tool = definition.name;
   const capabilities = capabilitiesFromAnnotations(definition.annotations);
   return {
     name,
-    description: boundDescription(definition.description, server, tool),
+    description,
     parameters: definition.inputSchema as JsonSchema,
     capabilities: () => capabilities,
     timeoutMs: () => connection.config.timeoutMs,

@@ -88,7 +88,9 @@ describe('SessionMcp over the fixture server', () => {
     const { kernel, surface, registry } = kernelSession();
     const mcp = new SessionMcp(surface);
     closers.push(() => mcp.close());
-    await mcp.addMcp({ name: 'fx', transport: { type: 'stdio', ...fixtureMcpStdioCommand() } });
+    // `auto`: a tool added after the first listing is accepted at once (issue 35: the default,
+    // `manual`, holds it until the host accepts it; see mcp-tool-pinning.test.ts).
+    await mcp.addMcp({ name: 'fx', transport: { type: 'stdio', ...fixtureMcpStdioCommand() }, acceptToolChanges: 'auto' });
     expect(registry.has('mcp__fx__fresh')).toBe(false);
     expect((await kernel.invoke({ toolName: 'mcp__fx__add_tool', args: { name: 'fresh' }, origin: 'host-direct' })).exitCode).toBe(0);
     await expect.poll(() => registry.has('mcp__fx__fresh')).toBe(true);

@@ -1,4 +1,4 @@
-import type { AnyTool, McpServerConfig, McpServerStatus, ToolSourceBinding } from '@a3s-lab/code-core';
+import type { AnyTool, McpServerConfig, McpServerStatus, McpToolChanges, ToolSourceBinding } from '@a3s-lab/code-core';
 
 /**
  * What the SDK uses of a session's MCP binding (`SessionMcp` of the optional
@@ -14,4 +14,6 @@ export interface SessionMcpBinding extends ToolSourceBinding {
   tools(): AnyTool[];
   /** The session's servers, then the inherited global ones it does not shadow. */
   mcps(): McpServerStatus[];
+  /** Accepts the current tool definitions of a server; what was accepted, or null when nothing was pending. */
+  acceptMcpToolChanges(name: string): McpToolChanges | null;
 }

@@ -8,5 +8,6 @@ export function sessionToolSurface(core: AgentSession): ToolSurface {
     register: (tool) => core.registerTool(tool),
     unregister: (name) => core.unregisterTool(name),
     has: (name) => core.toolNames().includes(name),
+    emit: (event) => core.emitEvent(event),
   };
 }

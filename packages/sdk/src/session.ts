@@ -1,7 +1,7 @@
 import type { ActiveTool, Attachment, AgentEvent, Artifact, EventStream, HookConfig, HookEventName, HookHandler, HookMatcher, PendingConfirmation, RunEventPage, RunRecord, SendRequest, SendResult, PlanItem, SessionSnapshotV1, SessionStateV1, SlashCommandHandler, SlashCommandInfo, SessionStore, ToolDefinition, AnyTool, SubagentDefinition, SubagentFanOutOptions, SubagentTaskRequest, VerificationCommand, VerificationReportV1, VerificationSummary, WorkerAgentSpec } from '@a3s-lab/code-core';
 import type { AgentSession } from '@a3s-lab/code-core/internal';
 import { CodeError } from '@a3s-lab/code-core';
-import type { McpServerConfig, McpServerStatus, McpTransportConfig } from '@a3s-lab/code-core';
+import type { McpServerConfig, McpServerStatus, McpToolChanges, McpTransportConfig } from '@a3s-lab/code-core';
 import { toProgramArgs } from '@a3s-lab/code-ptc';
 import type { ProgramOptions } from '@a3s-lab/code-ptc';
 import { SessionExtensions } from './session-extensions.js';
@@ -330,9 +330,35 @@ export class Session {
     return mcp.removeMcp(name);
   }
 
-  /** Every MCP server this session sees: `[{ name, connected, toolCount, error?, source }]`. */
+  /**
+   * Every MCP server this session sees: `[{ name, connected, toolCount, error?, source }]`, plus,
+   * when there are any, `leftOut` (tools not offered and why: unusable schema, name clash,
+   * pending change), `pendingToolChanges` and `sanitizedTools` (descriptions that had invisible
+   * characters removed).
+   */
   async mcps(): Promise<McpServerStatus[]> {
     return this.#extensions.currentMcp?.mcps() ?? [];
+  }
+
+  /**
+   * Accepts the current tool definitions of MCP server `name`. A server's tools are pinned when
+   * first listed; when it later adds a tool or changes one's description, input schema or
+   * annotations (`notifications/tools/list_changed`, a reconnect), the session emits
+   * `mcp_tools_changed` and keeps those tools away from the model and from calls until this is
+   * called (or the server was added with `acceptToolChanges: 'auto'`). Resolves with what was
+   * accepted, or null when nothing was pending. Accepting for an inherited global server accepts
+   * it for every session of the agent.
+   *
+   * @throws CodeError MCP_ERROR (`details.reason` `unknown_server`) when the session sees no server
+   *   of that name; SESSION_CLOSED after close.
+   */
+  async acceptMcpToolChanges(name: string): Promise<McpToolChanges | null> {
+    const mcp = this.#extensions.currentMcp;
+    if (mcp === null) {
+      if (this.closed) throw new CodeError('SESSION_CLOSED', 'session is closed; MCP servers cannot be changed');
+      throw new CodeError('MCP_ERROR', `MCP server '${name}': this session has no MCP server of that name`, { details: { reason: 'unknown_server', server: name } });
+    }
+    return mcp.acceptMcpToolChanges(name);
   }
 
   // ---- runs ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import { errorResponse, textResponse, toolCallResponse } from '@a3s-lab/code-tes
 import type { AgentEvent, SessionStore } from '../src/index.js';
 import { AGENT_EVENT_TYPES_V1, CodeError, MemorySessionStore } from '../src/index.js';
 import { HOOK_EVENTS } from '@a3s-lab/code-core';
+import { startFixtureMcpHttpServer } from '@a3s-lab/code-testing/mcp';
 import { startHarness } from './harness.js';
 import type { Harness } from './harness.js';
 
@@ -82,6 +83,18 @@ describe('event catalogue and hook list', () => {
     small.onEvent(collect);
     small.core.restoreState({ ...small.state(), history: Array.from({ length: 12 }, (_, i) => ({ role: i % 2 === 0 ? ('user' as const) : ('assistant' as const), content: [{ type: 'text' as const, text: `turn ${i} ${'words '.repeat(150)}` }] })) });
     await small.send('continue');
+
+    // An MCP server changes a tool after it was accepted: mcp_tools_changed.
+    const mcpServer = await startFixtureMcpHttpServer();
+    try {
+      const withMcp = await h.agent.sessionAsync(h.dir);
+      withMcp.onEvent(collect);
+      await withMcp.addMcp({ name: 'fx', transport: { type: 'http', url: mcpServer.url } });
+      await withMcp.tool('mcp__fx__mutate_tool', { name: 'echo', description: 'changed' });
+      await expect.poll(() => seen.has('mcp_tools_changed')).toBe(true);
+    } finally {
+      await mcpServer.close();
+    }
 
     // The tour went the way it was scripted: the object, the child and the confirmed write happened.
     expect(allEvents.find((e) => e.type === 'tool_end' && e.toolName === 'generate_object')?.exitCode).toBe(0);

@@ -63,6 +63,7 @@ const VALID: readonly (readonly [string, Record<string, unknown>])[] = [
   ['context_compacted', { before_tokens: 1000, after_tokens: 300 }],
   ['persistence_failed', { code: 'IO_ERROR', message: 'disk full' }],
   ['budget_threshold_hit', { kind: 'tokens', threshold: 0.8, used: 80, limit: 100 }],
+  ['mcp_tools_changed', { server: 'github', source: 'session', added: ['new_tool'], changed: ['create_issue'], removed: [], accepted: false }],
 ];
 
 const INVALID: readonly (readonly [string, string, Record<string, unknown>])[] = [
@@ -96,6 +97,7 @@ const INVALID: readonly (readonly [string, string, Record<string, unknown>])[] =
   ['task_updated with a malformed item', 'task_updated', { plan: [{ step: 'a' }] }],
   ['budget_threshold_hit without limit', 'budget_threshold_hit', { kind: 'tokens', threshold: 0.8, used: 80 }],
   ['budget_threshold_hit with a zero threshold', 'budget_threshold_hit', { kind: 'tokens', threshold: 0, used: 0, limit: 1 }],
+  ['mcp_tools_changed without accepted', 'mcp_tools_changed', { server: 'github', added: [], changed: ['x'], removed: [] }],
   ['context_compacted with fractional tokens', 'context_compacted', { before_tokens: 1.5 }],
 ];
 

@@ -65,6 +65,16 @@ const payloadSchemas = {
   context_compacted: payload([], { before_tokens: nonNegativeInteger, after_tokens: nonNegativeInteger }),
   persistence_failed: payload([], { code: str, message: str }),
   budget_threshold_hit: payload(['kind', 'threshold', 'used', 'limit'], { kind: str, threshold: { type: 'number', exclusiveMinimum: 0 }, used: nonNegativeNumber, limit: nonNegativeNumber }),
+  // An MCP server's tools changed after they were accepted (names as the server calls them).
+  // `accepted: false`: the new and changed tools are off the surface until the host accepts them.
+  mcp_tools_changed: payload(['server', 'added', 'changed', 'removed', 'accepted'], {
+    server: str,
+    source: { enum: ['session', 'global'] },
+    added: { type: 'array', items: str },
+    changed: { type: 'array', items: str },
+    removed: { type: 'array', items: str },
+    accepted: { type: 'boolean' },
+  }),
 } as const satisfies Record<KnownAgentEventTypeV1, JsonSchema>;
 
 /**

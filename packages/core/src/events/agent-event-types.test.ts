@@ -29,6 +29,7 @@ const REFERENCE_ORDER = [
   'context_compacted',
   'persistence_failed',
   'budget_threshold_hit',
+  'mcp_tools_changed',
 ];
 
 describe('agentEventTypesV1', () => {

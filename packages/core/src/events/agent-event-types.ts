@@ -30,6 +30,7 @@ export const AGENT_EVENT_TYPES_V1 = [
   'context_compacted',
   'persistence_failed',
   'budget_threshold_hit',
+  'mcp_tools_changed',
 ] as const;
 
 /** A v1 event type known by this build. */

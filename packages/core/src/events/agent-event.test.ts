@@ -44,6 +44,7 @@ describe('createAgentEvent', () => {
     ['permission_denied', { tool_id: 't3', tool_name: 'bash', reason: 'denied by rule' }, { toolId: 't3', toolName: 'bash' }],
     ['task_updated', { plan: [{ step: 'a', status: 'pending' }] }, {}],
     ['budget_threshold_hit', { kind: 'tokens', threshold: 0.8, used: 80, limit: 100 }, {}],
+    ['mcp_tools_changed', { server: 'github', added: [], changed: ['x'], removed: [], accepted: false }, {}],
   ])('projects %s', (type, payload, expected) => {
     expect(projection(loose(type, payload))).toEqual(expected);
   });

@@ -24,4 +24,13 @@ export interface McpServerConfig {
    * of `@a3s-lab/code-mcp`); at most 3600000 (`MAX_MCP_TIMEOUT_MS`).
    */
   readonly timeoutMs?: number;
+  /**
+   * What happens when the server changes its tools after they were accepted (a
+   * `notifications/tools/list_changed` or a reconnect that lists a new or changed name,
+   * description, input schema or annotations): `manual` (default) keeps the new and changed
+   * tools off the surface, emits `mcp_tools_changed` and waits for
+   * `session.acceptMcpToolChanges(name)`; `auto` accepts them at once (and still emits the event,
+   * with `accepted: true`). The first listing is always accepted.
+   */
+  readonly acceptToolChanges?: 'auto' | 'manual';
 }

@@ -1,3 +1,4 @@
+import type { AgentEvent } from '../events/agent-event.js';
 import type { AnyTool } from './tool-registry.js';
 
 /**
@@ -14,6 +15,11 @@ export interface ToolSurface {
   unregister(name: string): boolean;
   /** True when a tool of that name is on the surface (from any source). */
   has(name: string): boolean;
+  /**
+   * Emits an event of the source on the session's stream (to the running run, else to the
+   * session's subscribers), e.g. `mcp_tools_changed`. Optional: a surface without it drops them.
+   */
+  emit?(event: AgentEvent): void;
 }
 
 /** What a {@link ToolSource} keeps per session; closed when the session closes. */
