@@ -209,6 +209,7 @@ describe('built-in tools', () => {
         "renderTaskResult",
         "selectToolsForWorkspace",
         "sha256Hex",
+        "taskSummary",
       ]
     `);
   });
