@@ -32,6 +32,24 @@ describe('direct helpers return what tools.md documents', () => {
     expect(await session.glob('many/*.txt', { limit: 5, sort: 'path' })).toEqual(['many/f000.txt', 'many/f001.txt', 'many/f002.txt', 'many/f003.txt', 'many/f004.txt']);
   });
 
+  it('writeFile over a large existing file reports the bounded diff, hashes and previews edit gives, the full diff as an artifact', async () => {
+    h = await startHarness('anthropic', []);
+    const lines = Array.from({ length: 8000 }, (_, i) => `line ${i} old`);
+    writeFileSync(join(h.dir, 'big.txt'), `${lines.join('\n')}\n`);
+    const session = await h.agent.sessionAsync(h.dir);
+    const result = await session.writeFile('big.txt', `${lines.map((l) => l.replace('old', 'new')).join('\n')}\n`);
+    expect(result.exitCode).toBe(0);
+    expect(result.output).toBe(`Wrote big.txt (${readFileSync(join(h.dir, 'big.txt')).byteLength} bytes; +8000 -8000)`);
+    const metadata = JSON.parse(result.metadataJson ?? '{}') as Record<string, unknown>;
+    expect(metadata).toMatchObject({ path: 'big.txt', created: false, large: true, diff_truncated: true, additions: 8000, deletions: 8000 });
+    expect(metadata['before_hash']).toMatch(/^[0-9a-f]{64}$/);
+    expect(metadata['before_preview']).toContain('line 0 old');
+    expect(metadata['after_preview']).toContain('line 0 new');
+    expect(metadata['before']).toBeUndefined();
+    const [uri] = metadata['artifacts'] as string[];
+    expect(session.getArtifact(uri!)?.content).toContain('+line 7999 new');
+  });
+
   it('sessionId, cancel() as a boolean, isClosed(), agent.isClosed(); a missing workspace fails at once', async () => {
     h = await startHarness('anthropic', [textResponse('slow', { latencyMs: 2000 })]);
     const session = await h.agent.sessionAsync(h.dir);

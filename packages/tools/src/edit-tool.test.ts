@@ -20,6 +20,42 @@ describe('write', () => {
     expect(await fileText(ws, 'deep/dir/a.txt')).toBe('x');
   });
 
+  it('replacing a file reports the change like edit: diff, counts, hashes and sizes; the whole text for a small file', async () => {
+    const ws = new MemoryWorkspaceBackend({ files: { 'a.ts': 'const a = 1;\nconst b = 2;\n' } });
+    const result = await run(write, ws, { file_path: 'a.ts', content: 'const a = 1;\nconst b = 3;\n' });
+    expect(result.output).toBe('Wrote a.ts (26 bytes; +1 -1)');
+    const metadata = result.metadata as Record<string, unknown>;
+    expect(metadata).toMatchObject({ path: 'a.ts', bytes: 26, created: false, additions: 1, deletions: 1, before_bytes: 26, after_bytes: 26, large: false, before: 'const a = 1;\nconst b = 2;\n', after: 'const a = 1;\nconst b = 3;\n' });
+    expect(metadata['diff']).toBe('--- a/a.ts\n+++ b/a.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n');
+    expect(metadata['before_hash']).toBe(sha256HexSync(new TextEncoder().encode('const a = 1;\nconst b = 2;\n')));
+    expect(metadata['after_hash']).toBe(sha256HexSync(new TextEncoder().encode('const a = 1;\nconst b = 3;\n')));
+    expect(metadata).toHaveProperty('version');
+    // Binary content: hashes and sizes, no diff.
+    await ws.writeFile({ path: 'b.bin', content: Uint8Array.of(0, 1, 2), abortSignal: new AbortController().signal });
+    const binary = await run(write, ws, { file_path: 'b.bin', content: 'text now' });
+    expect(binary.metadata).toMatchObject({ before_bytes: 3, after_bytes: 8, diff_unavailable: expect.any(String), created: false });
+    expect((binary.metadata as Record<string, unknown>)['diff']).toBeUndefined();
+  });
+
+  it('a large write over an existing file gets bounded previews, a cut diff and the full diff as an artifact, like edit', async () => {
+    const lines = Array.from({ length: 20000 }, (_, i) => `row ${i} value`);
+    const ws = new MemoryWorkspaceBackend({ files: { 'big.txt': `${lines.join('\n')}\n` } });
+    const content = `${lines.map((l) => l.replace('value', 'VALUE')).join('\n')}\n`;
+    const result = await run(write, ws, { file_path: 'big.txt', content });
+    expect(await fileText(ws, 'big.txt')).toBe(content);
+    const metadata = result.metadata as Record<string, unknown>;
+    expect(metadata).toMatchObject({ path: 'big.txt', created: false, large: true, diff_truncated: true, additions: 20000, deletions: 20000 });
+    expect(metadata['before']).toBeUndefined();
+    expect(metadata['after']).toBeUndefined();
+    expect(metadata['before_preview']).toContain('row 0 value');
+    expect(metadata['after_preview']).toContain('row 0 VALUE');
+    expect(new TextEncoder().encode(metadata['diff'] as string).byteLength).toBeLessThan(MAX_INLINE_DIFF_BYTES + 200);
+    expect(result.artifacts).toHaveLength(1);
+    expect(result.artifactsStored.get(result.artifacts?.[0] ?? '')?.content).toContain('+row 19999 VALUE');
+    expect(metadata['before_hash']).toMatch(/^[0-9a-f]{64}$/);
+    expect(metadata['after_bytes']).toBe(new TextEncoder().encode(content).byteLength);
+  });
+
   it('refuses a directory target and never writes outside the root', async () => {
     const ws = new MemoryWorkspaceBackend({ files: { 'dir/a.txt': 'a' } });
     expect((await run(write, ws, { file_path: 'dir', content: 'x' })).errorKind?.type).toBe('invalid_argument');
