@@ -13,6 +13,7 @@ export { buildChildEnvironment, isSecretEnvName, SECRET_ENV_NAME_FRAGMENTS } fro
 export { boundUtf8HeadTail, truncateUtf8, utf8Boundary, utf8ByteLength } from './artifacts/utf8.js';
 export { isWebClient, WEB_CLIENT_SERVICE } from './web/web-client.js';
 export { stripSensitiveQueryParams } from './web/sensitive-query-params.js';
+export { normalizeHostName, normalizeHostPattern } from './web/host-name.js';
 export { evaluatePermission, mergePermissionPolicies, strictestPermission, validatePermissionPolicy } from './permission/permission-policy.js';
 export type { PermissionPolicyBlock } from './permission/permission-policy.js';
 export { AgentSession } from './session/agent-session.js';

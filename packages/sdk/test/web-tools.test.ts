@@ -123,6 +123,13 @@ describe('web tools through the SDK', () => {
     expect(hits).toEqual([]);
   });
 
+  it('a domain deny holds for the trailing-dot and upper-case spelling of the host (web_fetch(domain:evil.invalid))', async () => {
+    h = await startHarness('anthropic', [toolCallResponse('web_fetch', { url: 'https://EVIL.invalid./x' }), textResponse('denied')]);
+    const session = h.agent.session(h.dir, { permissionPolicy: { deny: ['web_fetch(domain:evil.invalid)'], defaultDecision: 'allow' } });
+    const events = await streamAll(session, 'fetch it');
+    expect(events.find((event) => event.type === 'permission_denied')).toMatchObject({ payload: { rule: 'web_fetch(domain:evil.invalid)' } });
+  });
+
   it('asks a human under an ask rule; a refusal sends nothing', async () => {
     hits.length = 0;
     h = await startHarness('anthropic', [toolCallResponse('web_fetch', { url: `${origin}/changelog` }), textResponse('ok')]);

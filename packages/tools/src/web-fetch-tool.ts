@@ -1,4 +1,4 @@
-import { WEB_CLIENT_SERVICE, isWebClient, stripSensitiveQueryParams } from '@a3s-lab/code-core/internal';
+import { WEB_CLIENT_SERVICE, isWebClient, normalizeHostName, stripSensitiveQueryParams } from '@a3s-lab/code-core/internal';
 import { toolFailure } from '@a3s-lab/code-core';
 import type { Tool, ToolContext, ToolOutput, WebClient } from '@a3s-lab/code-core';
 import { contentKind, decodeBody, parseContentType, renderDocument, stripUrlsInText, unsupportedContent } from './web-content.js';
@@ -58,7 +58,7 @@ export function createWebFetchTool(): Tool<WebFetchArgs> {
       const url = stripSensitiveQueryParams(args.url);
       let host = '';
       try {
-        host = new URL(url).hostname.toLowerCase();
+        host = normalizeHostName(new URL(url).hostname);
       } catch {
         // An unparseable URL has no host; the tool refuses it as an invalid argument.
       }

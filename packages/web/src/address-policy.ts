@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type ipaddrModule from 'ipaddr.js';
-import { requireOnce } from '@a3s-lab/code-core/internal';
+import { normalizeHostName, requireOnce } from '@a3s-lab/code-core/internal';
 
 /**
  * `ipaddr.js`, loaded by the first address check instead of at import: importing the SDK (which
@@ -17,11 +17,11 @@ const ipaddr = requireOnce<typeof ipaddrModule>(createRequire(import.meta.url), 
 const BLOCKED_NAMES: readonly string[] = ['localhost', 'metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal'];
 
 /**
- * Why `hostname` must not be resolved at all, or `null`. The name is lower-case, without a
- * trailing dot (`localhost.` is `localhost`).
+ * Why `hostname` must not be resolved at all, or `null`. The name is compared normalised
+ * (`normalizeHostName`: `LOCALHOST..` is `localhost`).
  */
 export function blockedHostName(hostname: string): string | null {
-  const name = hostname.toLowerCase().replace(/\.$/, '');
+  const name = normalizeHostName(hostname);
   if (BLOCKED_NAMES.includes(name) || name.endsWith('.localhost')) return `host name '${name}' names this machine or a metadata service`;
   return null;
 }

@@ -1,4 +1,5 @@
 import { CodeError } from '@a3s-lab/code-core';
+import { normalizeHostName } from '@a3s-lab/code-core/internal';
 import { canonicalAddress } from './address-policy.js';
 
 /** One parsed `allowHosts` entry. */
@@ -46,9 +47,8 @@ export class HostAllowList {
   }
 }
 
-function normalizeHost(host: string): string {
-  return host.toLowerCase().replace(/\.$/, '');
-}
+/** The one host normalisation of core (case, IDNA, trailing dots), shared with permission rules and the address guard. */
+const normalizeHost = normalizeHostName;
 
 function parseEntry(entry: unknown, field: string): AllowEntry {
   const fail = (why: string): never => {
@@ -73,6 +73,8 @@ function parseEntry(entry: unknown, field: string): AllowEntry {
   }
   const address = canonicalAddress(host);
   if (address !== null) return { host: address, isAddress: true, port };
-  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i.test(host)) return fail('not a host name or IP address');
-  return { host: normalizeHost(host), isAddress: false, port };
+  // Compared in the one normal form: `Bücher.de.` is the entry `xn--bcher-kva.de`.
+  const name = normalizeHost(host);
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(name)) return fail('not a host name or IP address');
+  return { host: name, isAddress: false, port };
 }

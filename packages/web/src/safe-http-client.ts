@@ -2,7 +2,7 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { CodeError } from '@a3s-lab/code-core';
-import { stripSensitiveQueryParams } from '@a3s-lab/code-core/internal';
+import { normalizeHostName, stripSensitiveQueryParams } from '@a3s-lab/code-core/internal';
 import type { WebClient, WebRequest, WebResponse } from '@a3s-lab/code-core';
 import { blockedAddress, blockedHostName, canonicalAddress } from './address-policy.js';
 import { HostAllowList } from './host-allow-list.js';
@@ -72,7 +72,8 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): WebCl
   /** The static checks (scheme, names, literal addresses) that need no DNS. */
   function checkStatically(url: URL, shown: string): { host: string; port: number; literal: string | null } {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refusedTarget(shown, `scheme '${url.protocol}' is not http or https`);
-    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    // One normal form for the allow-list, the name guard and DNS: `EVIL.com.` is `evil.com`.
+    const host = normalizeHostName(url.hostname);
     const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
     if (host === '') throw refusedTarget(shown, 'the URL has no host');
     const hostAllowed = allow.allowsHost(host, port);

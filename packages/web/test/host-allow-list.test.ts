@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HostAllowList, blockedAddress } from '../src/index.js';
+import { blockedHostName } from '../src/address-policy.js';
 
 describe('HostAllowList', () => {
   it('matches names, addresses and ports', () => {
@@ -13,6 +14,20 @@ describe('HostAllowList', () => {
     expect(list.allowsAddress('10.1.2.3', 80)).toBe(true);
     expect(list.allowsAddress('10.1.2.3', 81)).toBe(false);
     expect(list.allowsAddress('127.0.0.2', 80)).toBe(false);
+  });
+
+  it('compares hosts in the normal form of core (trailing dots, case, IDNA): entries and URL hosts alike', () => {
+    const list = new HostAllowList(['Bücher.de.', 'docs.internal']);
+    expect(list.allowsHost('xn--bcher-kva.de', 443)).toBe(true);
+    expect(list.allowsHost('BÜCHER.DE..', 443)).toBe(true);
+    expect(list.allowsHost('DOCS.internal..', 80)).toBe(true);
+    expect(list.allowsHost('0x7f.1', 80)).toBe(false);
+  });
+
+  it('the name guard sees through trailing dots and case', () => {
+    expect(blockedHostName('LOCALHOST..')).toMatch(/names this machine/);
+    expect(blockedHostName('metadata.google.internal.')).toMatch(/metadata/);
+    expect(blockedHostName('a.localhost.')).toMatch(/names this machine/);
   });
 
   it.each([['https://x.dev'], ['x.dev/path'], ['user@x.dev'], [''], ['x.dev:0'], ['bad_host!']])('rejects %j', (entry) => {

@@ -12,6 +12,18 @@ describe('permission rules on URL targets', () => {
     expect(evaluatePermission(policy, call('https://docs.rs.evil.dev/')).decision).toBe('deny');
   });
 
+  it('a domain rule cannot be dodged by a trailing dot, case or an IDNA spelling (rule and host normalised alike)', () => {
+    const deny = { allow: ['web_fetch'], deny: ['web_fetch(domain:evil.com)', 'web_fetch(domain:bücher.de)'] };
+    expect(evaluatePermission(deny, call('https://evil.com./')).decision).toBe('deny');
+    expect(evaluatePermission(deny, call('https://WWW.EVIL.COM../x')).decision).toBe('deny');
+    expect(evaluatePermission(deny, call('https://xn--bcher-kva.de/')).decision).toBe('deny');
+    expect(evaluatePermission(deny, call('https://BÜCHER.de./')).decision).toBe('deny');
+    // A target built by hand with the raw host is normalised too.
+    expect(evaluatePermission(deny, { toolName: 'web_fetch', target: { kind: 'url', url: 'https://evil.com./', host: 'Evil.Com.' } }).decision).toBe('deny');
+    const allow = { allow: ['web_fetch(domain:docs.rs.)'], defaultDecision: 'deny' as const };
+    expect(evaluatePermission(allow, call('https://docs.rs./serde')).decision).toBe('allow');
+  });
+
   it('deny beats allow, and a deny on a domain cannot be dodged through www.', () => {
     const policy = { allow: ['web_fetch'], deny: ['web_fetch(domain:evil.dev)'] };
     expect(evaluatePermission(policy, call('https://www.EVIL.dev/')).decision).toBe('deny');

@@ -1,4 +1,5 @@
 import { globToRegExp } from '../glob/glob-to-regexp.js';
+import { normalizeHostName, normalizeHostPattern } from '../web/host-name.js';
 import type { PermissionRule } from './permission-rule.js';
 
 // Structurally the PermissionDecision of permission-policy.ts, which imports this module.
@@ -30,7 +31,8 @@ const MATCHER_LIMIT = 1024;
  * True when the specifier of a rule matches a URL target.
  * - `domain:docs.rs` matches the host `docs.rs` and every subdomain (`api.docs.rs`), so a deny
  *   rule on a domain cannot be dodged through `www.`; `domain:*.rs` is a glob on the host (`*`
- *   any characters). Host matching is case-insensitive.
+ *   any characters). Rule and host are compared in the form of `normalizeHostName` (lower case,
+ *   IDNA ASCII, no trailing dot).
  * - Any other specifier is a glob on the whole URL (`https://docs.rs/*`), `*` any characters;
  *   case-insensitive for deny and ask rules (fail closed), exact for allow rules.
  */
@@ -47,10 +49,12 @@ export function urlSpecifierMatches(specifier: string, target: UrlTarget, strict
 function compile(specifier: string): (target: UrlTarget, strict: boolean) => boolean {
   const options = { pathMode: false, classes: false, braces: 'strict' as const };
   if (specifier.toLowerCase().startsWith(DOMAIN_PREFIX)) {
-    const domain = specifier.slice(DOMAIN_PREFIX.length).trim().toLowerCase();
+    // Rule and host in one canonical form (case, IDNA, trailing dot): `domain:evil.com` matches
+    // `https://EVIL.com./` and `domain:bücher.de` matches `xn--bcher-kva.de`.
+    const domain = normalizeHostPattern(specifier.slice(DOMAIN_PREFIX.length));
     const glob = globToRegExp(domain, { ...options, caseInsensitive: true });
     return (target) => {
-      const host = target.host.toLowerCase();
+      const host = normalizeHostName(target.host);
       return glob.test(host) || (!/[*?]/.test(domain) && host.endsWith(`.${domain}`));
     };
   }
