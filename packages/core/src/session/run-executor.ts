@@ -137,8 +137,9 @@ export class RunExecutor {
       if (request.history !== undefined) d.conversation.replace(request.history);
       d.bus.emit(createAgentEvent('agent_start', { run_id: run.id, session_id: d.sessionId, prompt: request.prompt, kind }));
       if (command !== undefined) {
-        // A slash command: answered by the session, never sent to the model.
-        const text = await command(controller.signal);
+        // A slash command: answered by the session, never sent to the model. Its answer is host
+        // output like a tool's: redacted before it reaches events, run records and snapshots.
+        const text = d.security.redact(await command(controller.signal));
         d.bus.emit(createAgentEvent('text_delta', { text, command: true }));
         outcome = { ok: true, text };
       } else {
