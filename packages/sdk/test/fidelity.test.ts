@@ -134,6 +134,21 @@ describe.each(PROTOCOLS)('requests over %s', (protocol) => {
 });
 
 describe('options of the original package act', () => {
+  it('artifactStoreLimits.maxBytes: an output cut to fit is marked in the artifact and the model reads that it is partial', async () => {
+    h = await startHarness('anthropic', [toolCallResponse('bash', { command: 'seq 1 40000' }), textResponse('done')]);
+    const session = await h.agent.sessionAsync(h.dir, { artifactStoreLimits: { maxBytes: 4096 } });
+    await session.send('count');
+    const [toolResult] = toolResultsOf(h.server.requests.at(-1)!);
+    const text = JSON.stringify(toolResult?.content);
+    expect(text).not.toContain('[full output:');
+    const uri = /a3s:\/\/tool-output\/bash\/[A-Za-z0-9_.:-]+/.exec(text)?.[0];
+    expect(text).toContain(`[partial output: ${uri}`);
+    const artifact = session.getArtifact(uri!);
+    expect(artifact).toMatchObject({ truncated: true });
+    expect(artifact!.originalBytes).toBeGreaterThanOrEqual(228894);
+    expect(artifact!.bytes).toBeLessThanOrEqual(4096);
+  });
+
   it('continuationEnabled continues a reply cut at the output limit (maxContinuationTurns); false returns the cut reply', async () => {
     h = await startHarness('anthropic', [textResponse('part one', { stopReason: 'max_tokens' }), textResponse(' part two'), textResponse('only this', { stopReason: 'max_tokens' })]);
     const session = await h.agent.sessionAsync(h.dir);

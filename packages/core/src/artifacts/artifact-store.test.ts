@@ -75,6 +75,25 @@ describe('ArtifactStore', () => {
     expect(store.list().map((a) => a.uri)).toEqual([kept.uri]);
   });
 
+  it('putBounded keeps an oversized artifact as a marked head+tail copy (truncated, originalBytes) that survives a snapshot', () => {
+    const store = new ArtifactStore({ maxBytes: 100 });
+    const fits = store.putBounded('t', 'small');
+    expect(fits.truncated).toBeUndefined();
+    expect(store.get(fits.uri)?.truncated).toBeUndefined();
+    const cut = store.putBounded('t', `${'a'.repeat(300)}${'z'.repeat(300)}`);
+    expect(cut).toMatchObject({ truncated: true, originalBytes: 600 });
+    const artifact = store.get(cut.uri)!;
+    expect(artifact).toMatchObject({ truncated: true, originalBytes: 600 });
+    expect(artifact.bytes).toBeLessThanOrEqual(100);
+    expect(artifact.content.startsWith('a')).toBe(true);
+    expect(artifact.content.endsWith('z')).toBe(true);
+    expect(artifact.content).toContain('omitted');
+    const restored = new ArtifactStore({ maxBytes: 100 });
+    restored.restore(JSON.parse(JSON.stringify(store.snapshot())));
+    expect(restored.get(cut.uri)).toMatchObject({ truncated: true, originalBytes: 600 });
+    expect(() => restored.restore({ version: 1, artifacts: [{ ...artifact, originalBytes: 'x' } as never] })).toThrow(/originalBytes/);
+  });
+
   it('validates limits and names', () => {
     expect(() => new ArtifactStore({ maxArtifacts: 0 })).toThrow(/maxArtifacts/);
     expect(() => new ArtifactStore().put('bad/tool', 'x')).toThrow(CodeError);

@@ -1,5 +1,5 @@
 import { CodeError } from '../errors/code-error.js';
-import { utf8ByteLength } from './utf8.js';
+import { boundUtf8HeadTail, utf8ByteLength } from './utf8.js';
 
 /** Default {@link ArtifactStoreLimits.maxArtifacts}. */
 export const DEFAULT_MAX_ARTIFACTS = 256;
@@ -10,7 +10,11 @@ export const DEFAULT_MAX_ARTIFACT_BYTES = 16 * 1024 * 1024;
 export interface ArtifactStoreLimits {
   /** Most artifacts kept; the oldest is evicted first. Default 256. */
   readonly maxArtifacts?: number;
-  /** Most UTF-8 bytes kept across all artifacts; the oldest are evicted first. Default 16 MiB. */
+  /**
+   * Most UTF-8 bytes kept across all artifacts; the oldest are evicted first. Default 16 MiB. An
+   * output larger than this on its own is kept as a head+tail copy marked `truncated` (with its
+   * `originalBytes`), and the model is told it got part of it.
+   */
   readonly maxBytes?: number;
 }
 
@@ -28,6 +32,13 @@ export interface Artifact {
   readonly bytes: number;
   /** When it was stored, ms since the epoch. */
   readonly createdAtMs: number;
+  /**
+   * Set when the content is only part of the output (a head and a tail around an omission
+   * marker) because the whole was larger than `artifactStoreLimits.maxBytes`.
+   */
+  readonly truncated?: true;
+  /** With `truncated`: the UTF-8 size of the whole output. */
+  readonly originalBytes?: number;
 }
 
 /** What {@link ArtifactStore.put} returns. */
@@ -35,6 +46,10 @@ export interface ArtifactRef {
   readonly uri: string;
   readonly id: string;
   readonly bytes: number;
+  /** The content was cut to fit `maxBytes` (see {@link ArtifactStore.putBounded}). */
+  readonly truncated?: true;
+  /** With `truncated`: the UTF-8 size of the whole content. */
+  readonly originalBytes?: number;
 }
 
 /** Plain-data form of a store, for session snapshots. */
@@ -66,7 +81,8 @@ function positiveInteger(value: unknown, field: string, fallback: number): numbe
  * Decision: an artifact larger than `maxBytes` on its own is REFUSED (`put` throws
  * `IO_ERROR` with `details.limit = 'maxBytes'`) rather than silently stored truncated, because
  * a caller that asked to keep "the full output" must learn that it was not kept. The kernel
- * catches this and stores a head+tail bounded copy that states what was omitted.
+ * catches this and stores a head+tail bounded copy that states what was omitted
+ * ({@link ArtifactStore.putBounded}), marked `truncated` with its `originalBytes`.
  */
 export class ArtifactStore {
   /** Effective max artifact count. */
@@ -95,6 +111,21 @@ export class ArtifactStore {
    * content alone is larger than `maxBytes`, CONFIG_ERROR for a malformed tool name or id.
    */
   put(tool: string, content: string, options: { readonly mediaType?: string; readonly id?: string } = {}): ArtifactRef {
+    return this.#put(tool, content, options, undefined);
+  }
+
+  /**
+   * Like {@link put}, but content larger than `maxBytes` is stored as a head+tail copy that
+   * states what it omitted, marked `truncated` with its `originalBytes` (in the artifact and the
+   * returned ref), instead of being refused.
+   */
+  putBounded(tool: string, content: string, options: { readonly mediaType?: string; readonly id?: string } = {}): ArtifactRef {
+    const bytes = utf8ByteLength(content);
+    if (bytes <= this.maxBytes) return this.#put(tool, content, options, undefined);
+    return this.#put(tool, boundUtf8HeadTail(content, this.maxBytes).text, options, bytes);
+  }
+
+  #put(tool: string, content: string, options: { readonly mediaType?: string; readonly id?: string }, originalBytes: number | undefined): ArtifactRef {
     if (!TOOL_PATTERN.test(tool)) throw new CodeError('CONFIG_ERROR', `invalid artifact tool name '${tool}'`, { details: { tool } });
     if (options.id !== undefined && !ID_PATTERN.test(options.id)) {
       throw new CodeError('CONFIG_ERROR', `invalid artifact id '${options.id}': use 1-128 letters, digits, '_', '.', ':' or '-'`, { details: { id: options.id } });
@@ -115,8 +146,9 @@ export class ArtifactStore {
       id = `${base.slice(0, MAX_ID_LENGTH - suffix.length)}${suffix}`;
       uri = ArtifactStore.uriFor(tool, id);
     }
-    this.#insert({ uri, id, tool, content, mediaType: options.mediaType ?? 'text/plain', bytes, createdAtMs: Date.now() });
-    return { uri, id, bytes };
+    const cut = originalBytes === undefined ? {} : { truncated: true as const, originalBytes };
+    this.#insert({ uri, id, tool, content, mediaType: options.mediaType ?? 'text/plain', bytes, createdAtMs: Date.now(), ...cut });
+    return { uri, id, bytes, ...cut };
   }
 
   /** The artifact at `uri`, or `null` (never stored, or evicted). */
@@ -185,14 +217,16 @@ function parseSnapshot(snapshot: unknown): Artifact[] {
   if (!Array.isArray(list)) return fail('artifacts is not an array');
   return list.map((raw: unknown, index): Artifact => {
     const item = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
-    const { uri, id, tool, content, mediaType, createdAtMs } = item;
+    const { uri, id, tool, content, mediaType, createdAtMs, truncated, originalBytes } = item;
     if (typeof tool !== 'string' || !TOOL_PATTERN.test(tool)) return fail(`artifacts[${index}].tool is invalid`);
     if (typeof id !== 'string' || !ID_PATTERN.test(id)) return fail(`artifacts[${index}].id is invalid`);
     if (uri !== ArtifactStore.uriFor(tool, id)) return fail(`artifacts[${index}].uri does not match its tool and id`);
     if (typeof content !== 'string') return fail(`artifacts[${index}].content is not a string`);
     if (typeof mediaType !== 'string') return fail(`artifacts[${index}].mediaType is not a string`);
     if (typeof createdAtMs !== 'number' || !Number.isFinite(createdAtMs)) return fail(`artifacts[${index}].createdAtMs is not a number`);
+    if (truncated !== undefined && truncated !== true) return fail(`artifacts[${index}].truncated must be true when present`);
+    if (truncated === true && (typeof originalBytes !== 'number' || !Number.isSafeInteger(originalBytes) || originalBytes < 0)) return fail(`artifacts[${index}].originalBytes must be a byte count`);
     // Recomputed rather than trusted: eviction accounting must not depend on stored numbers.
-    return { uri, id, tool, content, mediaType, bytes: utf8ByteLength(content), createdAtMs };
+    return { uri, id, tool, content, mediaType, bytes: utf8ByteLength(content), createdAtMs, ...(truncated === true ? { truncated, originalBytes: originalBytes as number } : {}) };
   });
 }

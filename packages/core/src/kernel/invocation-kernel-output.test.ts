@@ -67,7 +67,19 @@ describe('kernel output: redaction, bounds, events, error mapping', () => {
     const { kernel } = makeKernel([tool], { maxInlineOutputBytes: 300, artifacts: new ArtifactStore({ maxBytes: 1000 }) });
     const result = await kernel.invoke({ toolName: 'huge', args: { text: 'a' }, origin: 'agent' });
     expect(result.metadata?.['output_bounds']).toMatchObject({ artifact_truncated: true, total_bytes: 5000 });
-    expect(utf8ByteLength(kernel.artifacts.get(result.artifacts![0]!)!.content)).toBeLessThanOrEqual(1000);
+    const artifact = kernel.artifacts.get(result.artifacts![0]!)!;
+    expect(utf8ByteLength(artifact.content)).toBeLessThanOrEqual(1000);
+    // Marked in the artifact, and the model is not told it has the full output.
+    expect(artifact).toMatchObject({ truncated: true, originalBytes: 5000, bytes: utf8ByteLength(artifact.content) });
+    expect(result.metadata?.['output_bounds']).toMatchObject({ artifact_bytes: artifact.bytes });
+    expect(result.output).not.toContain('[full output:');
+    expect(result.output).toContain(`[partial output: ${artifact.uri} holds ${artifact.bytes} of 5000 bytes (artifactStoreLimits.maxBytes 1000)`);
+    // A tool's own storeArtifact does not fail the tool either: it keeps a marked, bounded copy.
+    const storing = recordingTool('stores', async (_args, context) => ({ output: context.storeArtifact('z'.repeat(3000)) }));
+    const second = makeKernel([storing], { artifacts: new ArtifactStore({ maxBytes: 1000 }) });
+    const stored = await second.kernel.invoke({ toolName: 'stores', args: { text: 'a' }, origin: 'agent' });
+    expect(stored.exitCode).toBe(0);
+    expect(second.kernel.artifacts.get(stored.output)).toMatchObject({ truncated: true, originalBytes: 3000 });
   });
 
   it('maps thrown errors to typed error kinds', async () => {

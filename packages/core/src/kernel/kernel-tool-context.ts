@@ -108,8 +108,12 @@ export class KernelToolContext implements ToolContext {
     emitCallEvent(this.#deps, call, createAgentEvent('tool_output_delta', { tool_id: call.toolId, tool_name: call.toolName, delta }));
   }
 
-  /** Stores redacted `content` as an artifact of this tool and returns its URI. */
+  /**
+   * Stores redacted `content` as an artifact of this tool and returns its URI. Content larger
+   * than the store's `maxBytes` is kept as a head+tail copy marked `truncated` (with
+   * `originalBytes`) rather than failing the tool.
+   */
   storeArtifact(content: string, options: { readonly mediaType?: string } = {}): string {
-    return this.#deps.artifacts.put(this.#call.toolName, this.#deps.security.redact(content), options).uri;
+    return this.#deps.artifacts.putBounded(this.#call.toolName, this.#deps.security.redact(content), options).uri;
   }
 }
