@@ -4,6 +4,7 @@ import { buildChildEnvironment, processGroupRegistry, signalProcessGroup } from 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { killMarkedProcesses, MCP_SERVER_MARKER_ENV, newServerMarker } from './process-marker.js';
 
 /** Longest JSON-RPC line accepted from a server (bytes); a longer one ends the connection. */
 export const MAX_STDIO_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -19,9 +20,15 @@ export const STDIO_KILL_GRACE_MS = 2000;
  */
 const hostProcessGroups = processGroupRegistry(process);
 
-/** Records a started server's process group, ended with SIGKILL if the host ends first. */
-function registerServerGroup(pgid: number): void {
-  hostProcessGroups.register(pgid, () => signalProcessGroup(process, pgid, 'SIGKILL'));
+/**
+ * Records a started server's process group, ended with SIGKILL if the host ends first, together
+ * with every process carrying the server's marker (those that left the group).
+ */
+function registerServerGroup(pgid: number, marker: string): void {
+  hostProcessGroups.register(pgid, () => {
+    signalProcessGroup(process, pgid, 'SIGKILL');
+    killMarkedProcesses(marker);
+  });
 }
 
 /** Options of {@link StdioProcessTransport}. */
@@ -41,7 +48,9 @@ export interface StdioProcessTransportOptions {
 /**
  * MCP client transport over a child process's stdin/stdout, built for untrusted servers: the
  * child runs in its own process group (closing kills the group: SIGTERM, SIGKILL after a grace)
- * with the host environment stripped of secret-bearing variables plus the given `env`; stderr is
+ * with the host environment stripped of secret-bearing variables plus the given `env` and a
+ * per-server marker (`A3S_MCP_SERVER_MARKER`: a descendant that left the group with `setsid` is
+ * found by it and killed when the server ends); stderr is
  * drained and only its tail kept; a line that is not JSON-RPC is reported and skipped; a line
  * over {@link MAX_STDIO_MESSAGE_BYTES} ends the connection. None of these can crash or hang the
  * host.
@@ -60,8 +69,11 @@ export class StdioProcessTransport implements Transport {
   #stderr = '';
   #closed = false;
   #exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  readonly #marker = newServerMarker();
   /** Lines that were not JSON-RPC messages (diagnostics). */
   malformedLines = 0;
+  /** Pids of processes that had left the server's process group and were killed by their marker. */
+  readonly killedEscapedProcesses: number[] = [];
 
   constructor(options: StdioProcessTransportOptions) {
     this.#options = options;
@@ -88,7 +100,8 @@ export class StdioProcessTransport implements Transport {
     return new Promise((resolve, reject) => {
       const child = spawn(this.#options.command, [...this.#options.args], {
         ...(this.#options.cwd === undefined ? {} : { cwd: this.#options.cwd }),
-        env: buildChildEnvironment(process.env, this.#options.env),
+        // The marker follows descendants that leave the group (setsid): they are killed with it.
+        env: buildChildEnvironment(process.env, { ...this.#options.env, [MCP_SERVER_MARKER_ENV]: this.#marker }),
         stdio: ['pipe', 'pipe', 'pipe'],
         // Its own process group: closing kills the server and everything it started.
         detached: true,
@@ -98,7 +111,7 @@ export class StdioProcessTransport implements Transport {
       let spawned = false;
       child.once('spawn', () => {
         spawned = true;
-        if (child.pid !== undefined) registerServerGroup(child.pid);
+        if (child.pid !== undefined) registerServerGroup(child.pid, this.#marker);
         resolve();
       });
       child.once('error', (error) => {
@@ -112,8 +125,10 @@ export class StdioProcessTransport implements Transport {
       child.once('exit', (code, signal) => {
         this.#exit = { code, signal };
         if (child.pid !== undefined) {
-          // Stragglers of the group (grandchildren) go with the leader.
+          // Stragglers of the group (grandchildren) go with the leader, and so do descendants
+          // that left the group (setsid, double fork): found by the server's marker.
           signalProcessGroup(process, child.pid, 'SIGKILL');
+          this.killedEscapedProcesses.push(...killMarkedProcesses(this.#marker));
           hostProcessGroups.unregister(child.pid);
         }
         this.#finish();

@@ -1,9 +1,11 @@
 // Issue 35 through the public SDK: an unsafe schema pattern is refused at registration, an MCP
 // rug pull (a tool's description and annotations change after tools/list_changed) never reaches
-// the model until the host accepts it, and hostile tool names and descriptions are reported.
+// the model until the host accepts it, hostile tool names and descriptions are reported, and a
+// setsid grandchild of a stdio server does not outlive agent.close().
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { textResponse, toolNamesOf } from '@a3s-lab/code-testing';
-import { FIXTURE_HIDDEN_TEXT_VISIBLE, startFixtureMcpHttpServer } from '@a3s-lab/code-testing/mcp';
+import { FIXTURE_HIDDEN_TEXT_VISIBLE, fixtureMcpStdioCommand, startFixtureMcpHttpServer } from '@a3s-lab/code-testing/mcp';
 import type { FixtureMcpHttpServer } from '@a3s-lab/code-testing/mcp';
 import { CodeError, defineTool } from '../src/index.js';
 import type { AgentEvent } from '../src/index.js';
@@ -83,3 +85,27 @@ describe('issue 35 through the SDK', () => {
     expect(session.toolDefinitions().find((definition) => definition.name === 'mcp__x__hidden_text')?.description.startsWith(FIXTURE_HIDDEN_TEXT_VISIBLE)).toBe(true);
   });
 });
+
+describe.runIf(process.platform === 'linux')('issue 35: stdio MCP server descendants through the SDK', () => {
+  it('a setsid grandchild of a stdio server is gone after agent.close()', async () => {
+    h = await startHarness('anthropic', [textResponse('ok')]);
+    const session = await h.agent.sessionAsync(h.dir);
+    await session.addMcp({ name: 'fx', transport: { type: 'stdio', ...fixtureMcpStdioCommand() } });
+    const result = await session.tool('mcp__fx__spawn_escapee', {});
+    expect(result.exitCode).toBe(0);
+    const { pid } = JSON.parse(result.output) as { pid: number };
+    expect(alive(pid)).toBe(true);
+    await h.agent.close();
+    await expect.poll(() => alive(pid), { timeout: 3000 }).toBe(false);
+  });
+});
+
+/** True while `pid` exists and is not a zombie. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}

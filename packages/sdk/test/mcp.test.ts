@@ -167,8 +167,9 @@ describe('MCP global servers, shadowing and the spec sample', () => {
     }
     const globalTools = first.toolNames().filter((n) => n.startsWith('mcp__web__')).length;
 
-    // Shadow "web" in the first session with a stdio server of the same name.
-    expect(await first.addMcp({ name: 'web', transport: stdio() })).toBe(globalTools + 3);
+    // Shadow "web" in the first session with a stdio server of the same name (which also has the
+    // four process tools: process_info, crash, flood, spawn_escapee).
+    expect(await first.addMcp({ name: 'web', transport: stdio() })).toBe(globalTools + 4);
     expect((await first.mcps()).map((s) => [s.name, s.source])).toEqual([['web', 'session'], ['fx', 'global']]);
     expect(first.toolNames()).toContain('mcp__web__process_info');
     expect(second.toolNames()).not.toContain('mcp__web__process_info');
