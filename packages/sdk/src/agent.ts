@@ -22,6 +22,7 @@ import { s3CredentialValues } from './s3-workspace-backend.js';
 import { modelContextWindow } from './model-context-window.js';
 import { findProjectInstructions, projectInstructionsSection } from './project-instructions.js';
 import { directorySkills, loadSkillDirs } from './load-skills.js';
+import type { SkippedSkill } from './load-skills.js';
 import { secretEnvironmentValues } from './secret-environment.js';
 import { Session } from './session.js';
 import { SessionExtensions } from './session-extensions.js';
@@ -58,7 +59,16 @@ export interface AgentCreateOptions {
    * `ToolSurface`; its binding is closed with the session. Default none.
    */
   readonly toolSources?: readonly ToolSource[];
+  /**
+   * Receives what was left out while opening a session: today a skill file of a skill directory
+   * whose real path leaves that directory (a symlink out) or that is not a regular file
+   * (`kind: 'skill_skipped'`). Default: `process.emitWarning` (stderr).
+   */
+  readonly onWarning?: (warning: AgentWarning) => void;
 }
+
+/** What {@link AgentCreateOptions.onWarning} receives. */
+export type AgentWarning = SkippedSkill;
 
 /**
  * The built-in tools plus `program`, created once per process. Tool objects are stateless, so
@@ -493,7 +503,7 @@ export class Agent {
       model,
       ...(declaredToolCall(this.config, model) === false ? { modelToolCalls: false } : {}),
       ...(project === '' ? {} : { projectInstructions: project }),
-      skills: loadSkillDirs([...this.config.skillDirs, ...(resolved.skillDirs ?? [])]),
+      skills: loadSkillDirs([...this.config.skillDirs, ...(resolved.skillDirs ?? [])], this.#options.onWarning ?? ((w) => process.emitWarning(w.message, { code: 'A3S_SKILL_SKIPPED' }))),
       // Late-bound: the session's tool sources attach after the core session exists.
       sessionFactory: (request) => this.#childSession(request, security, services, extensions?.currentMcp?.tools() ?? []),
       checkModel: (m, worker) => this.#checkModel(m, worker),

@@ -1,6 +1,7 @@
 // Public surface of @a3s-lab/code. Exports are listed by name; src/index.test.ts pins them.
 export { Agent } from './agent.js';
-export type { AgentCreateOptions, ServeAgentDirOptions } from './agent.js';
+export type { AgentCreateOptions, AgentWarning, ServeAgentDirOptions } from './agent.js';
+export type { SkippedSkill } from './load-skills.js';
 export { AgentDirHandle } from './agent-dir-server.js';
 export type { ScheduleClock, ScheduleFire } from './agent-dir-server.js';
 export { Session } from './session.js';
