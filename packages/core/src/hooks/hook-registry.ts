@@ -54,9 +54,13 @@ export interface HookResult {
   readonly action: HookAction;
   readonly reason?: string;
   /**
-   * Fields to change. `pre_tool_use`: `{ args }` replaces the arguments (validated again);
-   * `post_tool_use`: `{ output }` replaces the output (still redacted afterwards); other events:
-   * merged into the payload the caller gets back.
+   * Fields to change; only these keys act (docs/hooks.md lists every event's payload):
+   * `pre_tool_use`: `args` replaces the arguments, `argsPatch` changes the fields it names (both
+   * validated again); `post_tool_use`: `output` (string) replaces the output (still redacted and
+   * bounded afterwards); `pre_prompt`: `prompt` (string) replaces the prompt; `pre_planning`:
+   * `modified_task`, `selected_strategy`, `hints` (string[]). Any other key, and `modified` of the
+   * observational events (`post_response`, `generate_start`, `generate_end`, `post_planning`,
+   * `session_start`, `session_end`, `on_error`), only reaches later hooks of the same event.
    */
   readonly modified?: Readonly<Record<string, unknown>>;
   /** For `retry`: when the caller may try again. */
