@@ -6,3 +6,4 @@ export type { LocalWorkspaceBackendOptions } from './local-workspace-backend.js'
 export type { SearchResultCacheOptions } from './search/search-result-cache.js';
 export type { PathRefusalReason } from './security-error.js';
 export { FileSessionStore } from './file-session-store.js';
+export type { FileSessionStoreOptions } from './file-session-store.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sampleSessionSnapshot, sessionStoreContract } from '@a3s-lab/code-core/testing';
 
 import { FileSessionStore } from '../src/file-session-store.js';
@@ -136,5 +136,58 @@ describe.skipIf(!built)('FileSessionStore crash safety (built package)', () => {
     // Leftover temp files of killed saves are never listed as sessions.
     expect((await store.list()).map((e) => e.sessionId)).toEqual(['crash']);
     console.log(`crash test: ${KILLS} kills, ${lastSeen} generations, ${killedMidSave} kills landed after an unacknowledged save`);
+  });
+});
+
+describe('FileSessionStore: a symlinked store directory is refused (issue 35)', () => {
+  it('every operation refuses a store directory that is a symlink with a SECURITY_ERROR, touching nothing behind it', async () => {
+    const real = await freshDir();
+    const planted = join(root, `link-${(counter += 1)}`);
+    await symlink(real, planted);
+    const store = new FileSessionStore(planted);
+    const refused = { code: 'SECURITY_ERROR', details: { reason: 'symlinked_store' } };
+    await expect(store.save(sampleSessionSnapshot('sess-link'))).rejects.toMatchObject(refused);
+    expect(await readdir(real)).toEqual([]);
+    await writeFile(join(real, 'sess-link.json'), 'planted');
+    await expect(store.load('sess-link')).rejects.toMatchObject(refused);
+    expect(() => store.loadSync('sess-link')).toThrow(/is a symlink/);
+    await expect(store.list()).rejects.toMatchObject(refused);
+    await expect(store.delete('sess-link')).rejects.toMatchObject(refused);
+    expect(await readdir(real)).toEqual(['sess-link.json']);
+  });
+
+  it('a missing store directory is still just empty (load null, list [])', async () => {
+    const store = new FileSessionStore(join(root, `absent-${(counter += 1)}`));
+    expect(await store.load('nope')).toBeNull();
+    expect(store.loadSync('nope')).toBeNull();
+    expect(await store.list()).toEqual([]);
+  });
+});
+
+describe('FileSessionStore: temp files of crashed saves are swept (issue 35)', () => {
+  it('removes stale temps on list() and first use; keeps fresh ones, live writers and session files', async () => {
+    const { utimes } = await import('node:fs/promises');
+    const dir = await freshDir();
+    const old = new Date(Date.now() - 11 * 60_000);
+    const staleLegacy = join(dir, '.a.json.tmp-0123456789ab');
+    const staleDeadPid = join(dir, '.b.json.tmp-999999999-0123456789ab');
+    const staleLivePid = join(dir, `.c.json.tmp-${process.ppid}-0123456789ab`);
+    const fresh = join(dir, '.d.json.tmp-0123456789ac');
+    const foreign = join(dir, '.notes.tmp-0123456789ab');
+    for (const file of [staleLegacy, staleDeadPid, staleLivePid, fresh, foreign]) await writeFile(file, '{"half":');
+    for (const file of [staleLegacy, staleDeadPid, staleLivePid, foreign]) await utimes(file, old, old);
+    const store = new FileSessionStore(dir);
+    await store.save(sampleSessionSnapshot('kept'));
+    expect((await store.list()).map((e) => e.sessionId)).toEqual(['kept']);
+    expect((await readdir(dir)).sort()).toEqual([`.c.json.tmp-${process.ppid}-0123456789ab`, '.d.json.tmp-0123456789ac', '.notes.tmp-0123456789ab', 'kept.json'].sort());
+    // A fresh store sweeps on first use too (here: a load).
+    await utimes(fresh, old, old);
+    const again = new FileSessionStore(dir);
+    await again.load('kept');
+    await vi.waitFor(() => expect(existsSync(fresh)).toBe(false));
+    expect(existsSync(staleLivePid)).toBe(true);
+    // The bound is an option.
+    await writeFile(join(dir, '.e.json.tmp-0123456789ad'), 'x');
+    expect(await new FileSessionStore(dir, { staleTempMs: 0 }).sweepStaleTemps()).toBe(1);
   });
 });
