@@ -18,16 +18,53 @@ export interface CliIo {
   /** Subscribes to Ctrl-C (SIGINT); returns the unsubscribe function. Default: `process.on('SIGINT')`. */
   readonly onInterrupt?: (handler: () => void) => () => void;
   /**
-   * Subscribes to SIGTERM and SIGHUP (the terminal closed, a supervisor stopping the CLI);
-   * returns the unsubscribe function. Default: `process.on` for both.
+   * Subscribes to SIGTERM and SIGHUP (the terminal closed, a supervisor stopping the CLI) and to
+   * `SIGPIPE`: stdout's reader went away (`a3s-code run ... | head -1`, an EPIPE on stdout);
+   * returns the unsubscribe function. Default: `process.on` for the signals, stdout's `error`
+   * event for the pipe.
    */
-  readonly onTerminate?: (handler: (signal: 'SIGTERM' | 'SIGHUP') => void) => () => void;
+  readonly onTerminate?: (handler: (signal: TerminateSignal) => void) => () => void;
   /** Ends the process at once (second Ctrl-C, SIGTERM, SIGHUP). Default: `process.exit`. */
   readonly exit?: (code: number) => void;
 }
 
+/** Why the CLI is told to stop at once (see {@link CliIo.onTerminate}). */
+export type TerminateSignal = 'SIGTERM' | 'SIGHUP' | 'SIGPIPE';
+
+/** Exit status for a stop by `signal`: 128 + the signal's number, as a shell reports it. */
+export function terminateExitCode(signal: TerminateSignal): number {
+  switch (signal) {
+    case 'SIGHUP':
+      return 129;
+    case 'SIGPIPE':
+      return 141;
+    case 'SIGTERM':
+      return 143;
+  }
+}
+
+/** Handlers told when stdout's reader went away; empty: exit quietly at once. */
+const pipeHandlers = new Set<(signal: TerminateSignal) => void>();
+let pipeWatched = false;
+
+/**
+ * Watches `process.stdout` for EPIPE once per process: a closed pipe is not a crash (no stack
+ * trace, no exit 1) but the end of the output's reader, as for any Unix tool: a run stops (its
+ * tool processes end with it) and the process exits with 141.
+ */
+function watchStdoutPipe(): void {
+  if (pipeWatched) return;
+  pipeWatched = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    if (pipeHandlers.size === 0) process.exit(terminateExitCode('SIGPIPE'));
+    for (const handler of [...pipeHandlers]) handler('SIGPIPE');
+  });
+}
+
 /** The real process: stdio, `process.env`, `process.cwd()`, SIGINT, SIGTERM, SIGHUP, `process.exit`. */
 export function processIo(): CliIo {
+  watchStdoutPipe();
   return {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -46,8 +83,10 @@ export function processIo(): CliIo {
         process.on(signal, listener);
         return [signal, listener] as const;
       });
+      pipeHandlers.add(handler);
       return () => {
         for (const [signal, listener] of listeners) process.off(signal, listener);
+        pipeHandlers.delete(handler);
       };
     },
     exit: (code) => process.exit(code),

@@ -4,7 +4,7 @@ import type { CliIo } from './cli-io.js';
 import { processIo } from './cli-io.js';
 import { demoCommand } from './demo-command.js';
 import { EXIT_CODES } from './exit-codes.js';
-import { USAGE, parseCliArgs } from './parse-args.js';
+import { TRUST_USAGE, USAGE, parseCliArgs } from './parse-args.js';
 import type { CliCommand } from './parse-args.js';
 import { reportError } from './report-error.js';
 import { runCommand } from './run-command.js';
@@ -33,7 +33,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   }
   switch (command.kind) {
     case 'help':
-      io.stdout.write(USAGE);
+      io.stdout.write(command.topic === 'trust' ? TRUST_USAGE : USAGE);
       return EXIT_CODES.success;
     case 'version':
       io.stdout.write(`${cliVersion()}\n`);

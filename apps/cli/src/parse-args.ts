@@ -41,13 +41,27 @@ export interface TrustCommandOptions {
 
 /** What the command line asks for. */
 export type CliCommand =
-  | { readonly kind: 'help' }
+  /** `--help`: the top-level usage, or one command's (`trust --help`). */
+  | { readonly kind: 'help'; readonly topic?: 'trust' }
   | { readonly kind: 'version' }
   | { readonly kind: 'run'; readonly options: RunCommandOptions }
   | { readonly kind: 'demo'; readonly options: DemoCommandOptions }
   /** `serve`: its arguments are parsed by serve-command.ts. */
   | { readonly kind: 'serve'; readonly args: readonly string[] }
   | { readonly kind: 'trust'; readonly options: TrustCommandOptions };
+
+/** The `trust --help` text. */
+export const TRUST_USAGE = `Usage:
+  a3s-code trust [--workspace DIR]
+
+Trusts DIR/.a3s/config.acl (default: the current directory's) as it is now, after you reviewed
+it: runs in DIR load it from then on. The decision is kept per real path and SHA-256 of the
+file's content in ~/.a3s/trusted-projects.json, so any later change asks again. A project
+config can name any model server or open the permission policy: trust only one you have read.
+
+Options:
+  --workspace DIR   the workspace whose .a3s/config.acl to trust (default: current directory)
+`;
 
 /** The `--help` text. */
 export const USAGE = `Usage:
@@ -93,7 +107,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (command === 'run') return parseRun(rest);
   if (command === 'demo') return rest.includes('--help') || rest.includes('-h') ? { kind: 'help' } : { kind: 'demo', options: parseDemo(rest) };
   if (command === 'serve') return { kind: 'serve', args: rest };
-  if (command === 'trust') return { kind: 'trust', options: parseTrust(rest) };
+  if (command === 'trust') return rest.includes('--help') || rest.includes('-h') ? { kind: 'help', topic: 'trust' } : { kind: 'trust', options: parseTrust(rest) };
   throw usageError(`unknown command '${command}'`, { argument: command });
 }
 

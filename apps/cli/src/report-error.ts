@@ -27,7 +27,9 @@ export function toReportedError(error: unknown): ReportedError {
 export function reportError(io: CliIo, json: boolean, style: Style, error: unknown, hint?: string): ExitCode {
   const reported = toReportedError(error);
   // A message can quote a config file or a server's answer: no control characters reach the terminal.
-  io.stderr.write(`${style.red('a3s-code: error')} [${reported.code}] ${sanitizeTerminalText(reported.message)}\n${hint === undefined ? '' : `${hint}\n`}`);
+  // A command-line mistake reads as usage (the JSON envelope keeps the stable code CONFIG_ERROR).
+  const label = reported.details['usage'] === true ? `${style.red('a3s-code: usage:')}` : `${style.red('a3s-code: error')} [${reported.code}]`;
+  io.stderr.write(`${label} ${sanitizeTerminalText(reported.message)}\n${hint === undefined ? '' : `${hint}\n`}`);
   if (json) {
     const payload = { code: reported.code, message: reported.message, details: reported.details };
     io.stdout.write(`${jsonLine({ version: 1, type: 'error', payload, metadata: { timestamp_ms: Date.now() } })}\n`);

@@ -1,5 +1,6 @@
 import type { AgentEvent, AgentEventOfType, Session } from '@a3s-lab/code';
 import type { CliIo } from './cli-io.js';
+import { terminateExitCode } from './cli-io.js';
 import type { ConfirmationHandler } from './confirmation-handler.js';
 import { EXIT_CODES, exitCodeForError } from './exit-codes.js';
 import type { ExitCode } from './exit-codes.js';
@@ -58,14 +59,15 @@ export async function runSession(options: RunSessionOptions): Promise<RunOutcome
     confirmations.cancel();
     void session.cancelAsync();
   });
-  // SIGTERM / SIGHUP: cancel and exit now with 128 + the signal's number; `process.exit` runs
-  // the local backend's exit hook, which kills every tool process group (and its escapees).
+  // SIGTERM / SIGHUP / a closed stdout pipe: cancel and exit now with 128 + the signal's number;
+  // `process.exit` runs the local backend's exit hook, which kills every tool process group (and
+  // its escapees). A closed pipe is the reader's choice (`| head -1`): nothing is said about it.
   const unsubscribeTerminate = io.onTerminate?.((signal) => {
     renderer.close();
-    io.stderr.write(`\na3s-code: ${signal}, stopping the run and its tool processes\n`);
+    if (signal !== 'SIGPIPE') io.stderr.write(`\na3s-code: ${signal}, stopping the run and its tool processes\n`);
     confirmations.cancel();
     void session.cancelAsync();
-    (io.exit ?? ((code: number) => process.exit(code)))(signal === 'SIGTERM' ? 143 : 129);
+    (io.exit ?? ((code: number) => process.exit(code)))(terminateExitCode(signal));
   });
   let lastToolFailed = false;
   let terminal: AgentEventOfType<'agent_end' | 'error'> | undefined;

@@ -144,6 +144,10 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo, styl
       ...(options.host === undefined ? {} : { host: options.host }),
     });
     io.stdout.write(`${style.bold('a3s-code serve')} listening on ${style.cyan(server.url)}\n`);
+    // Bound to every interface: the URLs other machines use (the Host check accepts exactly these).
+    const { url: shown, urls } = server;
+    const others = urls.filter((url) => url !== shown);
+    if (others.length > 0) io.stdout.write(`also reachable at: ${others.join(', ')}\n`);
     io.stdout.write(`workspace roots: ${roots.join(', ')}\n`);
     if (server.token.source === 'generated') {
       io.stdout.write(`token (shown once, kept in the state directory): ${server.token.token}\n`);

@@ -132,10 +132,12 @@ export function formatDiff(diff: string, style: Style, indent = '    '): string 
 /**
  * The few lines of a `bash` result worth showing under its tool line: the command's own output
  * (the tool's `stdout:` / `stderr:` / `exit code:` framing removed), at most `maxLines` from the
- * end, since the end of a test run is where the verdict is.
+ * end, since the end of a test run is where the verdict is (`maxLines + 1` lines are shown whole).
  */
 export function outputPreview(output: string, maxLines = 6): string[] {
   const lines = output.split('\n').filter((line) => line.length > 0 && line !== 'stdout:' && line !== 'stderr:' && !/^exit code: /.test(line) && line !== '(no output)');
-  if (lines.length <= maxLines) return lines.map((l) => oneLine(l, 160));
+  // The "… N more lines" marker takes a line itself: hiding one line would save nothing and hide
+  // what may matter (the demo's fixed test is the first line of the second run).
+  if (lines.length <= maxLines + 1) return lines.map((l) => oneLine(l, 160));
   return [`… ${lines.length - maxLines} more line${lines.length - maxLines === 1 ? "" : "s"}`, ...lines.slice(-maxLines).map((l) => oneLine(l, 160))];
 }

@@ -1,5 +1,5 @@
 // Public surface of @a3s-lab/server. Exports are listed by name; index.test.ts pins them.
-export { startServer, allowedHostValues } from './start-server.js';
+export { startServer, allowedHostValues, wildcardHostNames } from './start-server.js';
 export type { RunningServer } from './start-server.js';
 export {
   DEFAULT_CONFIRMATION_POLICY,

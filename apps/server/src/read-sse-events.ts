@@ -1,3 +1,5 @@
+import { EventSourceParserStream } from 'eventsource-parser/stream';
+
 /** One server-sent event as received. */
 export interface SseMessage {
   /** `event:` field; `message` when absent. */
@@ -10,44 +12,17 @@ export interface SseMessage {
 
 /**
  * Parses an SSE response body (`text/event-stream`) into messages, for Node clients of the
- * server (tests, the benchmark, hosts proxying the stream). Comments (`: keep-alive`) are skipped;
- * CRLF, CR and LF line ends are all accepted.
+ * server (tests, the benchmark, hosts proxying the stream), with `eventsource-parser` (the WHATWG
+ * parsing rules: comments such as `: keep-alive` skipped, CRLF / CR / LF line ends, a BOM, `id`
+ * per event). Cancelling the iteration cancels the body.
  */
 export async function* readSseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let event = '';
-  let data: string[] = [];
-  let id: string | null = null;
-  const reader = body.getReader();
+  const reader = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      for (;;) {
-        const match = /\r\n|\r|\n/.exec(buffer);
-        if (match === null) break;
-        // A lone CR at the end may be the first half of CRLF: wait for more.
-        if (match[0] === '\r' && match.index === buffer.length - 1) break;
-        const line = buffer.slice(0, match.index);
-        buffer = buffer.slice(match.index + match[0].length);
-        if (line === '') {
-          if (data.length > 0) yield { event: event === '' ? 'message' : event, data: data.join('\n'), id };
-          event = '';
-          data = [];
-          id = null;
-          continue;
-        }
-        if (line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const field = colon === -1 ? line : line.slice(0, colon);
-        const raw = colon === -1 ? '' : line.slice(colon + 1);
-        const text = raw.startsWith(' ') ? raw.slice(1) : raw;
-        if (field === 'event') event = text;
-        else if (field === 'data') data.push(text);
-        else if (field === 'id') id = text;
-      }
+      yield { event: value.event ?? 'message', data: value.data, id: value.id ?? null };
     }
   } finally {
     await reader.cancel().catch(() => undefined);

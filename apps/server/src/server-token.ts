@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CodeError } from '@a3s-lab/code';
 
 /** Environment variable that supplies the bearer token instead of the token file. */
 export const SERVER_TOKEN_ENV = 'A3S_SERVER_TOKEN';
@@ -24,7 +25,8 @@ export const MIN_TOKEN_LENGTH = 24;
 export async function resolveServerToken(options: { readonly token?: string; readonly stateDir: string; readonly env?: NodeJS.ProcessEnv }): Promise<ServerToken> {
   const check = (token: string, source: ServerToken['source']): ServerToken => {
     if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) {
-      throw new Error(`the server token (${source}) must be at least ${MIN_TOKEN_LENGTH} characters without whitespace`);
+      const from = source === 'env' ? SERVER_TOKEN_ENV : source === 'file' ? 'the token file in the state directory' : 'the token option';
+      throw new CodeError('CONFIG_ERROR', `the server token from ${from} must be at least ${MIN_TOKEN_LENGTH} characters without whitespace (it has ${token.length})`, { details: { field: 'token', source, minLength: MIN_TOKEN_LENGTH } });
     }
     return { token, source };
   };

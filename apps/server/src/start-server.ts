@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { FileSessionStore, S3SessionStore } from '@a3s-lab/code';
+import { CodeError, FileSessionStore, S3SessionStore } from '@a3s-lab/code';
 import { createServerApp } from './create-server-app.js';
 import { resolveServerOptions } from './server-options.js';
 import type { ServerOptions } from './server-options.js';
@@ -12,8 +13,14 @@ import { SessionHost } from './session-host.js';
 
 /** A listening server. */
 export interface RunningServer {
-  /** Base URL, e.g. `http://127.0.0.1:7420`. */
+  /** Base URL, e.g. `http://127.0.0.1:7420` (loopback for a wildcard bind). */
   readonly url: string;
+  /**
+   * Every base URL the server answers to, `url` first: for a wildcard bind (`0.0.0.0`, `::`) also
+   * one per address of this machine's network interfaces and its host name, so the URL printed
+   * for another machine works (the Host check accepts exactly these).
+   */
+  readonly urls: readonly string[];
   readonly port: number;
   /** The bearer token and where it came from (`generated`: print it once). */
   readonly token: ServerToken;
@@ -24,15 +31,38 @@ export interface RunningServer {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+const WILDCARD = new Set(['0.0.0.0', '::']);
+const bracket = (h: string): string => (h.includes(':') && !h.startsWith('[') ? `[${h}]` : h);
 
-/** Host header values a server bound to `host:port` answers to. */
-export function allowedHostValues(host: string, port: number, extra: readonly string[]): Set<string> {
+/**
+ * The names other machines reach a wildcard-bound server by: this machine's host name and the
+ * non-internal addresses of its network interfaces (IPv6 link-local ones left out: they need a
+ * zone id no Host header carries). `interfaces` and `name` are injectable for tests.
+ */
+export function wildcardHostNames(interfaces: ReturnType<typeof networkInterfaces> = networkInterfaces(), name: string = hostname()): string[] {
+  const names: string[] = [];
+  for (const entries of Object.values(interfaces)) {
+    for (const entry of entries ?? []) {
+      if (entry.internal || (entry.family === 'IPv6' && entry.address.toLowerCase().startsWith('fe80:'))) continue;
+      names.push(bracket(entry.address.toLowerCase()));
+    }
+  }
+  if (name !== '' && !names.includes(name.toLowerCase())) names.push(name.toLowerCase());
+  return names;
+}
+
+/**
+ * Host header values a server bound to `host:port` answers to: the loopback names for a loopback
+ * or wildcard bind, plus `wildcardNames` (see {@link wildcardHostNames}) for a wildcard bind, the
+ * bound name otherwise, and `extra` (with and without the port).
+ */
+export function allowedHostValues(host: string, port: number, extra: readonly string[], wildcardNames: readonly string[] = WILDCARD.has(host) ? wildcardHostNames() : []): Set<string> {
   const values = new Set<string>();
-  const bracket = (h: string): string => (h.includes(':') && !h.startsWith('[') ? `[${h}]` : h);
-  if (LOOPBACK.has(host) || host === '0.0.0.0' || host === '::') {
+  if (LOOPBACK.has(host) || WILDCARD.has(host)) {
     for (const h of ['127.0.0.1', 'localhost', '[::1]']) values.add(`${h}:${port}`);
   }
-  if (!LOOPBACK.has(host) && host !== '0.0.0.0' && host !== '::') values.add(`${bracket(host).toLowerCase()}:${port}`);
+  if (WILDCARD.has(host)) for (const name of wildcardNames) values.add(`${name}:${port}`);
+  if (!LOOPBACK.has(host) && !WILDCARD.has(host)) values.add(`${bracket(host).toLowerCase()}:${port}`);
   for (const h of extra) {
     values.add(h);
     if (!/:\d+$/.test(h)) values.add(`${h}:${port}`);
@@ -76,15 +106,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: resolved.port, hostname: resolved.host }, () => resolve(s));
-    s.once('error', reject);
+    s.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, resolved.host, resolved.port)));
+  }).catch(async (error: unknown) => {
+    await sessions.closeAll();
+    throw error;
   });
   const port = (server.address() as AddressInfo).port;
-  hosts = allowedHostValues(resolved.host, port, resolved.allowedHosts);
-  const shownHost = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
-  const urlHost = resolved.host === '0.0.0.0' || resolved.host === '::' ? '127.0.0.1' : shownHost;
+  const wildcardNames = WILDCARD.has(resolved.host) ? wildcardHostNames() : [];
+  hosts = allowedHostValues(resolved.host, port, resolved.allowedHosts, wildcardNames);
+  const urlHost = WILDCARD.has(resolved.host) ? '127.0.0.1' : bracket(resolved.host);
   let closing: Promise<void> | null = null;
   return {
     url: `http://${urlHost}:${port}`,
+    urls: [`http://${urlHost}:${port}`, ...wildcardNames.map((name) => `http://${name}:${port}`)],
     port,
     token,
     sessions,
@@ -100,4 +134,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return closing;
     },
   };
+}
+
+/**
+ * A failed bind as a typed CONFIG_ERROR (the command line or config names a port or address this
+ * machine cannot serve): a port in use, an address not on this machine, a privileged port.
+ */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${bracket(host)}:${port}`;
+  const details = { host, port, errno: error.code };
+  if (error.code === 'EADDRINUSE') return new CodeError('CONFIG_ERROR', `port ${port} is already in use on ${host} (choose another with --port, or --port 0 for a free one)`, { cause: error, details });
+  if (error.code === 'EADDRNOTAVAIL') return new CodeError('CONFIG_ERROR', `cannot listen on ${where}: ${host} is not an address of this machine (--host)`, { cause: error, details });
+  if (error.code === 'EACCES') return new CodeError('CONFIG_ERROR', `cannot listen on ${where}: permission denied (ports below 1024 need privileges; use --port)`, { cause: error, details });
+  return error;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Agent } from '@a3s-lab/code';
-import { allowedHostValues, resolveServerOptions, resolveServerToken, SERVER_TOKEN_ENV } from '../src/index.js';
+import { allowedHostValues, resolveServerOptions, resolveServerToken, SERVER_TOKEN_ENV, wildcardHostNames } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'a3s-server-opts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,6 +34,21 @@ describe('allowedHostValues', () => {
   it('loopback names for a loopback bind; the bound name otherwise; extra names with and without port', () => {
     expect([...allowedHostValues('127.0.0.1', 7420, [])].sort()).toEqual(['127.0.0.1:7420', '[::1]:7420', 'localhost:7420']);
     expect([...allowedHostValues('10.0.0.5', 80, ['code.example.com'])].sort()).toEqual(['10.0.0.5:80', 'code.example.com', 'code.example.com:80']);
+  });
+
+  it('a wildcard bind also answers to this machine\'s interface addresses and host name (not link-local, not internal)', () => {
+    const interfaces = {
+      lo: [{ address: '127.0.0.1', netmask: '255.0.0.0', family: 'IPv4', mac: '00:00:00:00:00:00', internal: true, cidr: '127.0.0.1/8' }],
+      eth0: [
+        { address: '192.0.2.7', netmask: '255.255.255.0', family: 'IPv4', mac: '02:00:00:00:00:01', internal: false, cidr: '192.0.2.7/24' },
+        { address: 'FD00::7', netmask: 'ffff::', family: 'IPv6', mac: '02:00:00:00:00:01', internal: false, cidr: 'fd00::7/64', scopeid: 0 },
+        { address: 'fe80::1', netmask: 'ffff::', family: 'IPv6', mac: '02:00:00:00:00:01', internal: false, cidr: 'fe80::1/64', scopeid: 2 },
+      ],
+    } as const;
+    const names = wildcardHostNames(interfaces as unknown as Parameters<typeof wildcardHostNames>[0], 'Build-Box');
+    expect(names).toEqual(['192.0.2.7', '[fd00::7]', 'build-box']);
+    expect([...allowedHostValues('0.0.0.0', 7420, [], names)].sort()).toEqual(['127.0.0.1:7420', '192.0.2.7:7420', '[::1]:7420', '[fd00::7]:7420', 'build-box:7420', 'localhost:7420']);
+    expect([...allowedHostValues('127.0.0.1', 7420, [], names)]).not.toContain('192.0.2.7:7420');
   });
 });
 

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { WebClient } from '@a3s-lab/code-core';
 
 /** A fetched page, converted, kept so continuation calls do not download it again. */
@@ -20,37 +21,24 @@ export const WEB_DOCUMENT_CACHE_BYTES = 32 * 1024 * 1024;
 /** How long a kept document serves continuation calls: 15 minutes. */
 export const WEB_DOCUMENT_CACHE_TTL_MS = 15 * 60 * 1000;
 
-/** A small LRU of converted documents, bounded by count, bytes and age. */
+/** A small LRU of converted documents, bounded by count, bytes and age (`lru-cache`). */
 export class WebDocumentCache {
-  readonly #entries = new Map<string, WebDocument>();
-  #bytes = 0;
+  readonly #entries = new LRUCache<string, WebDocument>({
+    max: WEB_DOCUMENT_CACHE_ENTRIES,
+    maxSize: WEB_DOCUMENT_CACHE_BYTES,
+    ttl: WEB_DOCUMENT_CACHE_TTL_MS,
+    sizeCalculation: (document) => Math.max(1, document.bytes.byteLength),
+  });
 
-  get(key: string, nowMs = Date.now()): WebDocument | undefined {
-    const document = this.#entries.get(key);
-    if (document === undefined) return undefined;
-    this.#entries.delete(key);
-    if (nowMs - document.fetchedAtMs > WEB_DOCUMENT_CACHE_TTL_MS) {
-      this.#bytes -= document.bytes.byteLength;
-      return undefined;
-    }
-    this.#entries.set(key, document);
-    return document;
+  get(key: string): WebDocument | undefined {
+    return this.#entries.get(key);
   }
 
+  /** Keeps `document` (one larger than the byte bound is not kept; it replaces an older one under `key`). */
   set(key: string, document: WebDocument): void {
-    const previous = this.#entries.get(key);
-    if (previous !== undefined) {
-      this.#entries.delete(key);
-      this.#bytes -= previous.bytes.byteLength;
-    }
+    this.#entries.delete(key);
     if (document.bytes.byteLength > WEB_DOCUMENT_CACHE_BYTES) return;
     this.#entries.set(key, document);
-    this.#bytes += document.bytes.byteLength;
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#entries.size <= WEB_DOCUMENT_CACHE_ENTRIES && this.#bytes <= WEB_DOCUMENT_CACHE_BYTES) break;
-      this.#entries.delete(oldest);
-      this.#bytes -= entry.bytes.byteLength;
-    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { EngineRecord } from './search-engine.js';
 
 /** Limits of a {@link SearchResultCache}. */
@@ -32,41 +33,40 @@ export const DEFAULT_SEARCH_CACHE_BYTES = 64 * 1024 * 1024;
  * Bounded, expiring store of search and glob result sets, keyed by the query a cursor belongs to,
  * so fetching page N serves from memory instead of rescanning the tree. `complete: false` entries
  * hold a prefix of the answer (the scan stopped early or the set exceeded the byte budget).
- * The owner clears it whenever the workspace is written through the backend.
+ * The owner clears it whenever the workspace is written through the backend. Count, byte and age
+ * bounds are `lru-cache`'s (least recently used dropped first).
  */
 export class SearchResultCache {
   readonly ttlMs: number;
   readonly maxEntries: number;
   readonly maxBytes: number;
-  private readonly now: () => number;
-  // Map iteration order is insertion order: re-inserting on use keeps it least-recently-used first.
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
-  private clears = 0;
+  readonly #entries: LRUCache<string, CachedResult>;
+  #clears = 0;
 
   constructor(options: SearchResultCacheOptions = {}) {
     this.ttlMs = options.ttlMs ?? DEFAULT_SEARCH_CACHE_TTL_MS;
     this.maxEntries = options.maxEntries ?? DEFAULT_SEARCH_CACHE_ENTRIES;
     this.maxBytes = options.maxBytes ?? DEFAULT_SEARCH_CACHE_BYTES;
-    this.now = options.now ?? Date.now;
+    const now = options.now;
+    this.#entries = new LRUCache<string, CachedResult>({
+      max: this.maxEntries,
+      maxSize: this.maxBytes,
+      ttl: this.ttlMs,
+      // Exact expiry (a test's clock moves in steps); an expired entry is dropped when read.
+      ttlResolution: 0,
+      // lru-cache reads a start time of 0 as "no TTL": a custom clock (a test's, from 0) is offset.
+      ...(now === undefined ? {} : { perf: { now: () => now() + 1 } }),
+    });
   }
 
   /** The live result set stored under `key`, or `undefined` (never stored, expired or evicted). */
   get(key: string): CachedResult | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
-    this.entries.delete(key);
-    if (entry.expiresAt <= this.now()) {
-      this.bytes -= entry.bytes;
-      return undefined;
-    }
-    this.entries.set(key, entry);
-    return entry.result;
+    return this.#entries.get(key);
   }
 
   /** Changes on every {@link clear}: a scan started before a write must not store its result after it. */
   get generation(): number {
-    return this.clears;
+    return this.#clears;
   }
 
   /**
@@ -74,34 +74,20 @@ export class SearchResultCache {
    * `maxBytes`, or scanned before the last {@link clear}, is not kept.
    */
   set(key: string, result: CachedResult, bytes: number, generation: number): void {
-    this.delete(key);
-    if (bytes > this.maxBytes || generation !== this.clears) return;
-    this.entries.set(key, { result, bytes, expiresAt: this.now() + this.ttlMs });
-    this.bytes += bytes;
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes && this.entries.size <= this.maxEntries) break;
-      this.entries.delete(oldest);
-      this.bytes -= entry.bytes;
-    }
+    this.#entries.delete(key);
+    if (bytes > this.maxBytes || generation !== this.#clears) return;
+    this.#entries.set(key, result, { size: Math.max(1, bytes) });
   }
 
   /** Drops every result set (the workspace changed). */
   clear(): void {
-    this.clears += 1;
-    this.entries.clear();
-    this.bytes = 0;
+    this.#clears += 1;
+    this.#entries.clear();
   }
 
   /** Number of result sets kept and their estimated bytes. */
   get size(): { readonly entries: number; readonly bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
-  }
-
-  private delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return;
-    this.entries.delete(key);
-    this.bytes -= entry.bytes;
+    return { entries: this.#entries.size, bytes: this.#entries.calculatedSize };
   }
 }
 
