@@ -15,17 +15,18 @@ export interface ProjectInstructionsFile {
 /**
  * Finds the project instructions of a local workspace: `AGENTS.md` (or `CLAUDE.md` where a
  * directory has no `AGENTS.md`) in the workspace and each parent directory up to the repository
- * root (the first directory holding `.git`; only the workspace itself when there is none).
+ * root (the first directory holding a real repository marker, see {@link isRepositoryRoot}; only
+ * the workspace itself when there is none).
  * Outermost first, so the closest file has the last word. Regular files only (symlinks and
  * FIFOs are skipped), read with a shared byte budget.
  */
 export function findProjectInstructions(workspace: string, budget = MAX_PROJECT_INSTRUCTIONS_BYTES): ProjectInstructionsFile[] {
   const root = resolve(workspace);
   const chain: string[] = [root];
-  if (!exists(join(root, '.git'))) {
+  if (!isRepositoryRoot(root)) {
     for (let dir = dirname(root); dir !== chain[chain.length - 1]; dir = dirname(dir)) {
       chain.push(dir);
-      if (exists(join(dir, '.git'))) break;
+      if (isRepositoryRoot(dir)) break;
       if (dirname(dir) === dir) {
         // No repository above: only the workspace's own file counts.
         chain.splice(1);
@@ -54,10 +55,37 @@ export function projectInstructionsSection(files: readonly ProjectInstructionsFi
   return `# Project instructions\nThe repository's own instructions for agents (outermost first; the closest wins on conflict):\n${parts.join('\n')}`;
 }
 
-function exists(path: string): boolean {
+/**
+ * True when `dir` is the root of a git repository as git itself sees it: `.git` is a directory
+ * holding `HEAD`, or a file (worktree, submodule) whose first line is `gitdir: <path>` naming a
+ * directory that exists (relative to `dir` when not absolute). An empty or foreign `.git` file
+ * is not a marker, so it cannot pull a parent's `AGENTS.md` into the prompt.
+ */
+export function isRepositoryRoot(dir: string): boolean {
+  const marker = join(dir, '.git');
+  let stats;
   try {
-    statSync(path);
-    return true;
+    stats = statSync(marker);
+  } catch {
+    return false;
+  }
+  if (stats.isDirectory()) return isKind(join(marker, 'HEAD'), 'file');
+  if (!stats.isFile()) return false;
+  let text: string;
+  try {
+    text = readHead(marker, 4096).text;
+  } catch {
+    return false;
+  }
+  const match = /^gitdir: *(\S.*?)\s*$/m.exec(text.split('\n')[0] ?? '');
+  if (match === null) return false;
+  return isKind(resolve(dir, match[1] as string), 'directory');
+}
+
+function isKind(path: string, kind: 'file' | 'directory'): boolean {
+  try {
+    const stats = statSync(path);
+    return kind === 'file' ? stats.isFile() : stats.isDirectory();
   } catch {
     return false;
   }

@@ -226,6 +226,7 @@ describe('slash commands, project instructions, dynamic workflow', () => {
     h = await startHarness('openai', [textResponse('a'), textResponse('b')]);
     const repo = tempDir();
     mkdirSync(join(repo, '.git'));
+    writeFileSync(join(repo, '.git', 'HEAD'), 'ref: refs/heads/main\n');
     mkdirSync(join(repo, 'pkg'));
     writeFileSync(join(repo, 'AGENTS.md'), 'Use pnpm, never npm.\n');
     writeFileSync(join(repo, 'pkg', 'CLAUDE.md'), 'In pkg: tabs for indentation.\n');
