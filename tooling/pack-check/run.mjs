@@ -51,7 +51,22 @@ function checkOptionalPackagesAbsent(app) {
   const fromSdk = createRequire(realpathSync(join(app, 'node_modules', '@a3s-lab', 'code', 'package.json')));
   for (const optional of ['@a3s-lab/code-mcp', '@a3s-lab/code-s3', '@aws-sdk/client-s3', '@anthropic-ai/sdk', 'openai']) {
     let found = true;
-    try {
+    /**
+ * `@a3s-lab/code-testing` installed alone brings no S3, MCP or AWS code (its MCP SDK and s3rver
+ * are optional peers), and its root import starts a scripted model server.
+ */
+function checkTestingAlone(tarballs, env) {
+  const project = join(work, 'testing-alone');
+  installProject(project, tarballs, { '@a3s-lab/code-testing': undefined }, env);
+  const installed = readdirSync(join(project, 'node_modules', '.pnpm'));
+  const heavy = installed.filter((entry) => /^(s3rver|@modelcontextprotocol\+sdk|@aws-sdk\+|zod)@/.test(entry));
+  if (heavy.length > 0) throw new Error(`@a3s-lab/code-testing alone installed ${heavy.join(', ')}`);
+  cpSync(join(fixtures, 'testing'), join(project, 'testing'), { recursive: true });
+  const ran = run(process.execPath, [join('testing', 'testing-alone.mjs')], { cwd: project, env: cleanEnv(env) });
+  step(`@a3s-lab/code-testing alone: ${installed.filter((entry) => entry.includes('@')).length} packages, no s3rver / MCP SDK / AWS SDK; ${ran.trim()}`);
+}
+
+try {
       fromSdk.resolve(`${optional}/package.json`);
     } catch (error) {
       found = error?.code !== 'MODULE_NOT_FOUND';
@@ -182,6 +197,7 @@ try {
       run('pnpm', ['exec', 'vitest', 'run', ...cliTests, '--maxWorkers=1', '--reporter=dot'], { cwd: root, env: cleanEnv({ A3S_CODE_BIN: bin }) });
       step(`A3S_CODE_BIN=${bin} vitest run ${cliTests.join(' ')}`);
       checkNpmInstalls(tarballs, cliVersion);
+      checkTestingAlone(tarballs, target.env);
     }
   }
   console.log(`pack-check ok in ${((Date.now() - started) / 1000).toFixed(1)}s`);

@@ -19,6 +19,7 @@ describe('packed install', () => {
     expect(output).toContain('cli smoke ok on Node 22.12.0');
     expect(output).toMatch(/npx a3s-code --version in a folder of \d+ tarballs/);
     expect(output).toMatch(/npm i -g .*a3s-code --version/);
+    expect(output).toContain('code-testing alone ok');
     expect(result.status).toBe(0);
   }, 420_000);
 });
