@@ -23,6 +23,11 @@ export const PROGRAM_ERROR_CODES = [
   /** The caller aborted the run. */
   'PROGRAM_CANCELLED',
   /**
+   * The program awaits something nothing can settle: no `ctx` call pending and no job queued
+   * (`await new Promise(() => {})`). Ended at once instead of holding a worker to its deadline.
+   */
+  'PROGRAM_DEADLOCK',
+  /**
    * Every program worker stayed busy for the whole of the run's `timeoutMs` (the wait for a
    * worker counts against the run's own deadline); `details`: `{ limit, workers }`.
    */

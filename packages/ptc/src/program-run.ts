@@ -51,6 +51,8 @@ export interface ProgramRunRequest {
   readonly invoke: (tool: string, args: unknown, abortSignal: AbortSignal) => Promise<ToolResult>;
   /** Aborts the run (PROGRAM_CANCELLED). */
   readonly abortSignal?: AbortSignal;
+  /** Who the run is for (the session id): the worker pool shares its workers fairly between owners. Default `''`. */
+  readonly owner?: string;
 }
 
 /** The outcome of one run. */
@@ -122,9 +124,10 @@ class ProgramRun {
     const { limits: requested } = this.#request;
     // Loading a module is not the script's time, but waiting for a busy pool is: programs that
     // never end must not starve others past their own deadline.
-    const queuedSince = programWorkerPool.saturated() ? performance.now() : null;
+    const owner = this.#request.owner ?? '';
+    const queuedSince = programWorkerPool.saturated(owner) ? performance.now() : null;
     try {
-      worker = await programWorkerPool.acquire(signal, requested.timeoutMs);
+      worker = await programWorkerPool.acquire(signal, requested.timeoutMs, owner);
     } catch (error) {
       if (signal !== undefined && error === signal.reason) return this.#outcome(undefined, this.#cancelledError());
       if (error instanceof ProgramPoolBusyError) {

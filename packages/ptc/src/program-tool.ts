@@ -110,6 +110,7 @@ async function executeProgram(args: ProgramToolArgs, context: ToolContext, defau
     allowedTools: allowedTools(args.allowed_tools, context),
     invoke: (tool, toolArgs, abortSignal) => context.runtime.invoke(tool, toolArgs, { abortSignal }),
     abortSignal: context.abortSignal,
+    owner: context.sessionId,
   });
   // Budget exhaustion / session close inside the script end the enclosing call the same way.
   if (outcome.hostError !== undefined) throw outcome.hostError;

@@ -9,6 +9,12 @@ import type { HostMessage, ProgramWorkerData, WorkerMessage } from './worker-pro
 export const MAX_IDLE_PROGRAM_WORKERS = 2;
 /** VM workers alive at once (busy, idle and starting); a run beyond that waits for a free one. */
 export const MAX_PROGRAM_WORKERS = 8;
+/**
+ * Hard bound of the pool: past {@link MAX_PROGRAM_WORKERS}, a run of a session (owner) that holds
+ * no worker yet starts one of its own, up to this many in all, so the programs of some sessions
+ * can never keep another session's first program from running.
+ */
+export const MAX_PROGRAM_WORKERS_BURST = 16;
 
 /** What a busy worker reports to the run using it. */
 export interface ProgramWorkerListener {
@@ -92,24 +98,34 @@ export class ProgramWorker {
  */
 export class ProgramWorkerPool {
   readonly #idle: ProgramWorker[] = [];
-  readonly #waiters: ((worker: ProgramWorker) => void)[] = [];
+  readonly #waiters: { readonly owner: string; readonly resolve: (worker: ProgramWorker) => void }[] = [];
+  /** Workers held by each owner (session) right now, and the owner of each busy worker. */
+  readonly #held = new Map<string, number>();
+  readonly #ownerOf = new Map<ProgramWorker, string>();
   #live = 0;
   #started = 0;
   #spareStarting = false;
 
-  /** True when a run asking now would wait for a busy worker to free up. */
-  saturated(): boolean {
-    return this.#idle.length === 0 && this.#live >= MAX_PROGRAM_WORKERS;
+  /** True when a run of `owner` asking now would wait for a busy worker to free up. */
+  saturated(owner = ''): boolean {
+    return this.#idle.length === 0 && this.#live >= MAX_PROGRAM_WORKERS && !this.#mayBurst(owner);
   }
 
   /**
-   * A ready worker for one run; waits while {@link MAX_PROGRAM_WORKERS} are busy, at most
-   * `maxWaitMs` (then rejects with {@link ProgramPoolBusyError}). Starting a worker is not waiting.
+   * A ready worker for one run of `owner` (a session id; `''` for runs without one); waits while
+   * {@link MAX_PROGRAM_WORKERS} are busy, at most `maxWaitMs` (then rejects with
+   * {@link ProgramPoolBusyError}). Starting a worker is not waiting. Fair share: an owner holding
+   * no worker starts one past the base limit (up to {@link MAX_PROGRAM_WORKERS_BURST}), and a
+   * freed worker goes to the waiting owner holding the fewest.
    */
-  acquire(signal?: AbortSignal, maxWaitMs?: number): Promise<ProgramWorker> {
+  acquire(signal?: AbortSignal, maxWaitMs?: number, owner = ''): Promise<ProgramWorker> {
     const idle = this.#idle.pop();
-    const queued = idle === undefined && this.#live >= MAX_PROGRAM_WORKERS;
-    const pending = idle !== undefined ? Promise.resolve(idle) : !queued ? this.#start(true) : this.#wait();
+    const queued = idle === undefined && this.#live >= MAX_PROGRAM_WORKERS && !this.#mayBurst(owner);
+    const found = idle !== undefined ? Promise.resolve(idle) : !queued ? this.#start(true) : this.#wait(owner);
+    const pending = found.then((worker) => {
+      this.#assign(worker, owner);
+      return worker;
+    });
     void pending.then(() => this.#topUpSpare(), () => {});
     if (queued && maxWaitMs !== undefined) {
       const busy = new ProgramPoolBusyError(maxWaitMs);
@@ -145,26 +161,56 @@ export class ProgramWorkerPool {
 
   /** Returns a healthy worker after its run. */
   release(worker: ProgramWorker): void {
+    this.#unassign(worker);
     worker.end();
     if (worker.exited) return;
-    const waiter = this.#waiters.shift();
-    if (waiter !== undefined) return waiter(worker);
-    if (this.#idle.length < MAX_IDLE_PROGRAM_WORKERS) this.#idle.push(worker);
+    const waiter = this.#nextWaiter();
+    if (waiter !== undefined) return waiter.resolve(worker);
+    if (this.#idle.length < MAX_IDLE_PROGRAM_WORKERS && this.#live <= MAX_PROGRAM_WORKERS) this.#idle.push(worker);
     else worker.terminate();
   }
 
   /** Terminates a worker that overstayed, crashed or failed its module. */
   discard(worker: ProgramWorker): void {
+    this.#unassign(worker);
     worker.terminate();
   }
 
   /** Counts for tests and diagnostics. */
-  stats(): { readonly started: number; readonly live: number; readonly idle: number } {
-    return { started: this.#started, live: this.#live, idle: this.#idle.length };
+  stats(): { readonly started: number; readonly live: number; readonly idle: number; readonly owners: number } {
+    return { started: this.#started, live: this.#live, idle: this.#idle.length, owners: this.#held.size };
   }
 
-  #wait(): Promise<ProgramWorker> {
-    return new Promise((resolve) => this.#waiters.push(resolve));
+  /** An owner holding no worker may grow the pool past its base limit, within the hard bound. */
+  #mayBurst(owner: string): boolean {
+    return (this.#held.get(owner) ?? 0) === 0 && this.#live < MAX_PROGRAM_WORKERS_BURST;
+  }
+
+  #assign(worker: ProgramWorker, owner: string): void {
+    this.#ownerOf.set(worker, owner);
+    this.#held.set(owner, (this.#held.get(owner) ?? 0) + 1);
+  }
+
+  #unassign(worker: ProgramWorker): void {
+    const owner = this.#ownerOf.get(worker);
+    if (owner === undefined) return;
+    this.#ownerOf.delete(worker);
+    const left = (this.#held.get(owner) ?? 1) - 1;
+    if (left <= 0) this.#held.delete(owner);
+    else this.#held.set(owner, left);
+  }
+
+  /** The waiter whose owner holds the fewest workers (first come first among equals). */
+  #nextWaiter(): { readonly owner: string; readonly resolve: (worker: ProgramWorker) => void } | undefined {
+    let best = -1;
+    for (const [index, waiter] of this.#waiters.entries()) {
+      if (best === -1 || (this.#held.get(waiter.owner) ?? 0) < (this.#held.get((this.#waiters[best] as { owner: string }).owner) ?? 0)) best = index;
+    }
+    return best === -1 ? undefined : this.#waiters.splice(best, 1)[0];
+  }
+
+  #wait(owner: string): Promise<ProgramWorker> {
+    return new Promise((resolve) => this.#waiters.push({ owner, resolve }));
   }
 
   #start(keepAlive: boolean): Promise<ProgramWorker> {

@@ -217,6 +217,12 @@ export class VmRun {
       }
       if (state.type === 'fulfilled') return { value: state.notAPromise === true ? promise : this.#scope.manage(state.value) };
       if (state.type === 'rejected') return { error: this.#scope.manage(state.error) };
+      // Still pending with no ctx call in flight and the job queue drained (nor a wake-up due):
+      // nothing can ever settle it. End now rather than hold the worker to the deadline.
+      if (this.#pending.size === 0 && !this.#wakePending && !this.#rt.hasPendingJob()) {
+        this.#end(programError('PROGRAM_DEADLOCK', 'program awaits a promise nothing can settle (no ctx call pending, no job queued); it was ended at once'));
+        return undefined;
+      }
       await this.#nextWake();
     }
   }

@@ -11,7 +11,7 @@ export interface SeenCall {
 }
 
 /** A ToolContext whose runtime is a real InvocationRuntime over a small gateway of fake tools. */
-export function createFakeContext(tools: Record<string, FakeTool>, options: { files?: Record<string, string>; abortSignal?: AbortSignal } = {}) {
+export function createFakeContext(tools: Record<string, FakeTool>, options: { files?: Record<string, string>; abortSignal?: AbortSignal; sessionId?: string } = {}) {
   const calls: SeenCall[] = [];
   const artifacts = new Map<string, string>();
   const gateway = {
@@ -43,7 +43,7 @@ export function createFakeContext(tools: Record<string, FakeTool>, options: { fi
     toolId: 'tool-1',
     toolName: 'program',
     origin: 'agent',
-    sessionId: 'session-1',
+    sessionId: options.sessionId ?? 'session-1',
     abortSignal: options.abortSignal ?? new AbortController().signal,
     workspace,
     runtime: new InvocationRuntime(gateway),

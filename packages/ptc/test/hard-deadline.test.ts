@@ -13,7 +13,11 @@ const TIMEOUT_MS = 1_000;
 /** Target is timeout + 500 ms; the slack keeps this deterministic on a loaded 2-core machine. */
 const END_BOUND_MS = TIMEOUT_MS + 1_500;
 
-const echo = { echo: (args: Record<string, unknown>) => ({ output: String(args['text'] ?? '') }) };
+const echo = {
+  echo: (args: Record<string, unknown>) => ({ output: String(args['text'] ?? '') }),
+  /** Never returns until the nested call is aborted: a program parked on a host call. */
+  park: (_args: Record<string, unknown>, signal: AbortSignal | undefined) => new Promise<{ output: string; exitCode: number }>((resolve) => signal?.addEventListener('abort', () => resolve({ output: 'aborted', exitCode: 1 }), { once: true })),
+};
 
 async function run(source: string, options: { timeoutMs?: number; abortSignal?: AbortSignal } = {}) {
   const fake = createFakeContext(echo, options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal });
@@ -100,7 +104,8 @@ describe('hard deadline', () => {
   it('a worker asked to stop while its program is parked ends the run cleanly and stays in the pool', async () => {
     await expectHealthy();
     const startedBefore = programWorkerPool.stats().started;
-    const { program } = await run('export default async function run() { await new Promise(() => {}) }', { timeoutMs: 200 });
+    // Parked on a host call (a promise with nothing pending would end at once as PROGRAM_DEADLOCK).
+    const { program } = await run('export default async function run(ctx) { await ctx.tool("park", {}) }', { timeoutMs: 200 });
     expect(program.error?.code).toBe('PROGRAM_TIMEOUT');
     await expectHealthy();
     expect(programWorkerPool.stats().started).toBe(startedBefore);
