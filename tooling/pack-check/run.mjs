@@ -51,22 +51,7 @@ function checkOptionalPackagesAbsent(app) {
   const fromSdk = createRequire(realpathSync(join(app, 'node_modules', '@a3s-lab', 'code', 'package.json')));
   for (const optional of ['@a3s-lab/code-mcp', '@a3s-lab/code-s3', '@aws-sdk/client-s3', '@anthropic-ai/sdk', 'openai']) {
     let found = true;
-    /**
- * `@a3s-lab/code-testing` installed alone brings no S3, MCP or AWS code (its MCP SDK and s3rver
- * are optional peers), and its root import starts a scripted model server.
- */
-function checkTestingAlone(tarballs, env) {
-  const project = join(work, 'testing-alone');
-  installProject(project, tarballs, { '@a3s-lab/code-testing': undefined }, env);
-  const installed = readdirSync(join(project, 'node_modules', '.pnpm'));
-  const heavy = installed.filter((entry) => /^(s3rver|@modelcontextprotocol\+sdk|@aws-sdk\+|zod)@/.test(entry));
-  if (heavy.length > 0) throw new Error(`@a3s-lab/code-testing alone installed ${heavy.join(', ')}`);
-  cpSync(join(fixtures, 'testing'), join(project, 'testing'), { recursive: true });
-  const ran = run(process.execPath, [join('testing', 'testing-alone.mjs')], { cwd: project, env: cleanEnv(env) });
-  step(`@a3s-lab/code-testing alone: ${installed.filter((entry) => entry.includes('@')).length} packages, no s3rver / MCP SDK / AWS SDK; ${ran.trim()}`);
-}
-
-try {
+    try {
       fromSdk.resolve(`${optional}/package.json`);
     } catch (error) {
       found = error?.code !== 'MODULE_NOT_FOUND';
@@ -97,6 +82,21 @@ function checkNpmInstalls(tarballs, cliVersion) {
   const global = run(join(prefix, 'bin', 'a3s-code'), ['--version'], { cwd: folder, env: npmEnv }).trim();
   if (global !== cliVersion) throw new Error(`a3s-code --version after npm i -g printed ${global}`);
   step(`npm i -g (prefix ${prefix}): a3s-code --version ${global}`);
+}
+
+/**
+ * `@a3s-lab/code-testing` installed alone brings no S3, MCP or AWS code (its MCP SDK and s3rver
+ * are optional peers), and its root import starts a scripted model server.
+ */
+function checkTestingAlone(tarballs, env) {
+  const project = join(work, 'testing-alone');
+  installProject(project, tarballs, { '@a3s-lab/code-testing': undefined }, env);
+  const installed = readdirSync(join(project, 'node_modules', '.pnpm'));
+  const heavy = installed.filter((entry) => /^(s3rver|@modelcontextprotocol\+sdk|@aws-sdk\+|zod)@/.test(entry));
+  if (heavy.length > 0) throw new Error(`@a3s-lab/code-testing alone installed ${heavy.join(', ')}`);
+  cpSync(join(fixtures, 'testing'), join(project, 'testing'), { recursive: true });
+  const ran = run(process.execPath, [join('testing', 'testing-alone.mjs')], { cwd: project, env: cleanEnv(env) });
+  step(`@a3s-lab/code-testing alone: ${installed.filter((entry) => entry.includes('@')).length} packages, no s3rver / MCP SDK / AWS SDK; ${ran.trim()}`);
 }
 
 try {
