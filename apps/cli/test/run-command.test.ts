@@ -150,7 +150,7 @@ describe('a3s-code run', () => {
     for (const target of [join('no', 'such', 'dir', 'out.md'), '.']) {
       const result = await runMain(['run', 'hi', '--workspace', ws, '-o', target], { env: cleanEnv(home), cwd: ws });
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/\[CONFIG_ERROR\] -o .*(does not exist|is a directory)/);
+      expect(result.stderr).toMatch(/^a3s-code: usage: -o .*(does not exist|is a directory)/);
       expect(result.stdout).toBe('');
     }
     expect(s.requests).toHaveLength(0);
