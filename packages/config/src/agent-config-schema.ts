@@ -21,6 +21,7 @@ export const SESSION_DEFAULT_KEYS = [
   'retentionLimits',
   'autoSave',
   'webFetch',
+  'telemetry',
   'skillDirs',
   'permissionPolicy',
 ] as const;

@@ -65,6 +65,7 @@ export { EventStream } from './session/event-stream.js';
 export type { RetentionLimits, RunEventPage, RunRecord, RunSnapshot, RunStatus, RunUsage } from './session/run-store.js';
 export type { Attachment, SendRequest, SendResult } from './session/send-request.js';
 export type { SessionOptions, WebFetchOptions, WorkerAgentSpec, WorkerKind } from './session/session-options.js';
+export type { TelemetryOptions } from './telemetry/telemetry-options.js';
 export { sessionOptionsJsonSchema } from './session/session-options-schema.js';
 export { SESSION_STATE_VERSION } from './session/session-state.js';
 export type { SessionStateV1 } from './session/session-state.js';

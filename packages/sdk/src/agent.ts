@@ -6,7 +6,7 @@ import type { AgentDirectory, LoadedAclDocument } from '@a3s-lab/code-config';
 import type { AgentConfig } from '@a3s-lab/code-config';
 import { AgentSession, builtinSubagents, mergePermissionPolicies, SESSION_OPTION_NAMES, resolveSessionOptions, validatePermissionPolicy, workerDefinition } from '@a3s-lab/code-core/internal';
 import { CodeError, DefaultSecurityProvider } from '@a3s-lab/code-core';
-import type { AnyTool, McpServerConfig, PermissionPolicy, SecurityProvider, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, ToolServices, ToolSource, ToolSourceBinding, WorkerAgentSpec } from '@a3s-lab/code-core';
+import type { AnyTool, McpServerConfig, PermissionPolicy, SecurityProvider, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, ToolServices, TelemetryOptions, ToolSource, ToolSourceBinding, WorkerAgentSpec } from '@a3s-lab/code-core';
 import type { ChildSessionRequest } from '@a3s-lab/code-core/internal';
 import { resolveModel } from '@a3s-lab/code-config';
 import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
@@ -44,6 +44,7 @@ export interface ServeAgentDirOptions {
 }
 import { createSearchEngines, createWebServices } from './web-services.js';
 import type { SearchEngineSet } from './web-services.js';
+import { checkAgentTelemetry, mergeTelemetryOptions } from './session-telemetry-options.js';
 
 /** Options of {@link Agent.create}. */
 export interface AgentCreateOptions {
@@ -65,6 +66,11 @@ export interface AgentCreateOptions {
    * (`kind: 'skill_skipped'`). Default: `process.emitWarning` (stderr).
    */
   readonly onWarning?: (warning: AgentWarning) => void;
+  /**
+   * OpenTelemetry for every session of this agent (a session's own `telemetry` overrides it field
+   * by field; the ACL block `telemetry { ... }` is below both). Default: the global providers.
+   */
+  readonly telemetry?: TelemetryOptions;
 }
 
 /** What {@link AgentCreateOptions.onWarning} receives. */
@@ -133,6 +139,7 @@ export class Agent {
    * by `session.mcps()` with `connected: false` and its error.
    */
   static async create(config: string, options: AgentCreateOptions = {}): Promise<Agent> {
+    checkAgentTelemetry(options.telemetry);
     const document = loadAgentDocument(config, {
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
@@ -346,6 +353,7 @@ export class Agent {
       maxToolRounds: request.maxSteps,
       instructions: request.instructions,
       ...(request.permissionPolicy === undefined ? {} : { permissionPolicy: request.permissionPolicy }),
+      ...(request.telemetry === undefined ? {} : { telemetry: request.telemetry.options }),
     });
     const allowed = new Set(request.parentTools);
     const tools = toolsFor(request.agent, [...selectToolsForWorkspace(defaultTools(), request.workspace.capabilities), ...parentMcpTools]).filter((t) => allowed.has(t.name));
@@ -364,6 +372,8 @@ export class Agent {
       confirmation: request.confirmation,
       budget: request.budget,
       ...(request.activeSkillTools === undefined ? {} : { activeSkillTools: request.activeSkillTools }),
+      agentName: request.agent.name,
+      ...(request.telemetry?.parent === undefined ? {} : { telemetryParent: request.telemetry.parent }),
     });
   }
 
@@ -465,7 +475,8 @@ export class Agent {
     if (this.#closed) throw new CodeError('SESSION_CLOSED', 'agent is closed');
     // The declared window of the session's model is the default of maxContextTokens.
     const window = modelContextWindow(this.config, options.model ?? this.config.defaultModel);
-    const resolved = resolveSessionOptions({ ...(window === undefined ? {} : { maxContextTokens: window }), ...this.#configDefaults(), ...options });
+    const telemetry = mergeTelemetryOptions(this.config.telemetry, this.#options.telemetry, options.telemetry);
+    const resolved = resolveSessionOptions({ ...(window === undefined ? {} : { maxContextTokens: window }), ...this.#configDefaults(), ...options, ...(telemetry === undefined ? {} : { telemetry }) });
     // Built first: a bad webFetch.allowHosts entry fails the session before anything is opened.
     const services = createWebServices(resolved.webFetch, this.#searchEngines);
     const model = resolved.model ?? this.config.defaultModel;
@@ -507,6 +518,7 @@ export class Agent {
       // Late-bound: the session's tool sources attach after the core session exists.
       sessionFactory: (request) => this.#childSession(request, security, services, extensions?.currentMcp?.tools() ?? []),
       checkModel: (m, worker) => this.#checkModel(m, worker),
+      ...(actingAs === undefined ? {} : { agentName: actingAs.name }),
       store: resolved.sessionStore ?? this.sessionStore,
       ...(this.#ceilingPolicies.length === 0 ? {} : { inheritedPolicies: this.#ceilingPolicies }),
       ...(snapshot === undefined ? {} : { snapshot }),

@@ -68,6 +68,7 @@ export type {
   ToolSource,
   ToolSourceBinding,
   ToolSurface,
+  TelemetryOptions,
   WebFetchOptions,
   WorkspaceBackend,
 } from '@a3s-lab/code-core';

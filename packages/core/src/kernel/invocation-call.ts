@@ -1,6 +1,7 @@
 import type { ToolCapabilities } from '../tools/tool-capabilities.js';
 import type { PermissionTarget } from '../tools/tool.js';
 import type { AnyTool } from '../tools/tool-registry.js';
+import type { ToolTrace } from '../telemetry/tool-trace.js';
 import type { ToolOutput } from '../tools/tool-result.js';
 import type { DeadlineEntry } from './deadline-timer.js';
 import type { InvocationOutcome } from './invocation-lifecycle.js';
@@ -64,6 +65,8 @@ export class InvocationCall implements DeadlineEntry {
   onAbort: (() => void) | null = null;
   /** The running execution scope, told when the call is aborted. */
   scope: AbortableScope | null = null;
+  /** The call's `execute_tool` span and metric, when telemetry records. */
+  trace: ToolTrace | null = null;
   #controller: AbortController | null = null;
   #capabilities: ToolCapabilities | null = null;
 

@@ -8,6 +8,7 @@ import { validatePermissionPolicy } from '../permission/permission-policy.js';
 import type { PermissionPolicy } from '../permission/permission-policy.js';
 import { DefaultSecurityProvider } from '../security/security-provider.js';
 import type { SecurityProvider } from '../security/security-provider.js';
+import type { KernelTelemetry } from '../telemetry/tool-trace.js';
 import type { ToolCapabilities } from '../tools/tool-capabilities.js';
 import type { ToolServices } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
@@ -104,6 +105,8 @@ export interface InvocationKernelOptions {
   readonly maxNestingDepth?: number | undefined;
   /** How long an aborted tool may take to settle before the kernel stops waiting. Default 1000. */
   readonly abortGraceMs?: number | undefined;
+  /** OpenTelemetry `execute_tool` spans and the tool-duration metric (the session's telemetry). Default none. */
+  readonly telemetry?: KernelTelemetry | null | undefined;
 }
 
 /** A call the kernel is working on, as listed by {@link InvocationKernel.activeInvocations}. */
@@ -189,6 +192,7 @@ export class InvocationKernel {
       maxNestingDepth: settings.maxNestingDepth,
       deadlines: new DeadlineTimer(),
       noneTargetDecisions: new Map(),
+      telemetry: options.telemetry ?? null,
     };
     this.#queue = new ExecutionQueue(settings.maxConcurrentTools);
     this.#invokeNested = (parent, toolName, args, nestedOptions) => this.#nested(parent, toolName, args, nestedOptions);
@@ -198,7 +202,11 @@ export class InvocationKernel {
    * Runs one tool call through the whole pipeline. Resolves with the (redacted, bounded)
    * result; rejects only with BUDGET_EXHAUSTED (the session stays usable) or SESSION_CLOSED.
    */
-  async invoke(request: InvocationRequest): Promise<ToolResult> {
+  invoke(request: InvocationRequest): Promise<ToolResult> {
+    return this.#invoke(request, null);
+  }
+
+  async #invoke(request: InvocationRequest, parent: InvocationCall | null): Promise<ToolResult> {
     if (this.#closed) {
       throw new CodeError('SESSION_CLOSED', `session is closed; tool '${request.toolName}' rejected`, { details: { tool: request.toolName } });
     }
@@ -211,6 +219,7 @@ export class InvocationKernel {
     const call = new InvocationCall(toolId, request.toolName, request.origin, request.parentToolId, request.ancestry ?? NO_ANCESTRY, request.args, Date.now());
     if (request.refusal !== undefined) call.refusal = request.refusal;
     this.#link(call);
+    if (deps.telemetry !== null) call.trace = deps.telemetry.startCall(call, parent === null ? null : parent.trace);
     const signal = request.abortSignal;
     let onCallerAbort: (() => void) | null = null;
     if (signal !== undefined) {
@@ -230,6 +239,7 @@ export class InvocationKernel {
           call.lifecycle.transition('failed');
           const message = deps.security.redact(error.message);
           emitToolEnd(deps, call, { name: call.toolName, output: message, exitCode: 1 }, { error_code: error.code });
+          call.trace?.end({ name: call.toolName, output: message, exitCode: 1 }, 'failed', call.args, error.code);
           throw error;
         }
         const message = error instanceof Error ? error.message : String(error);
@@ -330,6 +340,7 @@ export class InvocationKernel {
       let decision = decidePermission(deps, call);
       if (decision instanceof Promise) decision = await decision;
       decision = applyEscalation(tool, call.args, decision);
+      call.trace?.permission(decision.decision, decision.rule);
       if (decision.decision === 'deny') return denyCall(deps, call, decision.reason, decision.rule);
       if (decision.decision === 'ask') {
         stop = await confirmCall(deps, call, decision);
@@ -338,7 +349,10 @@ export class InvocationKernel {
       if (call.aborted) return this.#abortStop(call);
     }
     // 9: budget, before any side effect (throws BUDGET_EXHAUSTED).
-    if (deps.budget !== null) chargeBudget(deps.budget);
+    if (deps.budget !== null) {
+      chargeBudget(deps.budget);
+      call.trace?.budget('allowed');
+    }
     // 10: recursion guard, queue, then deadline + cancellation around 11: execute.
     stop = checkRecursion(deps.registry, call, deps.maxNestingDepth);
     if (stop !== undefined) return stop;
@@ -351,7 +365,10 @@ export class InvocationKernel {
       call.lifecycle.transition('running');
       emitExecutionStart(deps, call);
       const timeoutMs = this.#timeoutFor(call);
-      output = await executeWithDeadline(deps, call, new KernelToolContext(deps, call, this.#invokeNested), timeoutMs);
+      const context = new KernelToolContext(deps, call, this.#invokeNested);
+      const trace = call.trace;
+      // With a span, the tool runs in its context: what it starts (a subagent run) is its child.
+      output = await (trace === null ? executeWithDeadline(deps, call, context, timeoutMs) : trace.within(() => executeWithDeadline(deps, call, context, timeoutMs)));
     } finally {
       if (queued) this.#queue.release();
     }
@@ -372,6 +389,7 @@ export class InvocationKernel {
     const result: ToolResult = plain ? { name: call.toolName, output: output.output, exitCode } : { ...output, name: call.toolName, exitCode };
     call.lifecycle.transition(stop.outcome);
     emitToolEnd(deps, call, result);
+    call.trace?.end(result, stop.outcome, call.args);
     // The host reads its own workspace: a host-direct READ (a read-only call) gets the real text
     // back, so a host editing what it read never writes markers into files. Events, artifacts and
     // everything persisted stay redacted; only an output that fits inline unchanged is returned.
@@ -421,7 +439,7 @@ export class InvocationKernel {
     }
     const parentSignal = parent.signal;
     const signal = options.abortSignal === undefined ? parentSignal : AbortSignal.any([parentSignal, options.abortSignal]);
-    return this.invoke({
+    return this.#invoke({
       toolName,
       args,
       origin: 'nested',
@@ -429,6 +447,6 @@ export class InvocationKernel {
       ancestry: [...parent.ancestry, parent.toolName],
       abortSignal: signal,
       ...(options.id === undefined ? {} : { toolId: `${parent.toolId}.${options.id}` }),
-    });
+    }, parent);
   }
 }

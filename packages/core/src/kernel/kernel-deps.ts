@@ -5,6 +5,7 @@ import { nestedAgentEvent, type AgentEvent } from '../events/agent-event.js';
 import type { HookRegistry } from '../hooks/hook-registry.js';
 import type { PermissionDecision, PermissionPolicy } from '../permission/permission-policy.js';
 import type { SecurityProvider } from '../security/security-provider.js';
+import type { KernelTelemetry } from '../telemetry/tool-trace.js';
 import type { ToolServices } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
@@ -38,6 +39,8 @@ export interface KernelDeps {
    * immutable policy such a decision depends on the name only, so it is computed once.
    */
   readonly noneTargetDecisions: Map<string, PermissionDecision>;
+  /** OpenTelemetry spans and metrics of calls; `null` = none (one null check per call). */
+  readonly telemetry: KernelTelemetry | null;
 }
 
 /**

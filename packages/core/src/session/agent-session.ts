@@ -60,6 +60,8 @@ import { SlashCommandRegistry } from './slash-commands.js';
 import type { SlashCommandHandler, SlashCommandInfo } from './slash-commands.js';
 import { runVerificationCommands } from './verify-commands.js';
 import type { VerificationCommand } from './verify-commands.js';
+import { jsonTelemetryOptions, SessionTelemetry } from '../telemetry/index.js';
+import type { Context as TelemetryContext } from '@opentelemetry/api';
 
 /** Everything an {@link AgentSession} is built from. The SDK facade fills it. */
 export interface AgentSessionInit {
@@ -98,6 +100,10 @@ export interface AgentSessionInit {
   readonly activeSkillTools?: readonly string[];
   /** false when the model cannot call tools (ACL `tool_call = false`): requests offer none. Direct calls still work. */
   readonly modelToolCalls?: boolean;
+  /** `gen_ai.agent.name` of the session's runs (a subagent's name); default `a3s-code`. */
+  readonly agentName?: string;
+  /** Child sessions: the parent of their runs' spans (the `task` call's span). */
+  readonly telemetryParent?: TelemetryContext;
 }
 
 /** Tools whose calls the session's subagent manager serves. */
@@ -149,6 +155,7 @@ export class AgentSession {
   readonly #commands = new SlashCommandRegistry();
   readonly #compactor: ContextCompactor | null;
   readonly #llm: LlmClient;
+  readonly #telemetry: SessionTelemetry | null;
   #hostCounter = 0;
   #system: string;
   #delegationPrompt: string | null = null;
@@ -174,6 +181,9 @@ export class AgentSession {
     // A disabled policy still gets a manager: it denies every 'ask' (fail closed) with a reason.
     this.#confirmation = init.confirmation ?? new ConfirmationManager(init.options.confirmationPolicy ?? {});
     this.#budget = init.budget !== undefined ? init.budget : init.options.budget === undefined ? null : new BudgetGuard(init.options.budget, { emit });
+    this.#telemetry = SessionTelemetry.create(init.options.telemetry, {
+      sessionId: this.id, agentName: init.agentName ?? 'a3s-code', provider: init.llm.provider, model: init.llm.model, security: this.#security, ...(init.telemetryParent === undefined ? {} : { parent: init.telemetryParent }),
+    });
     const delegationOffered = init.options.manualDelegationEnabled !== false || init.options.autoDelegation?.enabled === true;
     if (!delegationOffered || init.sessionFactory === undefined) {
       for (const name of DELEGATION) this.#registry.unregister(name);
@@ -200,8 +210,9 @@ export class AgentSession {
             currentRunId: () => this.#executor.activeRunId,
             addUsage: (usage) => this.#executor.attributeUsage(usage),
             closeSignal: this.#closeScope.signal,
+            telemetry: this.#telemetry,
           });
-    const scope = { sessionId: this.id, runId: () => this.#executor.activeRunId };
+    const scope = { sessionId: this.id, runId: () => this.#executor.activeRunId, telemetry: this.#telemetry };
     const generation: GenerationService = {
       provider: init.llm.provider,
       model: init.llm.model,
@@ -234,6 +245,7 @@ export class AgentSession {
       artifacts: this.#artifacts,
       toolTimeoutMs: init.options.toolTimeoutMs,
       services,
+      telemetry: this.#telemetry,
     });
     this.#system =
       init.options.systemPrompt ??
@@ -295,6 +307,7 @@ export class AgentSession {
       tools: init.modelToolCalls === false ? () => [] : () => this.#registry.definitions(),
       closeSignal: this.#closeScope.signal,
       concurrentTools: init.options.autoParallel ? new Set(['task']) : new Set(),
+      telemetry: this.#telemetry,
     });
     this.#registerBuiltinCommands();
     if (init.snapshot !== undefined) {
@@ -497,7 +510,7 @@ export class AgentSession {
     add('compact', 'Summarise the older part of the conversation now', async ({ signal }) => {
       const compactor =
         this.#compactor ??
-        new ContextCompactor({ llm: hookedLlmClient(this.#llm, this.#hooks, { sessionId: this.id, runId: () => this.#executor.activeRunId }, 'compaction'), maxContextTokens: this.options.maxContextTokens, threshold: this.options.autoCompactThreshold });
+        new ContextCompactor({ llm: hookedLlmClient(this.#llm, this.#hooks, { sessionId: this.id, runId: () => this.#executor.activeRunId, telemetry: this.#telemetry }, 'compaction'), maxContextTokens: this.options.maxContextTokens, threshold: this.options.autoCompactThreshold });
       const before = this.#conversation.length;
       const outcome = await compactor.compact(
         {
@@ -906,6 +919,7 @@ function promptOptionsChanged(saved: Readonly<Record<string, unknown>>, options:
 }
 
 function serializableOptions(options: ResolvedSessionOptions): Record<string, unknown> {
-  const { workspaceBackend: _w, sessionStore: _s, sessionId: _i, ...rest } = options;
-  return JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
+  const { workspaceBackend: _w, sessionStore: _s, sessionId: _i, telemetry, ...rest } = options;
+  // Telemetry providers are live objects: a snapshot keeps only the JSON switches.
+  return JSON.parse(JSON.stringify(telemetry === undefined ? rest : { ...rest, telemetry: jsonTelemetryOptions(telemetry) })) as Record<string, unknown>;
 }

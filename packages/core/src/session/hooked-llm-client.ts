@@ -1,6 +1,8 @@
 import { CodeError } from '../errors/code-error.js';
 import type { HookRegistry } from '../hooks/hook-registry.js';
 import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent, LlmUsage } from '../llm/llm-client.js';
+import type { SessionTelemetry } from '../telemetry/session-telemetry.js';
+import { tracedLlmClient } from '../telemetry/traced-llm-client.js';
 import { usagePayload } from './usage-payload.js';
 
 /** Where a generation happens, for hook payloads. */
@@ -8,6 +10,8 @@ export interface GenerationScope {
   readonly sessionId: string;
   /** The running run, or `null` (host-direct generations). */
   readonly runId: () => string | null;
+  /** OpenTelemetry `chat` spans and GenAI metrics around each generation; default none. */
+  readonly telemetry?: SessionTelemetry | null;
 }
 
 /**
@@ -17,7 +21,8 @@ export interface GenerationScope {
  * the usage, stop reason or error. Hooks cannot modify a generation (these events carry no
  * arguments to rewrite): a `modified` result is ignored, as documented on the hook events.
  */
-export function hookedLlmClient(inner: LlmClient, hooks: HookRegistry, scope: GenerationScope, purpose: string): LlmClient {
+export function hookedLlmClient(model: LlmClient, hooks: HookRegistry, scope: GenerationScope, purpose: string): LlmClient {
+  const inner = scope.telemetry == null ? model : tracedLlmClient(model, scope.telemetry, purpose);
   return {
     provider: inner.provider,
     model: inner.model,

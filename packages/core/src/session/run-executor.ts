@@ -24,6 +24,8 @@ import { ToolCallRunner } from './tool-call-runner.js';
 import { runTurnLoop } from './turn-loop.js';
 import { looksMultiStep } from '../planning/planning-mode.js';
 import { usagePayload } from './usage-payload.js';
+import type { SessionTelemetry } from '../telemetry/session-telemetry.js';
+import { traceparentContext } from '../telemetry/traceparent.js';
 
 /** What the executor drives a run with: the session's single owners, never copies of them. */
 export interface RunExecutorDeps {
@@ -47,6 +49,8 @@ export interface RunExecutorDeps {
   readonly planning?: { readonly mode: 'auto' | 'enabled' | 'disabled'; run(task: string, runId: string, signal: AbortSignal): Promise<void> };
   /** Tool names whose consecutive calls in one model turn run concurrently (`task` with autoParallel). */
   readonly concurrentTools?: ReadonlySet<string>;
+  /** OpenTelemetry: the `invoke_agent` span of each run (and `plan` for planning). Default none. */
+  readonly telemetry?: SessionTelemetry | null;
 }
 
 interface ActiveRun {
@@ -120,6 +124,7 @@ export class RunExecutor {
   ): Promise<SendResult> {
     const d = this.#deps;
     const run = d.runs.start(kind, request.prompt);
+    const trace = d.telemetry == null ? null : d.telemetry.startRun(run.id, kind, traceparentContext(request.traceparent));
     const controller = new AbortController();
     const onClose = (): void => controller.abort(new Error('session closed'));
     d.closeSignal.addEventListener('abort', onClose, { once: true });
@@ -146,7 +151,8 @@ export class RunExecutor {
         const prompt = await this.#promptAfterHooks(request.prompt, run.id);
         const planning = d.planning;
         if (planning !== undefined && (planning.mode === 'enabled' || (planning.mode === 'auto' && looksMultiStep(prompt)))) {
-          await planning.run(prompt, run.id, controller.signal);
+          if (trace === null) await planning.run(prompt, run.id, controller.signal);
+          else await trace.phase('plan', { 'gen_ai.operation.name': 'plan', 'a3s_code.run.id': run.id }, () => planning.run(prompt, run.id, controller.signal));
         }
         const recordUsage = (usage: LlmUsage): void => {
           run.addUsage(usage);
@@ -202,6 +208,11 @@ export class RunExecutor {
     const record = outcome.ok
       ? run.finish('completed', { text: outcome.text })
       : run.finish(outcome.error.details['cancelled'] === true ? 'cancelled' : 'failed', { error: { code: outcome.error.code, message: d.security.redact(outcome.error.message) } });
+    if (trace !== null) {
+      const usage = { inputTokens: record.usage.promptTokens, outputTokens: record.usage.completionTokens, cacheReadTokens: record.usage.cacheReadTokens, cacheWriteTokens: record.usage.cacheWriteTokens };
+      trace.end(record.status, usage, outcome.ok ? undefined : outcome.error.code);
+      d.telemetry!.endRun(trace);
+    }
     this.#active = null;
     lease.release();
     settle();

@@ -1,6 +1,7 @@
 import { CodeError } from '../errors/code-error.js';
 import type { LlmContentPart, LlmMessage } from '../llm/llm-client.js';
 import type { VerificationSummary } from '../verification/verification-summary.js';
+import { isTraceparent } from '../telemetry/traceparent.js';
 import { validateMessages } from './conversation.js';
 import { toBase64 } from './turn-loop.js';
 
@@ -18,6 +19,11 @@ export interface SendRequest {
   /** Replaces the session's conversation before this prompt. */
   readonly history?: readonly LlmMessage[];
   readonly attachments?: readonly Attachment[];
+  /**
+   * W3C `traceparent` of the caller (`00-<trace id>-<span id>-<flags>`): the run's
+   * `invoke_agent` span becomes its child (default: the host's active OpenTelemetry context).
+   */
+  readonly traceparent?: string;
 }
 
 /** What `send` resolves with (and `stream().result`). */
@@ -60,6 +66,9 @@ export function normalizeSendRequest(request: unknown): SendRequest {
         throw new CodeError('SESSION_ERROR', `attachments[${i}].data must be bytes or base64 text`, { details: { field: `attachments[${i}].data` } });
       }
     });
+  }
+  if (r['traceparent'] !== undefined && (typeof r['traceparent'] !== 'string' || !isTraceparent(r['traceparent']))) {
+    throw new CodeError('SESSION_ERROR', "request.traceparent must be a W3C traceparent ('00-<32 hex>-<16 hex>-<2 hex>')", { details: { field: 'traceparent' } });
   }
   if (r['history'] === undefined) return request as SendRequest;
   // `{role, content: 'text'}` is the common shorthand; checked whole before anything runs.

@@ -60,6 +60,8 @@ export const sessionOptionsJsonSchema = {
     maxContinuationTurns: int(0, 100),
     maxExecutionTimeMs: timeoutMs,
     webFetch: object({ allowHosts: nonEmptyList, maxResponseBytes: int(1024, 256 * 1024 * 1024), timeoutMs: int(1, 600_000), maxRedirects: int(0, 20) }),
+    // The JSON part of `telemetry`; its `tracerProvider` / `meterProvider` objects are checked apart.
+    telemetry: object({ enabled: bool, captureContent: bool }),
   },
   $defs: {
     workerAgent: {

@@ -43,6 +43,7 @@ const VALID: Record<string, unknown> = {
   budget: { maxToolCalls: 10, maxTokens: 1000, maxWallTimeMs: 60_000, softThresholds: [0.5, 0.9] },
   maxOutputTokens: 4096,
   webFetch: { allowHosts: ['127.0.0.1', 'docs.internal:8443'], maxResponseBytes: 1_048_576, timeoutMs: 10_000, maxRedirects: 3 },
+  telemetry: { enabled: true, captureContent: false, tracerProvider: { getTracer: () => undefined }, meterProvider: { getMeter: () => undefined } },
 };
 
 /** [field value, the field the error must name]. */
@@ -102,6 +103,10 @@ const INVALID: readonly [string, unknown, string][] = [
   ['webFetch', { allowHosts: '127.0.0.1' }, 'webFetch.allowHosts'],
   ['webFetch', { allowHost: ['127.0.0.1'] }, 'webFetch.allowHost'],
   ['webFetch', { maxRedirects: 50 }, 'webFetch.maxRedirects'],
+  ['telemetry', { capture_content: true }, 'telemetry.capture_content'],
+  ['telemetry', { enabled: 'yes' }, 'telemetry.enabled'],
+  ['telemetry', { tracerProvider: {} }, 'telemetry.tracerProvider'],
+  ['telemetry', { meterProvider: null }, 'telemetry.meterProvider'],
   ['temperatur', 0.2, 'temperatur'],
 ];
 

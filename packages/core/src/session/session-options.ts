@@ -11,6 +11,8 @@ import { isSessionStore } from './session-store.js';
 import type { SessionStore } from './session-store.js';
 import type { InlineSkill } from '../skills/inline-skills.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
+import { checkTelemetryProviders, TELEMETRY_PROVIDER_KEYS } from '../telemetry/telemetry-options.js';
+import type { TelemetryOptions } from '../telemetry/telemetry-options.js';
 
 /** Kinds of worker agents (subagents). */
 export type WorkerKind = 'read_only' | 'planner' | 'implementer' | 'verifier' | 'reviewer' | 'custom';
@@ -136,6 +138,13 @@ export interface SessionOptions {
   readonly maxExecutionTimeMs?: number;
   /** Network reach and caps of `web_fetch` / `web_search` (see {@link WebFetchOptions}). */
   readonly webFetch?: WebFetchOptions;
+  /**
+   * OpenTelemetry traces and metrics in the GenAI semantic conventions (`invoke_agent`, `chat`,
+   * `execute_tool` spans; token usage, operation and tool duration histograms). Default: on, with
+   * the global providers the host registered (nothing is built while it registered none); content
+   * is recorded only with `captureContent`, redacted. ACL block `telemetry { enabled  capture_content }`.
+   */
+  readonly telemetry?: TelemetryOptions;
 }
 
 /** Session option `webFetch`; the ACL block `web_fetch { allow_hosts = [...] }` sets its default. */
@@ -204,7 +213,8 @@ type JsonSessionOptions = FromJsonSchema<typeof sessionOptionsJsonSchema>;
 type DeepMutable<T> = T extends readonly (infer I)[] ? DeepMutable<I>[] : T extends object ? { -readonly [K in keyof T]: DeepMutable<T[K]> } : T;
 type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
-export type SessionOptionsMatchSchema = Assert<MutuallyAssignable<DeepMutable<Omit<SessionOptions, (typeof NON_JSON_SESSION_OPTIONS)[number]>>, DeepMutable<JsonSessionOptions>>>;
+type JsonOnly<T> = Omit<T, (typeof NON_JSON_SESSION_OPTIONS)[number] | 'telemetry'> & { readonly telemetry?: Omit<TelemetryOptions, (typeof TELEMETRY_PROVIDER_KEYS)[number]> };
+export type SessionOptionsMatchSchema = Assert<MutuallyAssignable<DeepMutable<JsonOnly<SessionOptions>>, DeepMutable<JsonSessionOptions>>>;
 
 /** `/permissionPolicy/deny/0` -> `permissionPolicy.deny[0]`. */
 function fieldOf(pointer: string): string {
@@ -257,6 +267,10 @@ function rejectFirst(error: ErrorObject, input: Readonly<Record<string, unknown>
   return fail(field, expectedOf(parent), error.keyword === 'required' ? undefined : valueAt(input, error.instancePath));
 }
 
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function valueAt(root: unknown, pointer: string): unknown {
   let value = root;
   for (const part of pointer.split('/').slice(1)) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[part] : undefined;
@@ -269,6 +283,7 @@ function checkBeyondSchema(input: Readonly<Record<string, unknown>>): void {
   if (backend !== undefined && (typeof backend !== 'object' || backend === null || typeof backend['readFile'] !== 'function' || typeof backend['resolvePath'] !== 'function' || typeof backend['capabilities'] !== 'object')) {
     fail('workspaceBackend', 'a WorkspaceBackend (capabilities, resolvePath, readFile...)', backend);
   }
+  checkTelemetryProviders(input['telemetry'] as Readonly<Record<string, unknown>> | undefined);
   if (input['sessionStore'] !== undefined && !isSessionStore(input['sessionStore'])) fail('sessionStore', 'a SessionStore (name, capabilities, save, load, delete, list)', input['sessionStore']);
   const typed = input as SessionOptions;
   if (typed.permissionPolicy !== undefined) {
@@ -300,6 +315,11 @@ export function resolveSessionOptions(options: unknown = {}): ResolvedSessionOpt
   // A field set to `undefined` means "not set".
   const input = Object.fromEntries(Object.entries(options as Record<string, unknown>).filter(([, value]) => value !== undefined));
   const { workspaceBackend: _backend, sessionStore: _store, ...json } = input;
+  // The provider objects of `telemetry` are not JSON: checked in checkBeyondSchema.
+  if (isPlainRecord(json['telemetry'])) {
+    const { tracerProvider: _t, meterProvider: _m, ...telemetry } = json['telemetry'];
+    json['telemetry'] = telemetry;
+  }
   // Precompiled at development time (scripts/generate-validators.ts): no Ajv compile per process.
   if (!sessionOptionsValidator(json)) rejectFirst(sessionOptionsValidator.errors![0]!, json);
   checkBeyondSchema(input);

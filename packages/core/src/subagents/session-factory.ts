@@ -1,3 +1,5 @@
+import type { Context } from '@opentelemetry/api';
+import type { TelemetryOptions } from '../telemetry/telemetry-options.js';
 import type { BudgetGuard } from '../budget/budget-guard.js';
 import type { ConfirmationManager } from '../confirmation/confirmation-manager.js';
 import type { PermissionPolicy } from '../permission/permission-policy.js';
@@ -34,6 +36,8 @@ export interface ChildSessionRequest {
   readonly instructions: string;
   /** Set when the child runs a skill: the kernel's active-skill stage allows only these tools. */
   readonly activeSkillTools?: readonly string[];
+  /** The parent's telemetry: the child's spans go to the same providers, its run under the `task` call's span. */
+  readonly telemetry?: { readonly options: TelemetryOptions; readonly parent?: Context };
 }
 
 /** What the subagent manager needs of a child session (an `AgentSession` is one). */

@@ -1,3 +1,4 @@
+import type { SessionTelemetry } from '../telemetry/session-telemetry.js';
 import type { BudgetGuard } from '../budget/budget-guard.js';
 import { CONFIRMATION_LANES } from '../confirmation/confirmation-lane.js';
 import { ConfirmationManager } from '../confirmation/confirmation-manager.js';
@@ -12,7 +13,7 @@ import type { WorkerAgentSpec } from '../session/session-options.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
 import { DelegatedConfirmationManager } from './delegated-confirmation.js';
 import { DenyOnAskConfirmationManager } from './deny-on-ask-confirmation.js';
-import type { ChildSession, SessionFactory } from './session-factory.js';
+import type { ChildSession, ChildSessionRequest, SessionFactory } from './session-factory.js';
 import { builtinSubagents, subagentAuthority, workerDefinition } from './subagent-definition.js';
 import type { ConfirmationInheritance, SubagentAuthority, SubagentDefinition } from './subagent-definition.js';
 import type { SubagentFanOutOptions, SubagentRunOptions, SubagentService, SubagentTaskRequest, SubagentTaskResult } from './subagent-service.js';
@@ -42,6 +43,8 @@ export interface SubagentManagerDeps {
   readonly addUsage: (usage: LlmUsage) => void;
   /** Aborted when the parent closes. */
   readonly closeSignal: AbortSignal;
+  /** The parent session's telemetry, inherited by children. Default none. */
+  readonly telemetry?: SessionTelemetry | null;
 }
 
 /** Most task snapshots a session keeps (oldest dropped first). */
@@ -195,7 +198,7 @@ export class SubagentManager implements SubagentService {
     let outcome: { status: 'completed'; text: string } | { status: 'failed' | 'cancelled'; error: CodeError };
     try {
       if (signal.aborted) throw cancelled(signal);
-      child = this.#createChild(taskId, agent, task, activeSkillTools, denyOnAsk);
+      child = this.#createChild(taskId, agent, task, activeSkillTools, denyOnAsk, parentToolId);
       const running = child;
       const unsubscribe = running.subscribe((event) => this.#onChildEvent(event, base));
       const onAbort = (): void => void running.cancel();
@@ -253,7 +256,7 @@ export class SubagentManager implements SubagentService {
     return result;
   }
 
-  #createChild(taskId: string, agent: SubagentDefinition, task: SubagentTaskRequest, activeSkillTools: readonly string[] | undefined, denyOnAsk: DenyOnAskConfirmationManager | null): ChildSession {
+  #createChild(taskId: string, agent: SubagentDefinition, task: SubagentTaskRequest, activeSkillTools: readonly string[] | undefined, denyOnAsk: DenyOnAskConfirmationManager | null, parentToolId?: string): ChildSession {
     const d = this.#deps;
     const confirmation =
       agent.confirmationInheritance === 'inherit_parent'
@@ -274,6 +277,7 @@ export class SubagentManager implements SubagentService {
       maxSteps,
       instructions: agent.prompt,
       ...(activeSkillTools === undefined ? {} : { activeSkillTools }),
+      ...(d.telemetry == null ? {} : { telemetry: childTelemetry(d.telemetry, parentToolId) }),
     });
   }
 
@@ -304,4 +308,10 @@ export class SubagentManager implements SubagentService {
 function cancelled(signal: AbortSignal, cause?: unknown): CodeError {
   const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
   return new CodeError('SESSION_ERROR', `task cancelled: ${reason}`, { details: { cancelled: true }, ...(cause === undefined ? {} : { cause }) });
+}
+
+/** What a child inherits of its parent's telemetry: the providers, and the `task` call's span as the parent of its run. */
+function childTelemetry(telemetry: SessionTelemetry, parentToolId: string | undefined): NonNullable<ChildSessionRequest['telemetry']> {
+  const parent = parentToolId === undefined ? undefined : telemetry.contextOfCall(parentToolId);
+  return { options: telemetry.options, ...(parent === undefined ? {} : { parent }) };
 }

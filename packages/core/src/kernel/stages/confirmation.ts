@@ -21,6 +21,7 @@ export async function confirmCall(deps: KernelDeps, call: InvocationCall, decisi
   const lane = confirmationLaneOf(call.toolName, call.capabilities(() => capabilitiesOf(tool, call.args)), tool.orchestration);
   const notice = noticeOf(deps, call);
   call.lifecycle.transition('gate-pending');
+  const waitStarted = call.trace === null ? 0 : Date.now();
   const outcome = await manager.request({
     toolId: call.toolId,
     toolName: call.toolName,
@@ -30,6 +31,7 @@ export async function confirmCall(deps: KernelDeps, call: InvocationCall, decisi
     abortSignal: call.signal,
     emit: (event) => emitCallEvent(deps, call, event),
   });
+  call.trace?.confirmation(outcome.source === 'timeout' ? 'timeout' : outcome.source === 'cancelled' ? 'cancelled' : outcome.approved ? 'approved' : 'rejected', Date.now() - waitStarted);
   if (outcome.approved) return undefined;
   if (outcome.source === 'cancelled' && call.aborted) return undefined; // the kernel reports the abort itself
   const who = outcome.source === 'timeout' ? 'confirmation timed out' : 'rejected';
