@@ -11,6 +11,8 @@ export const SESSION_DEFAULT_KEYS = [
   'autoCompact',
   'autoCompactThreshold',
   'maxContextTokens',
+  'deferMcpTools',
+  'deferMcpToolsThreshold',
   'autoDelegation',
   'maxParallelTasks',
   'autoParallel',

@@ -15,6 +15,7 @@ import { DefaultSecurityProvider } from '../security/security-provider.js';
 import type { SecurityProvider } from '../security/security-provider.js';
 import type { ToolDefinition, ToolServices } from '../tools/tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
+import { DEFAULT_DEFER_MCP_TOOLS_THRESHOLD, DeferredTools } from '../tools/deferred-tools.js';
 import type { AnyTool } from '../tools/tool-registry.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import type { PermissionPolicy } from '../permission/permission-policy.js';
@@ -131,6 +132,8 @@ export class AgentSession {
   readonly workspace: WorkspaceBackend;
   readonly options: ResolvedSessionOptions;
   readonly #registry: ToolRegistry;
+  /** MCP tool schemas on demand: the definitions each request carries. */
+  readonly #deferred: DeferredTools;
   readonly #kernel: InvocationKernel;
   readonly #hooks: HookRegistry;
   readonly #confirmation: ConfirmationManager;
@@ -172,6 +175,11 @@ export class AgentSession {
     this.#llm = init.llm;
     this.#security = init.security ?? new DefaultSecurityProvider();
     this.#registry = new ToolRegistry(init.tools);
+    this.#deferred = new DeferredTools(this.#registry, {
+      enabled: init.options.deferMcpTools !== false,
+      threshold: init.options.deferMcpToolsThreshold ?? DEFAULT_DEFER_MCP_TOOLS_THRESHOLD,
+      contextTokens: init.options.maxContextTokens,
+    });
     this.#hooks = new HookRegistry({ security: this.#security });
     this.#artifacts = new ArtifactStore(init.options.artifactStoreLimits ?? {});
     this.#runs = new RunStore(this.id, init.options.retentionLimits ?? {});
@@ -304,7 +312,7 @@ export class AgentSession {
                 ),
             },
           }),
-      tools: init.modelToolCalls === false ? () => [] : () => this.#registry.definitions(),
+      tools: init.modelToolCalls === false ? () => [] : () => this.#deferred.requestTools(),
       closeSignal: this.#closeScope.signal,
       concurrentTools: init.options.autoParallel ? new Set(['task']) : new Set(),
       telemetry: this.#telemetry,
@@ -515,7 +523,7 @@ export class AgentSession {
       const outcome = await compactor.compact(
         {
           system: this.#systemWithDelegation(),
-          tools: () => this.#registry.definitions(),
+          tools: () => this.#deferred.requestTools(),
           conversation: this.#conversation,
           emit: (event) => void this.#bus.emit(event),
           signal,

@@ -37,6 +37,8 @@ export const sessionOptionsJsonSchema = {
     autoCompact: bool,
     autoCompactThreshold: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
     maxContextTokens: int(1, 100_000_000),
+    deferMcpTools: bool,
+    deferMcpToolsThreshold: { type: 'number', minimum: 0, maximum: 1 },
     autoDelegation: object({ enabled: bool, maxTasks: int(1, 32) }),
     maxParallelTasks: int(1, 32),
     autoParallel: bool,

@@ -67,6 +67,16 @@ export interface SessionOptions {
   readonly autoCompactThreshold?: number;
   /** Context window of the model in tokens (default: the model's declared `limit.context` in the SDK, else 200000; 0 is rejected). */
   readonly maxContextTokens?: number;
+  /**
+   * MCP tool schemas on demand (default true): when the definitions of the session's MCP tools
+   * would take more than `deferMcpToolsThreshold` of `maxContextTokens`, requests carry a compact
+   * catalogue (names and one-line descriptions) and one `tool_search` tool instead; a tool it
+   * loads joins every following request with its full schema. Calls are governed as always.
+   * false sends every definition with every request. ACL `defer_mcp_tools`.
+   */
+  readonly deferMcpTools?: boolean;
+  /** Share of `maxContextTokens` the MCP tool definitions may take before they are deferred (default 0.1; 0 defers always). ACL `defer_mcp_tools_threshold`. */
+  readonly deferMcpToolsThreshold?: number;
   readonly autoDelegation?: { readonly enabled?: boolean; readonly maxTasks?: number };
   /** Bound of `parallel_task` (default 8). */
   readonly maxParallelTasks?: number;

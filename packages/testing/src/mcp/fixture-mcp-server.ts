@@ -25,6 +25,40 @@ export interface FixtureMcpServerOptions {
    * plus or minus a trailing `_`). Default false.
    */
   readonly hostile?: boolean;
+  /**
+   * Offers this many generated tools (instead of the tools above) named `<verb>_<noun>_<n>` (`list_issues_0`, `get_pull_request_1`...),
+   * each with a realistic input schema of ~1 KB (six described properties, like the tools of a
+   * hosted code-forge server); a call answers `<name> ran` with its arguments. For measuring and
+   * testing large tool sets (deferred MCP schemas). Default 0.
+   */
+  readonly catalogTools?: number;
+}
+
+const CATALOG_VERBS = ['list', 'get', 'create', 'update', 'search', 'delete', 'merge', 'close'] as const;
+const CATALOG_NOUNS = ['issues', 'pull_request', 'branch', 'commit', 'release', 'workflow_run', 'review_comment', 'label', 'milestone', 'deployment'] as const;
+
+/** The `index`-th generated catalogue tool (see `FixtureMcpServerOptions.catalogTools`). */
+function catalogToolDefinition(index: number): McpToolDefinition {
+  const verb = CATALOG_VERBS[index % CATALOG_VERBS.length]!;
+  const noun = CATALOG_NOUNS[Math.floor(index / CATALOG_VERBS.length) % CATALOG_NOUNS.length]!;
+  const words = noun.replace(/_/g, ' ');
+  return {
+    name: `${verb}_${noun}_${index}`,
+    description: `${verb === 'search' ? 'Searches' : `${verb[0]!.toUpperCase()}${verb.slice(1)}s`} ${words} of a repository. Use it when the user asks about ${words}; results are paginated, newest first, and include the author, state, labels and timestamps of each entry.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        owner: { type: 'string', description: 'Account that owns the repository (a user or an organisation login).' },
+        repo: { type: 'string', description: 'Name of the repository, without the owner and without the .git suffix.' },
+        state: { type: 'string', enum: ['open', 'closed', 'all'], description: `Only ${words} in this state; default open.` },
+        labels: { type: 'array', items: { type: 'string' }, description: 'Only entries carrying every one of these labels (names, case-insensitive).' },
+        since: { type: 'string', description: 'Only entries updated at or after this time (ISO 8601, e.g. 2026-01-31T00:00:00Z).' },
+        perPage: { type: 'integer', minimum: 1, maximum: 100, description: 'Entries per page, 1-100 (default 30); follow the returned cursor for more.' },
+      },
+      required: ['owner', 'repo'],
+    },
+    annotations: { readOnlyHint: verb === 'list' || verb === 'get' || verb === 'search' },
+  };
 }
 
 /** The exponentially backtracking pattern of the hostile `redos` tool's input schema. */
@@ -189,6 +223,13 @@ export function createFixtureMcpServer(options: FixtureMcpServerOptions = {}): S
     });
   }
 
+  if (options.catalogTools !== undefined) {
+    tools.clear();
+    for (let index = 0; index < options.catalogTools; index += 1) {
+      const definition = catalogToolDefinition(index);
+      add(definition, async (args) => text(`${definition.name} ran ${JSON.stringify(args)}`));
+    }
+  }
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     const all = [...tools.values()].map((tool) => tool.definition);
     const size = options.pageSize ?? all.length;
