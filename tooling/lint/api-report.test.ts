@@ -20,6 +20,8 @@ describe('API report (api/*.md)', () => {
       '@a3s-lab/code-testing',
       '@a3s-lab/code-tools',
       '@a3s-lab/code-web',
+      '@a3s-lab/server',
+      'a3s-code',
     ]);
   });
 });
