@@ -5,5 +5,7 @@ export { LocalWorkspaceBackend, DEFAULT_GIT_TIMEOUT_MS } from './local-workspace
 export type { LocalWorkspaceBackendOptions } from './local-workspace-backend.js';
 export type { SearchResultCacheOptions } from './search/search-result-cache.js';
 export type { PathRefusalReason } from './security-error.js';
+export type { LocalSandboxOptions } from './sandbox/process-sandbox.js';
+export { DEFAULT_SANDBOX_DENY_READ } from './sandbox/sandbox-policy.js';
 export { FileSessionStore } from './file-session-store.js';
 export type { FileSessionStoreOptions } from './file-session-store.js';

@@ -17,6 +17,7 @@ import type {
   WorkspaceEntry,
   WorkspaceFile,
   WorkspaceStat,
+  SandboxStatus,
   WriteFileOptions,
 } from '@a3s-lab/code-core';
 
@@ -43,6 +44,8 @@ import { SearchResultCache } from './search/search-result-cache.js';
 import type { SearchResultCacheOptions } from './search/search-result-cache.js';
 import { fileKindOf, notRegularFile, readRegularFile } from './open-regular-file.js';
 import { pathSecurityError } from './security-error.js';
+import { ProcessSandbox } from './sandbox/process-sandbox.js';
+import type { LocalSandboxOptions } from './sandbox/process-sandbox.js';
 
 /** Default deadline of a `git()` call. */
 export const DEFAULT_GIT_TIMEOUT_MS = 60_000;
@@ -81,6 +84,15 @@ export interface LocalWorkspaceBackendOptions {
    * Default `{ ttlMs: 120000, maxEntries: 16, maxBytes: 64 MiB }`.
    */
   readonly searchCache?: SearchResultCacheOptions | false;
+  /**
+   * The OS sandbox (bubblewrap on Linux) of every process `exec()` and `git()` start: the system
+   * read-only, the workspace writable except its protected paths, a private /tmp, the host's
+   * secrets (`~/.ssh`, `~/.aws`... plus `denyRead`) hidden, new user/pid/ipc namespaces, no
+   * network by default. Default `{ mode: 'off' }` for a backend built directly; sessions the SDK
+   * opens pass their `sandbox` option (default `auto`). `required` makes the constructor throw
+   * SANDBOX_UNAVAILABLE when no sandbox can start; see {@link LocalWorkspaceBackend.sandboxStatus}.
+   */
+  readonly sandbox?: LocalSandboxOptions;
 }
 
 const CAPABILITIES: WorkspaceCapabilities = Object.freeze({ read: true, write: true, list: true, search: true, exec: true, git: true, versionedWrites: true });
@@ -104,11 +116,16 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
   private enginePromise: Promise<SearchEngine> | undefined;
   private readonly groups = new Set<number>();
   private readonly searchCache: SearchResultCache | undefined;
+  private readonly sandbox: ProcessSandbox;
 
-  /** @param root workspace directory (must exist when the first call runs). */
+  /**
+   * @param root workspace directory (must exist when the first call runs).
+   * @throws CodeError SANDBOX_UNAVAILABLE with `sandbox.mode: 'required'` when no sandbox can start.
+   */
   constructor(root: string, options: LocalWorkspaceBackendOptions = {}) {
     this.root = posix.resolve(root);
     this.options = options;
+    this.sandbox = new ProcessSandbox(options.sandbox);
     this.searchCache = options.searchCache === false ? undefined : new SearchResultCache(checkCacheOptions(options.searchCache ?? {}));
   }
 
@@ -251,6 +268,11 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     this.groups.clear();
   }
 
+  /** The sandbox of this backend's processes: `{ active, kind, network, reason? }`. */
+  sandboxStatus(): SandboxStatus {
+    return this.sandbox.status();
+  }
+
   /** Name of the search engine in use (`ripgrep` or `fallback`), resolving it if needed. */
   async searchEngineName(): Promise<string> {
     return (await this.engine()).name;
@@ -276,8 +298,10 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     spec: Pick<RunProcessOptions, 'file' | 'args' | 'cwd' | 'env' | 'timeoutMs'>,
     call: BackendCallOptions & { readonly maxOutputBytes?: number; readonly onOutput?: ExecOptions['onOutput'] },
   ): Promise<ExecResult> {
+    const wrapped = this.sandbox.active ? await this.sandbox.wrap(spec, await this.rootReal(), await this.configuredHooksPaths()) : spec;
     const result = await runProcess({
       ...spec,
+      ...wrapped,
       maxOutputBytes: call.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
       groups: this.groups,
       ...(this.options.killGraceMs === undefined ? {} : { killGraceMs: this.options.killGraceMs }),

@@ -21,6 +21,7 @@ describe('ERROR_CODES', () => {
       'IO_ERROR',
       'SERIALIZATION_ERROR',
       'INTERNAL_ERROR',
+      'SANDBOX_UNAVAILABLE',
     ]);
   });
 

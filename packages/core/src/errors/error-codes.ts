@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'IO_ERROR',
   'SERIALIZATION_ERROR',
   'INTERNAL_ERROR',
+  'SANDBOX_UNAVAILABLE',
 ] as const;
 
 /** One of {@link ERROR_CODES}. */

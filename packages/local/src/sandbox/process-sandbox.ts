@@ -1,0 +1,94 @@
+import { lstat, realpath } from 'node:fs/promises';
+
+import { CodeError } from '@a3s-lab/code-core';
+import type { SandboxOptions, SandboxStatus } from '@a3s-lab/code-core';
+
+import { bwrapArgs } from './bwrap-args.js';
+import type { HiddenPath } from './bwrap-args.js';
+import { protectedMounts } from './protected-mounts.js';
+import { probeBubblewrap } from './sandbox-probe.js';
+import type { SandboxProbe } from './sandbox-probe.js';
+import { resolveSandboxPolicy } from './sandbox-policy.js';
+import type { SandboxPolicy } from './sandbox-policy.js';
+
+/** `LocalWorkspaceBackendOptions.sandbox`: the session option plus the host's choice of binary. */
+export interface LocalSandboxOptions extends SandboxOptions {
+  /** Bubblewrap binary; default `bwrap` on PATH, else /usr/bin/bwrap. */
+  readonly bwrapPath?: string;
+}
+
+/** A process to start: executable (through PATH), argv and working directory. */
+export interface ProcessSpec {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+}
+
+/**
+ * The OS boundary of one backend's subprocesses. Built once (the probe of bubblewrap is cached
+ * per process); {@link wrap} turns a process into the same process inside bubblewrap.
+ *
+ * @throws CodeError SANDBOX_UNAVAILABLE (mode `required`, no sandbox can start; `details.reason`),
+ *   CONFIG_ERROR for a bad option.
+ */
+export class ProcessSandbox {
+  readonly policy: SandboxPolicy;
+  readonly #probe: SandboxProbe | null;
+
+  constructor(options: LocalSandboxOptions | undefined) {
+    const { bwrapPath, ...rest } = options ?? { mode: 'off' as const };
+    this.policy = resolveSandboxPolicy(rest);
+    if (typeof this.policy.network === 'object') {
+      const message = 'sandbox.network allow-lists are not supported yet: use "none" or "full"';
+      throw new CodeError('CONFIG_ERROR', message, { details: { field: 'sandbox.network', errorKind: { type: 'invalid_argument', message } } });
+    }
+    this.#probe = this.policy.mode === 'off' ? null : probeBubblewrap(bwrapPath);
+    if (this.policy.mode === 'required' && this.#probe?.ok === false) {
+      throw new CodeError('SANDBOX_UNAVAILABLE', `the sandbox is required but cannot start: ${this.#probe.reason}`, { details: { reason: this.#probe.reason, kind: 'bubblewrap' } });
+    }
+  }
+
+  /** True when processes run inside the sandbox. */
+  get active(): boolean {
+    return this.#probe?.ok === true;
+  }
+
+  /** What the sandbox is: `{ active, kind, network, reason? }`. */
+  status(): SandboxStatus {
+    if (this.#probe === null) return Object.freeze({ active: false, kind: 'none', network: 'full', reason: "sandbox mode is 'off'" });
+    if (!this.#probe.ok) return Object.freeze({ active: false, kind: 'none', network: 'full', reason: this.#probe.reason });
+    const network = typeof this.policy.network === 'object' ? 'allow-list' : this.policy.network;
+    return Object.freeze({ active: true, kind: 'bubblewrap', network });
+  }
+
+  /**
+   * `spec` as it runs: unchanged when the sandbox is not active, else bubblewrap with the policy's
+   * mounts for the workspace `rootReal` (`hooksPaths`: its configured hooks directories).
+   */
+  async wrap(spec: ProcessSpec, rootReal: string, hooksPaths: readonly string[]): Promise<ProcessSpec> {
+    const probe = this.#probe;
+    if (probe === null || !probe.ok) return spec;
+    const [mounts, allowWrite, hidden] = await Promise.all([protectedMounts(rootReal, hooksPaths), existingReal(this.policy.allowWrite), hiddenPaths(this.policy.denyRead)]);
+    const args = bwrapArgs({ rootReal, cwd: spec.cwd, allowWrite, protectedMounts: mounts, hidden, shareNetwork: this.policy.network === 'full' }, spec.file, spec.args);
+    return { file: probe.path, args, cwd: spec.cwd };
+  }
+}
+
+async function existingReal(paths: readonly string[]): Promise<string[]> {
+  const real = await Promise.all(paths.map((path) => realpath(path).catch(() => null)));
+  return real.filter((path): path is string => path !== null && path !== '/');
+}
+
+// Both the literal path and its target: a symlinked `~/.ssh` is hidden where it points.
+async function hiddenPaths(paths: readonly string[]): Promise<HiddenPath[]> {
+  const found = await Promise.all(
+    paths.map(async (path): Promise<HiddenPath | null> => {
+      const real = await realpath(path).catch(() => null);
+      if (real === null || real === '/') return null;
+      const stats = await lstat(real).catch(() => null);
+      return stats === null ? null : { path: real, directory: stats.isDirectory() };
+    }),
+  );
+  const seen = new Set<string>();
+  return found.filter((entry): entry is HiddenPath => entry !== null && !seen.has(entry.path) && seen.add(entry.path) !== undefined);
+}

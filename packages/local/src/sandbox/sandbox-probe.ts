@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** The outcome of probing for bubblewrap: its path, or why no sandbox can start. */
+export type SandboxProbe = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: string };
+
+// The same namespaces and flags every sandboxed call uses: a bwrap that cannot do one of them
+// (no unprivileged user namespaces, an old bwrap without --disable-userns...) fails here, once.
+const PROBE_ARGS = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-net', '--unshare-uts', '--die-with-parent', '--new-session', '--disable-userns', '--cap-drop', 'ALL', '--', 'true'];
+const PROBE_TIMEOUT_MS = 5000;
+
+const probes = new Map<string, SandboxProbe>();
+let binaryOverride: string | undefined;
+
+/**
+ * Test-only: probe `path` instead of the bubblewrap found on PATH (`null` restores the default).
+ * Clears the cache. Not reachable from session options, tools or hooks.
+ */
+export function overrideSandboxBinaryForTests(path: string | null): void {
+  binaryOverride = path ?? undefined;
+  probes.clear();
+}
+
+/**
+ * Finds bubblewrap (`explicit`, else `bwrap` on PATH, else /usr/bin/bwrap) and runs one trivial
+ * sandbox with it. The result is cached per binary for the life of the process.
+ */
+export function probeBubblewrap(explicit?: string): SandboxProbe {
+  if (process.platform !== 'linux') return { ok: false, reason: `no sandbox for platform '${process.platform}' (bubblewrap is Linux-only; Seatbelt is not implemented)` };
+  const path = explicit ?? binaryOverride ?? findOnPath('bwrap') ?? '/usr/bin/bwrap';
+  let probe = probes.get(path);
+  if (probe === undefined) {
+    probe = runProbe(path);
+    probes.set(path, probe);
+  }
+  return probe;
+}
+
+function runProbe(path: string): SandboxProbe {
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    return { ok: false, reason: `bubblewrap not found at ${path} (install the 'bubblewrap' package)` };
+  }
+  const run = spawnSync(path, PROBE_ARGS, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' } });
+  if (run.error !== undefined) return { ok: false, reason: `bubblewrap at ${path} did not start: ${run.error.message}` };
+  if (run.status !== 0) {
+    const stderr = run.stderr.toString('utf8').trim().slice(0, 300);
+    return { ok: false, reason: `bubblewrap at ${path} cannot create the sandbox (exit ${String(run.status ?? run.signal)}): ${stderr || 'no message'}` };
+  }
+  return { ok: true, path };
+}
+
+function findOnPath(name: string): string | undefined {
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // next
+    }
+  }
+  return undefined;
+}
