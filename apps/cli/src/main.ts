@@ -6,6 +6,7 @@ import { demoCommand } from './demo-command.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { TRUST_USAGE, USAGE, parseCliArgs } from './parse-args.js';
 import type { CliCommand } from './parse-args.js';
+import { startOtlpTelemetry } from './otlp-telemetry.js';
 import { reportError } from './report-error.js';
 import { runCommand } from './run-command.js';
 import { SERVE_USAGE, parseServeArgs, serveCommand } from './serve-command.js';
@@ -31,6 +32,16 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   } catch (error) {
     return reportError(io, argv.includes('--json'), style, error);
   }
+  // OTLP/HTTP export when OTEL_EXPORTER_OTLP_ENDPOINT is set: the sessions use the global provider.
+  const telemetry = command.kind === 'run' || command.kind === 'demo' || command.kind === 'serve' ? await startOtlpTelemetry(io.env) : null;
+  try {
+    return await dispatch(command, io, style);
+  } finally {
+    await telemetry?.shutdown();
+  }
+}
+
+async function dispatch(command: CliCommand, io: CliIo, style: ReturnType<typeof createStyle>): Promise<number> {
   switch (command.kind) {
     case 'help':
       io.stdout.write(command.topic === 'trust' ? TRUST_USAGE : USAGE);
