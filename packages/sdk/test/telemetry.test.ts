@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { InMemorySpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { startScriptedModelServer, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
 import type { RecordedRequest, Scenario, ScriptedModelServer, ScriptedResponse } from '@a3s-lab/code-testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -43,23 +43,13 @@ afterEach(async () => {
   dir = '';
 });
 
-/** Hands every ended span to the in-memory exporter at once (SimpleSpanProcessor exports a tick later). */
-function collect(into: InMemorySpanExporter): SpanProcessor {
-  return {
-    onStart: () => undefined,
-    onEnd: (span) => into.export([span], () => undefined),
-    forceFlush: () => Promise.resolve(),
-    shutdown: () => Promise.resolve(),
-  };
-}
-
 async function start(scenario: Scenario, options: AgentCreateOptions = {}, aclExtra = ''): Promise<Agent> {
   server = await startScriptedModelServer({ scenario });
   dir = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-otel-')));
   writeFileSync(join(dir, 'a.txt'), `${FILE_TEXT}\n`);
   writeFileSync(join(dir, 'secret.txt'), `token=${SECRET}\n`);
   exporter = new InMemorySpanExporter();
-  provider = new TracerProvider({ spanProcessors: [collect(exporter)] });
+  provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   agent = await Agent.create(aclFor(server, 'anthropic', aclExtra), { env: { DEPLOY_API_KEY: SECRET }, telemetry: { tracerProvider: provider }, ...options });
   return agent;
 }

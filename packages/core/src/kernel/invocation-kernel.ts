@@ -8,7 +8,7 @@ import { validatePermissionPolicy } from '../permission/permission-policy.js';
 import type { PermissionPolicy } from '../permission/permission-policy.js';
 import { DefaultSecurityProvider } from '../security/security-provider.js';
 import type { SecurityProvider } from '../security/security-provider.js';
-import type { KernelTelemetry } from '../telemetry/tool-trace.js';
+import type { KernelTelemetry, ToolTrace } from '../telemetry/tool-trace.js';
 import type { ToolCapabilities } from '../tools/tool-capabilities.js';
 import type { ToolServices } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
@@ -127,6 +127,11 @@ function isStop(value: object): value is StageStop {
 
 function refusedStop(message: string): StageStop {
   return { output: { output: message, exitCode: 1, errorKind: { type: 'invalid_argument', message } }, outcome: 'failed' };
+}
+
+/** `execute` inside the call's span context (its own function: the closure is allocated only with a span). */
+function executeTraced(trace: ToolTrace, deps: KernelDeps, call: InvocationCall, context: KernelToolContext, timeoutMs: number): ReturnType<typeof executeWithDeadline> {
+  return trace.within(() => executeWithDeadline(deps, call, context, timeoutMs));
 }
 
 function abortReasonText(signal: AbortSignal): string {
@@ -368,7 +373,7 @@ export class InvocationKernel {
       const context = new KernelToolContext(deps, call, this.#invokeNested);
       const trace = call.trace;
       // With a span, the tool runs in its context: what it starts (a subagent run) is its child.
-      output = await (trace === null ? executeWithDeadline(deps, call, context, timeoutMs) : trace.within(() => executeWithDeadline(deps, call, context, timeoutMs)));
+      output = await (trace === null ? executeWithDeadline(deps, call, context, timeoutMs) : executeTraced(trace, deps, call, context, timeoutMs));
     } finally {
       if (queued) this.#queue.release();
     }
