@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { ACP_USAGE, acpCommand, parseAcpArgs } from './acp/acp-command.js';
 import { colorWanted, createStyle } from './ansi.js';
 import type { CliIo } from './cli-io.js';
 import { processIo } from './cli-io.js';
@@ -69,5 +70,18 @@ async function dispatch(command: CliCommand, io: CliIo, style: ReturnType<typeof
     }
     case 'trust':
       return trustCommand(command.options, io, style);
+    case 'acp': {
+      let options;
+      try {
+        options = parseAcpArgs(command.args);
+      } catch (error) {
+        return reportError(io, false, style, error);
+      }
+      if (options === 'help') {
+        io.stdout.write(ACP_USAGE);
+        return EXIT_CODES.success;
+      }
+      return acpCommand(options, io, cliVersion());
+    }
   }
 }

@@ -48,6 +48,8 @@ export type CliCommand =
   | { readonly kind: 'demo'; readonly options: DemoCommandOptions }
   /** `serve`: its arguments are parsed by serve-command.ts. */
   | { readonly kind: 'serve'; readonly args: readonly string[] }
+  /** `acp`: its arguments are parsed by acp/acp-command.ts. */
+  | { readonly kind: 'acp'; readonly args: readonly string[] }
   | { readonly kind: 'trust'; readonly options: TrustCommandOptions };
 
 /** The `trust --help` text. */
@@ -68,6 +70,7 @@ export const USAGE = `Usage:
   a3s-code run "<prompt>" [options]   run one prompt in a workspace
   a3s-code demo [--json]              fix a bug in a bundled sample repo (no API key needed)
   a3s-code serve [options]            HTTP + SSE server with a browser UI (serve --help)
+  a3s-code acp [options]              Agent Client Protocol agent on stdio, for editors (acp --help)
   a3s-code trust [--workspace DIR]    trust DIR/.a3s/config.acl as it is now (after reviewing it)
   a3s-code --help | --version
 
@@ -107,6 +110,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (command === 'run') return parseRun(rest);
   if (command === 'demo') return rest.includes('--help') || rest.includes('-h') ? { kind: 'help' } : { kind: 'demo', options: parseDemo(rest) };
   if (command === 'serve') return { kind: 'serve', args: rest };
+  if (command === 'acp') return { kind: 'acp', args: rest };
   if (command === 'trust') return rest.includes('--help') || rest.includes('-h') ? { kind: 'help', topic: 'trust' } : { kind: 'trust', options: parseTrust(rest) };
   throw usageError(`unknown command '${command}'`, { argument: command });
 }

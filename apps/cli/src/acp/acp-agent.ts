@@ -1,0 +1,148 @@
+// The ACP agent app: initialize, session/new, session/load, session/prompt, session/cancel and
+// session/set_mode on our SDK. Any other method is answered by the library with
+// method-not-found: nothing is accepted that does not act.
+import { resolve } from 'node:path';
+import { CodeError } from '@a3s-lab/code';
+import type { Session, SessionOptions } from '@a3s-lab/code';
+import { PROTOCOL_VERSION, RequestError, agent as acpAgent, methods } from '@agentclientprotocol/sdk';
+import type { AgentApp, AgentContext, InitializeResponse, SessionId } from '@agentclientprotocol/sdk';
+import { permissionPolicyFor } from '../permission-modes.js';
+import { HOST_SUBAGENT_CONFIRMATION_INHERITANCE, INTERACTIVE_CONFIRMATION_TIMEOUT_MS, resolveWorkspace } from '../run-command.js';
+import type { CliIo } from '../cli-io.js';
+import type { AcpAgents, AcpOptions, LoadedAgent } from './acp-agents.js';
+import { AcpSession, modeState } from './acp-session.js';
+import { addMcpServers } from './mcp-servers.js';
+import { replayUpdates } from './replay.js';
+
+/** What `initialize` answers. */
+export function initializeResponse(version: string, requested: number): InitializeResponse {
+  return {
+    protocolVersion: Math.min(requested, PROTOCOL_VERSION),
+    agentCapabilities: {
+      loadSession: true,
+      promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: false },
+    },
+    agentInfo: { name: 'a3s-code', title: 'A3S Code', version },
+    authMethods: [],
+  };
+}
+
+/** A CodeError (config, session) as a JSON-RPC error the client shows; others pass through. */
+const protocolError = (error: unknown): unknown =>
+  error instanceof CodeError ? RequestError.internalError({ code: error.code, ...(error.details === undefined ? {} : { details: error.details }) }, error.message) : error;
+
+/** Options of {@link createAcpAgent}. */
+export interface AcpAgentOptions {
+  readonly io: CliIo;
+  readonly options: AcpOptions;
+  readonly agents: AcpAgents;
+  readonly version: string;
+  readonly log: (line: string) => void;
+}
+
+/** The agent app and the sessions it serves (closed by `closeAll` when the client goes away). */
+export function createAcpAgent(config: AcpAgentOptions): { app: AgentApp; closeAll: () => Promise<void> } {
+  const { io, options, agents, log } = config;
+  const sessions = new Map<SessionId, AcpSession>();
+  const initialMode = options.permissionMode ?? 'default';
+
+  const sessionOptions = (loaded: LoadedAgent): SessionOptions => ({
+    sessionStore: loaded.store,
+    autoSave: true,
+    ...(options.model === undefined ? {} : { model: options.model }),
+    // An explicit --permission-mode wins; else the config's own policy; else the `default` preset.
+    // The session's mode (session/set_mode) then decides every ask on top of it.
+    ...(options.permissionMode !== undefined
+      ? { permissionPolicy: permissionPolicyFor(options.permissionMode) }
+      : loaded.agent.config.permissionPolicy === undefined
+        ? { permissionPolicy: permissionPolicyFor('default') }
+        : {}),
+    confirmationPolicy: { defaultTimeoutMs: INTERACTIVE_CONFIRMATION_TIMEOUT_MS, ...loaded.agent.config.confirmationPolicy },
+    subagentConfirmationInheritance: loaded.agent.config.subagentConfirmationInheritance ?? HOST_SUBAGENT_CONFIRMATION_INHERITANCE,
+  });
+
+  const attach = (session: Session, client: AgentContext): AcpSession => {
+    const sessionId = session.id;
+    const served = new AcpSession(session, initialMode, {
+      notify: (update) => client.notify(methods.client.session.update, { sessionId, update }),
+      ask: (toolCall, choices, signal) => client.request(methods.client.session.requestPermission, { sessionId, toolCall, options: [...choices] }, { cancellationSignal: signal, stopWaitingOnCancel: true }),
+      log,
+    });
+    sessions.set(sessionId, served);
+    return served;
+  };
+
+  const served = (sessionId: SessionId): AcpSession => {
+    const session = sessions.get(sessionId);
+    if (session === undefined) throw new RequestError(-32002, `Resource not found: session ${sessionId} is not open on this connection`, { sessionId });
+    return session;
+  };
+
+  const workspaceOf = (cwd: string): string => resolveWorkspace(io, resolve(io.cwd, cwd));
+
+  const app = acpAgent({ name: 'a3s-code' })
+    .onRequest(methods.agent.initialize, ({ params }) => initializeResponse(config.version, params.protocolVersion))
+    .onRequest(methods.agent.session.new, async ({ params, client }) => {
+      try {
+        const workspace = workspaceOf(params.cwd);
+        const loaded = await agents.forWorkspace(workspace);
+        const session = await loaded.agent.sessionAsync(workspace, sessionOptions(loaded));
+        try {
+          await addMcpServers(session, params.mcpServers, workspace);
+        } catch (error) {
+          await session.closeAsync().catch(() => undefined);
+          throw error;
+        }
+        attach(session, client);
+        log(`session ${session.id} · ${workspace} · config: ${loaded.from}`);
+        return { sessionId: session.id, modes: modeState(initialMode) };
+      } catch (error) {
+        throw protocolError(error);
+      }
+    })
+    .onRequest(methods.agent.session.load, async ({ params, client }) => {
+      try {
+        if (sessions.has(params.sessionId)) throw RequestError.invalidRequest({ sessionId: params.sessionId }, `session ${params.sessionId} is already open on this connection`);
+        const workspace = workspaceOf(params.cwd);
+        const loaded = await agents.forWorkspace(workspace);
+        if ((await loaded.store.load(params.sessionId)) === null) throw RequestError.invalidParams({ sessionId: params.sessionId }, `no saved session ${params.sessionId} in the session store`);
+        const session = await loaded.agent.resumeSessionAsync(params.sessionId, sessionOptions(loaded));
+        try {
+          await addMcpServers(session, params.mcpServers, session.workspace);
+        } catch (error) {
+          await session.closeAsync().catch(() => undefined);
+          throw error;
+        }
+        attach(session, client);
+        for (const update of replayUpdates(session.snapshot().conversation, session.workspace)) {
+          await client.notify(methods.client.session.update, { sessionId: session.id, update });
+        }
+        log(`session ${session.id} loaded · ${session.workspace} · config: ${loaded.from}`);
+        return { modes: modeState(initialMode) };
+      } catch (error) {
+        throw protocolError(error);
+      }
+    })
+    .onRequest(methods.agent.session.prompt, async ({ params }) => {
+      try {
+        return { stopReason: await served(params.sessionId).prompt(params.prompt) };
+      } catch (error) {
+        throw protocolError(error);
+      }
+    })
+    .onRequest(methods.agent.session.setMode, ({ params }) => {
+      served(params.sessionId).setMode(params.modeId);
+      return {};
+    })
+    .onNotification(methods.agent.session.cancel, async ({ params }) => {
+      await sessions.get(params.sessionId)?.cancel();
+    });
+
+  const closeAll = async (): Promise<void> => {
+    const open = [...sessions.values()];
+    sessions.clear();
+    await Promise.allSettled(open.map((session) => session.close()));
+  };
+  return { app, closeAll };
+}
