@@ -2,73 +2,21 @@
 // of a run (`invoke_agent` > `chat` + `execute_tool`), nested program calls under their tool span,
 // a subagent's run under its `task` span, error status and `error.type`, content capture off / on
 // (redacted), a host span as the parent of a send, the GenAI metrics, and options that are refused.
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { context, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { trace } from '@opentelemetry/api';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { startScriptedModelServer, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
-import type { RecordedRequest, Scenario, ScriptedModelServer, ScriptedResponse } from '@a3s-lab/code-testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { textResponse, toolCallResponse } from '@a3s-lab/code-testing';
+import type { RecordedRequest, ScriptedResponse } from '@a3s-lab/code-testing';
+import { describe, expect, it } from 'vitest';
 import { Agent } from '../src/index.js';
-import type { AgentCreateOptions } from '../src/index.js';
 import { aclFor } from './harness.js';
+import { everyText, FILE_TEXT, idOf, installTelemetryHooks, named, one, otel, parentOf, SECRET, spans, startTraced as start } from './telemetry-harness.js';
 
-const SECRET = 'sk-live-very-secret-000111222';
-const FILE_TEXT = 'the quick brown fox jumps over the lazy dog';
-
-let server: ScriptedModelServer | undefined;
-let agent: Agent | undefined;
-let dir = '';
-let exporter: InMemorySpanExporter;
-let provider: TracerProvider;
-const contextManager = new AsyncLocalStorageContextManager();
-
-beforeAll(() => {
-  contextManager.enable();
-  context.setGlobalContextManager(contextManager);
-});
-afterAll(() => {
-  context.disable();
-});
-afterEach(async () => {
-  await agent?.close();
-  await server?.close();
-  agent = undefined;
-  server = undefined;
-  if (dir !== '') rmSync(dir, { recursive: true, force: true });
-  dir = '';
-});
-
-async function start(scenario: Scenario, options: AgentCreateOptions = {}, aclExtra = ''): Promise<Agent> {
-  server = await startScriptedModelServer({ scenario });
-  dir = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-otel-')));
-  writeFileSync(join(dir, 'a.txt'), `${FILE_TEXT}\n`);
-  writeFileSync(join(dir, 'secret.txt'), `token=${SECRET}\n`);
-  exporter = new InMemorySpanExporter();
-  provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
-  agent = await Agent.create(aclFor(server, 'anthropic', aclExtra), { env: { DEPLOY_API_KEY: SECRET }, telemetry: { tracerProvider: provider }, ...options });
-  return agent;
-}
-
-const spans = (): ReadableSpan[] => exporter.getFinishedSpans();
-const named = (prefix: string): ReadableSpan[] => spans().filter((s) => s.name.startsWith(prefix));
-const one = (name: string): ReadableSpan => {
-  const found = spans().filter((s) => s.name === name);
-  expect(found, `${name} in ${spans().map((s) => s.name).join(', ')}`).toHaveLength(1);
-  return found[0]!;
-};
-const parentOf = (span: ReadableSpan): string | undefined => span.parentSpanContext?.spanId;
-const idOf = (span: ReadableSpan): string => span.spanContext().spanId;
-const everyText = (): string => JSON.stringify(spans().map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status })));
+installTelemetryHooks();
 
 describe('OpenTelemetry spans of a run', () => {
   it('a send with two tool calls: one invoke_agent root, chat and execute_tool children with GenAI attributes', async () => {
     const a = await start([toolCallResponse('read', { file_path: 'a.txt' }), toolCallResponse('ls', {}), textResponse('done')]);
-    const session = await a.sessionAsync(dir, { planningMode: 'disabled' });
+    const session = await a.sessionAsync(otel.dir, { planningMode: 'disabled' });
     const result = await session.send('look at a.txt');
     const root = one('invoke_agent a3s-code');
     expect(parentOf(root)).toBeUndefined();
@@ -115,7 +63,7 @@ describe('OpenTelemetry spans of a run', () => {
   it('a program with three nested calls shows them under its execute_tool span', async () => {
     const source = "export default async function run(ctx) { await ctx.read('a.txt'); await ctx.ls('.'); await ctx.glob('*.txt'); return 'ok' }";
     const a = await start([toolCallResponse('program', { type: 'script', language: 'javascript', source, allowed_tools: ['read', 'ls', 'glob'] }), textResponse('done')]);
-    const session = await a.sessionAsync(dir, { planningMode: 'disabled' });
+    const session = await a.sessionAsync(otel.dir, { planningMode: 'disabled' });
     await session.send('run the program');
     const program = one('execute_tool program');
     expect(program.attributes['a3s_code.tool.exit_code']).toBe(0);
@@ -134,7 +82,7 @@ describe('OpenTelemetry spans of a run', () => {
       return (r.body as { messages: unknown[] }).messages.length > 1 ? textResponse('delegated') : toolCallResponse('task', { agent: 'explore', description: 'look around', prompt: 'Inspect the files' });
     };
     const a = await start(route);
-    const session = await a.sessionAsync(dir, { planningMode: 'disabled', permissionPolicy: { allow: ['task'], defaultDecision: 'allow' } });
+    const session = await a.sessionAsync(otel.dir, { planningMode: 'disabled', permissionPolicy: { allow: ['task'], defaultDecision: 'allow' } });
     await session.send('delegate please');
     const task = one('execute_tool task');
     const child = one('invoke_agent explore');
@@ -152,7 +100,7 @@ describe('OpenTelemetry spans of a run', () => {
       toolCallResponse('read', { file_path: 'missing.txt' }),
       textResponse('done'),
     ]);
-    const session = await a.sessionAsync(dir, {
+    const session = await a.sessionAsync(otel.dir, {
       planningMode: 'disabled',
       circuitBreakerThreshold: 10,
       permissionPolicy: { deny: ['write'], ask: ['bash*'], defaultDecision: 'allow' },
@@ -175,7 +123,7 @@ describe('OpenTelemetry spans of a run', () => {
 
   it('captureContent records prompts and tool output, redacted like events', async () => {
     const a = await start([toolCallResponse('read', { file_path: 'secret.txt' }), textResponse('done')], {}, 'telemetry { capture_content = true }');
-    const session = await a.sessionAsync(dir, { planningMode: 'disabled' });
+    const session = await a.sessionAsync(otel.dir, { planningMode: 'disabled' });
     await session.send('read secret.txt');
     const read = one('execute_tool read');
     expect(read.attributes['gen_ai.tool.call.arguments']).toContain('secret.txt');
@@ -187,10 +135,10 @@ describe('OpenTelemetry spans of a run', () => {
 
   it('a host span around session.send() is the parent of the run; a traceparent can be passed instead', async () => {
     const a = await start([textResponse('hello'), textResponse('again')], { telemetry: {} });
-    trace.setGlobalTracerProvider(provider);
+    trace.setGlobalTracerProvider(otel.provider);
     try {
-      const session = await a.sessionAsync(dir, { planningMode: 'disabled' });
-      const host = provider.getTracer('host');
+      const session = await a.sessionAsync(otel.dir, { planningMode: 'disabled' });
+      const host = otel.provider.getTracer('host');
       await host.startActiveSpan('host request', async (span) => {
         await session.send('hi');
         span.end();
@@ -199,7 +147,7 @@ describe('OpenTelemetry spans of a run', () => {
       const run = named('invoke_agent')[0]!;
       expect(parentOf(run)).toBe(idOf(hostSpan));
       expect(run.spanContext().traceId).toBe(hostSpan.spanContext().traceId);
-      exporter.reset();
+      otel.exporter.reset();
       await session.send({ prompt: 'again', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
       const second = named('invoke_agent')[0]!;
       expect(second.spanContext().traceId).toBe('0af7651916cd43dd8448eb211c80319c');
@@ -215,7 +163,7 @@ describe('OpenTelemetry spans of a run', () => {
     const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 });
     const meterProvider = new MeterProvider({ readers: [reader] });
     const a = await start([toolCallResponse('ls', {}), textResponse('done')]);
-    const session = await a.sessionAsync(dir, { planningMode: 'disabled', telemetry: { meterProvider } });
+    const session = await a.sessionAsync(otel.dir, { planningMode: 'disabled', telemetry: { meterProvider } });
     await session.send('list');
     await meterProvider.forceFlush();
     const metrics = metricExporter.getMetrics().flatMap((m) => m.scopeMetrics.flatMap((s) => s.metrics));
@@ -233,12 +181,12 @@ describe('OpenTelemetry spans of a run', () => {
 
   it('enabled: false builds no spans; bad telemetry options are refused with a clear error', async () => {
     const a = await start([textResponse('quiet')]);
-    const session = await a.sessionAsync(dir, { planningMode: 'disabled', telemetry: { enabled: false } });
+    const session = await a.sessionAsync(otel.dir, { planningMode: 'disabled', telemetry: { enabled: false } });
     await session.send('hi');
     expect(spans()).toEqual([]);
-    await expect(a.sessionAsync(dir, { telemetry: { tracerProvider: {} as never } })).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION_ERROR', message: expect.stringMatching(/telemetry\.tracerProvider/) });
-    await expect(a.sessionAsync(dir, { telemetry: { capture: true } as never })).rejects.toMatchObject({ message: expect.stringMatching(/telemetry\.capture/) });
-    await expect(Agent.create(aclFor(server!, 'anthropic'), { telemetry: { meterProvider: 42 as never } })).rejects.toMatchObject({ message: expect.stringMatching(/telemetry\.meterProvider/) });
-    await expect(Agent.create(aclFor(server!, 'anthropic', 'telemetry { sample_rate = 1 }'))).rejects.toMatchObject({ message: expect.stringMatching(/sampleRate|sample_rate/) });
+    await expect(a.sessionAsync(otel.dir, { telemetry: { tracerProvider: {} as never } })).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION_ERROR', message: expect.stringMatching(/telemetry\.tracerProvider/) });
+    await expect(a.sessionAsync(otel.dir, { telemetry: { capture: true } as never })).rejects.toMatchObject({ message: expect.stringMatching(/telemetry\.capture/) });
+    await expect(Agent.create(aclFor(otel.server!, 'anthropic'), { telemetry: { meterProvider: 42 as never } })).rejects.toMatchObject({ message: expect.stringMatching(/telemetry\.meterProvider/) });
+    await expect(Agent.create(aclFor(otel.server!, 'anthropic', 'telemetry { sample_rate = 1 }'))).rejects.toMatchObject({ message: expect.stringMatching(/sampleRate|sample_rate/) });
   });
 });

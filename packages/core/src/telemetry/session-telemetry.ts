@@ -91,6 +91,8 @@ export class SessionTelemetry implements KernelTelemetry {
   #run: RunTrace | null = null;
   /** Recording `execute_tool` spans by call id: the parent of a subagent a call starts. */
   readonly #openCalls = new Map<string, CallTrace>();
+  /** Their spans: a generation inside one of them (`generate_object`) is its child. */
+  readonly #openSpans = new Set<Span>();
 
   private constructor(options: TelemetryOptions, init: SessionTelemetryInit) {
     this.#options = options;
@@ -150,6 +152,9 @@ export class SessionTelemetry implements KernelTelemetry {
   /** Parent context and sinks of a model call now. */
   generationScope(): { readonly parent: Context; readonly tracer: Tracer | null; readonly instruments: TelemetryInstruments | null } {
     const run = this.#run;
+    // Inside a tool of ours (generate_object), when a context manager tells us so: under its span.
+    const active = this.#openSpans.size === 0 ? undefined : trace.getSpan(otelContext.active());
+    if (active !== undefined && this.#openSpans.has(active)) return { parent: otelContext.active(), ...(run?.sinks ?? this.#sinks()) };
     if (run !== null) return { parent: run.context, ...run.sinks };
     return { parent: this.#init.parent ?? otelContext.active(), ...this.#sinks() };
   }
@@ -186,8 +191,12 @@ export class SessionTelemetry implements KernelTelemetry {
     if (span === null && sinks.instruments === null) return null;
     const traced = new CallTrace(call, span, sinks.instruments, this.security, this.captureContent, (ended) => {
       if (this.#openCalls.get(call.toolId) === ended) this.#openCalls.delete(call.toolId);
+      if (ended.span !== null) this.#openSpans.delete(ended.span);
     });
-    if (span !== null) this.#openCalls.set(call.toolId, traced);
+    if (span !== null) {
+      this.#openCalls.set(call.toolId, traced);
+      this.#openSpans.add(span);
+    }
     return traced;
   }
 
