@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { methods } from '@agentclientprotocol/sdk';
 import { startScriptedModelServer, textResponse, toolCallResponse, toolResultsOf } from '@a3s-lab/code-testing';
 import type { Scenario, ScriptedModelServer } from '@a3s-lab/code-testing';
+import { fixtureMcpStdioCommand } from '@a3s-lab/code-testing/mcp';
 import { identifyProjectConfig, trustProjectConfig } from '../src/project-trust.js';
 import { agentText, chunkText, initialize, nonProtocolLines, startAcpAgent, updatesOf } from './acp-client.js';
 import type { AcpAgentProcess } from './acp-client.js';
@@ -229,6 +230,31 @@ describe.skipIf(CLI_BIN_MISSING)('a3s-code acp: modes, rules, context, disconnec
     expect(sent).toContain('const unsaved = 1;');
     await expect(agent.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }] })).rejects.toMatchObject({ code: -32602 });
     expect(await agent.close()).toBe(0);
+  }, 120_000);
+
+  it("the client's MCP servers are connected to the session and governed like every tool", async () => {
+    const server = await startScriptedModelServer({ scenario: [toolCallResponse('mcp__fixture__echo', { text: 'from-mcp' }), textResponse('Echoed.')] });
+    cleanups.push(() => server.close());
+    const ws = tempDir('a3s-cli-acp-', { 'README.md': '# acp\n' });
+    cleanups.push(ws.cleanup);
+    const home = tempDir('a3s-cli-home-');
+    cleanups.push(home.cleanup);
+    const config = join(ws.dir, 'agent.acl');
+    writeFileSync(config, `${scriptedAcl(server)}${POLICY}`);
+    const agent = startAcpAgent(['--config', config], { env: cleanEnv(home.dir), cwd: ws.dir });
+    cleanups.push(async () => {
+      if (agent.child.exitCode === null) agent.child.kill('SIGKILL');
+    });
+    await initialize(agent);
+    const fixture = fixtureMcpStdioCommand();
+    const { sessionId } = await agent.connection.agent.request(methods.agent.session.new, { cwd: ws.dir, mcpServers: [{ name: 'fixture', command: fixture.command, args: [...fixture.args], env: [] }] });
+    expect((await prompt(agent, sessionId, 'echo through mcp')).stopReason).toBe('end_turn');
+    expect(agent.permissionRequests.map((r) => r.toolCall.title)).toEqual(['mcp__fixture__echo from-mcp']);
+    expect(updatesOf(agent, sessionId, 'tool_call_update').at(-1)).toMatchObject({ status: 'completed', rawOutput: { exit_code: 0, output: expect.stringContaining('from-mcp') } });
+    // A server that cannot start fails session/new: nothing is accepted that does not act.
+    await expect(agent.connection.agent.request(methods.agent.session.new, { cwd: ws.dir, mcpServers: [{ name: 'broken', command: join(ws.dir, 'no-such-binary'), args: [], env: [] }] })).rejects.toThrow(/MCP server 'broken' could not be connected/);
+    expect(await agent.close()).toBe(0);
+    expect(nonProtocolLines(agent.stdout())).toEqual([]);
   }, 120_000);
 
   it('a client that disconnects while asked rejects: nothing runs, the agent exits', async () => {
