@@ -1,11 +1,14 @@
 // Attribute, span and metric names of the OpenTelemetry GenAI semantic conventions (development
-// status; the names of `OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental`, which is what
-// we emit: this instrumentation never emitted an older version) plus our own under `a3s_code.*`.
+// status: the latest experimental version) plus our own under `a3s_code.*`. Without
+// `OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental` the provider is also given under its
+// v1.36 name `gen_ai.system`, for backends built on that version; with it, only the latest names.
 
 export const INSTRUMENTATION_NAME = '@a3s-lab/code';
 
 export const GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
 export const GEN_AI_PROVIDER_NAME = 'gen_ai.provider.name';
+/** The provider's name up to semantic conventions v1.36 (deprecated since; see the opt-in). */
+export const GEN_AI_SYSTEM_LEGACY = 'gen_ai.system';
 export const GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
 export const GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
 export const GEN_AI_REQUEST_MODEL = 'gen_ai.request.model';
@@ -60,4 +63,17 @@ export function mcpServerOf(toolName: string): string | undefined {
   if (!toolName.startsWith('mcp__')) return undefined;
   const end = toolName.indexOf('__', 5);
   return end > 5 ? toolName.slice(5, end) : undefined;
+}
+
+/** True unless `OTEL_SEMCONV_STABILITY_OPT_IN` lists `gen_ai_latest_experimental` (read when a session starts). */
+export function emitsLegacyGenAi(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const optIn = env?.['OTEL_SEMCONV_STABILITY_OPT_IN'] ?? '';
+  return !optIn.split(',').some((entry) => entry.trim() === 'gen_ai_latest_experimental');
+}
+
+/** `gen_ai.provider.name` (and, unless opted in to the latest conventions only, `gen_ai.system`). */
+export function providerAttributes(provider: string, legacy: boolean): Record<string, string> {
+  const name = providerName(provider);
+  return legacy ? { [GEN_AI_PROVIDER_NAME]: name, [GEN_AI_SYSTEM_LEGACY]: name } : { [GEN_AI_PROVIDER_NAME]: name };
 }

@@ -57,6 +57,29 @@ describe('SessionTelemetry', () => {
   });
 });
 
+describe('OTEL_SEMCONV_STABILITY_OPT_IN', () => {
+  it('adds the v1.36 gen_ai.system unless gen_ai_latest_experimental is opted in', () => {
+    const saved = process.env['OTEL_SEMCONV_STABILITY_OPT_IN'];
+    const runAttributes = (): Record<string, unknown> => {
+      const exporter = new InMemorySpanExporter();
+      const telemetry = telemetryOf({ tracerProvider: new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] }) })!;
+      telemetry.startRun('run_1', 'send').end('completed', { inputTokens: 0, outputTokens: 0 });
+      return exporter.getFinishedSpans()[0]!.attributes;
+    };
+    try {
+      delete process.env['OTEL_SEMCONV_STABILITY_OPT_IN'];
+      expect(runAttributes()).toMatchObject({ 'gen_ai.provider.name': 'openai', 'gen_ai.system': 'openai' });
+      process.env['OTEL_SEMCONV_STABILITY_OPT_IN'] = 'http, gen_ai_latest_experimental';
+      const latest = runAttributes();
+      expect(latest['gen_ai.provider.name']).toBe('openai');
+      expect(latest).not.toHaveProperty('gen_ai.system');
+    } finally {
+      if (saved === undefined) delete process.env['OTEL_SEMCONV_STABILITY_OPT_IN'];
+      else process.env['OTEL_SEMCONV_STABILITY_OPT_IN'] = saved;
+    }
+  });
+});
+
 describe('traceparent and MCP names', () => {
   it('parses W3C traceparent values and refuses malformed ones', () => {
     expect(isTraceparent('00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01')).toBe(true);

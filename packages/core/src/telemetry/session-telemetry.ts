@@ -86,6 +86,8 @@ export class RunTrace {
 export class SessionTelemetry implements KernelTelemetry {
   readonly captureContent: boolean;
   readonly security: SecurityProvider;
+  /** Also the v1.36 attribute names (see {@link A.emitsLegacyGenAi}). */
+  readonly legacyAttributes: boolean;
   readonly #options: TelemetryOptions;
   readonly #init: SessionTelemetryInit;
   #run: RunTrace | null = null;
@@ -99,6 +101,7 @@ export class SessionTelemetry implements KernelTelemetry {
     this.#init = init;
     this.captureContent = options.captureContent === true;
     this.security = init.security;
+    this.legacyAttributes = A.emitsLegacyGenAi();
   }
 
   /** `null` when `telemetry.enabled` is false: the session then has no telemetry at all. */
@@ -126,7 +129,7 @@ export class SessionTelemetry implements KernelTelemetry {
             [A.GEN_AI_OPERATION_NAME]: 'invoke_agent',
             [A.GEN_AI_AGENT_NAME]: this.#init.agentName,
             [A.GEN_AI_CONVERSATION_ID]: this.#init.sessionId,
-            [A.GEN_AI_PROVIDER_NAME]: A.providerName(this.#init.provider),
+            ...A.providerAttributes(this.#init.provider, this.legacyAttributes),
             [A.GEN_AI_REQUEST_MODEL]: this.#init.model,
             [A.A3S_RUN_ID]: runId,
             [A.A3S_RUN_KIND]: kind,

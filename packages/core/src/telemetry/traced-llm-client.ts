@@ -13,7 +13,7 @@ import { safeJson } from './tool-trace.js';
  * is `a3s_code.generation.purpose`. Content is recorded only with `captureContent`, redacted.
  */
 export function tracedLlmClient(inner: LlmClient, telemetry: SessionTelemetry, purpose: string): LlmClient {
-  const provider = A.providerName(inner.provider);
+  const provider = A.providerAttributes(inner.provider, telemetry.legacyAttributes);
   return {
     provider: inner.provider,
     model: inner.model,
@@ -23,7 +23,7 @@ export function tracedLlmClient(inner: LlmClient, telemetry: SessionTelemetry, p
         yield* inner.stream(request, options);
         return;
       }
-      const base: Attributes = { [A.GEN_AI_OPERATION_NAME]: 'chat', [A.GEN_AI_PROVIDER_NAME]: provider, [A.GEN_AI_REQUEST_MODEL]: inner.model };
+      const base: Attributes = { [A.GEN_AI_OPERATION_NAME]: 'chat', ...provider, [A.GEN_AI_REQUEST_MODEL]: inner.model };
       let span: Span | null = null;
       if (scope.tracer !== null) {
         span = scope.tracer.startSpan(
