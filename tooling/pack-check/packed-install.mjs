@@ -21,7 +21,7 @@ export function cleanEnv(extra = {}) {
 /** Runs a command; throws with its output when it fails. */
 export function run(command, args, options = {}) {
   const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: cleanEnv(), ...options });
-  if (result.error) throw result.error;
+  if (result.error) throw new Error(`${command} ${args.join(' ')} (in ${options.cwd ?? process.cwd()}): ${result.error.message}\n${result.stdout ?? ''}\n${result.stderr ?? ''}`);
   if (result.status !== 0) {
     throw new Error(`${command} ${args.join(' ')} (in ${options.cwd ?? process.cwd()}) exited ${result.status}\n${result.stdout}\n${result.stderr}`);
   }

@@ -73,12 +73,13 @@ function checkNpmInstalls(tarballs, cliVersion) {
     cpSync(file, join(folder, basename(file)));
     return basename(file);
   });
-  const npmEnv = cleanEnv({ npm_config_cache: join(work, 'npm-cache'), npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' });
-  const npx = run('npx', ['--yes', ...files.map((file) => `--package=./${file}`), 'a3s-code', '--version'], { cwd: folder, env: npmEnv }).trim();
+  const npmEnv = cleanEnv({ npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' });
+  // npm retries an unreachable registry for minutes: a bound makes that a clear failure.
+  const npx = run('npx', ['--yes', ...files.map((file) => `--package=./${file}`), 'a3s-code', '--version'], { cwd: folder, env: npmEnv, timeout: 180_000 }).trim();
   if (npx !== cliVersion) throw new Error(`npx a3s-code --version printed ${npx}`);
   step(`npx a3s-code --version in a folder of ${files.length} tarballs: ${npx}`);
   const prefix = join(work, 'npm-global');
-  run('npm', ['install', '--global', '--prefix', prefix, ...files.map((file) => `./${file}`)], { cwd: folder, env: npmEnv });
+  run('npm', ['install', '--global', '--prefix', prefix, ...files.map((file) => `./${file}`)], { cwd: folder, env: npmEnv, timeout: 180_000 });
   const global = run(join(prefix, 'bin', 'a3s-code'), ['--version'], { cwd: folder, env: npmEnv }).trim();
   if (global !== cliVersion) throw new Error(`a3s-code --version after npm i -g printed ${global}`);
   step(`npm i -g (prefix ${prefix}): a3s-code --version ${global}`);

@@ -10,6 +10,7 @@
 // CLI: `node node-runtime.mjs bin-dir [version]` prints the bin folder of a node satisfying the
 // floor (the running one's when it does, else the cached registry binary's, installed on first use);
 // `version` (e.g. `22.12.0`) asks for that exact release from the registry instead.
+// `node node-runtime.mjs npm-globalconfig` prints the running node's global npmrc (or nothing).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -90,6 +91,24 @@ export function toolchainBinDir() {
 }
 
 /**
+ * The global npm config file of the running node's installation (`<prefix>/etc/npmrc`, as npm
+ * computes it), or `undefined` when there is none. A registry node lives in another prefix, so
+ * npm run by it would not read the system's file (a `cafile`, a registry): the environment of a
+ * re-run names it in `NPM_CONFIG_GLOBALCONFIG`.
+ */
+export function systemNpmGlobalConfig() {
+  if (process.env.NPM_CONFIG_GLOBALCONFIG || process.env.npm_config_globalconfig) return undefined;
+  const file = join(dirname(dirname(process.execPath)), 'etc', 'npmrc');
+  return existsSync(file) ? file : undefined;
+}
+
+/** The environment of a process run with the registry node `bin` first on PATH. */
+export function toolchainEnv(bin, env = process.env) {
+  const npmrc = systemNpmGlobalConfig();
+  return { ...env, PATH: `${bin}:${env.PATH ?? ''}`, ...(npmrc === undefined ? {} : { NPM_CONFIG_GLOBALCONFIG: npmrc }) };
+}
+
+/**
  * Re-runs the current script under the registry Node 24 when the running node is below the floor,
  * saying so in one line on stderr. Returns only when no re-run is needed; otherwise exits with the
  * child's status.
@@ -100,8 +119,7 @@ export function reexecOnSupportedNode(label) {
   const node = join(bin, 'node');
   const version = nodeVersionOf(node);
   process.stderr.write(`${label}: system node ${process.versions.node} is older than ${NODE_FLOOR}; using Node ${version} from the registry package ${registryPackage()} (${bin})\n`);
-  const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` };
-  const result = spawnSync(node, process.argv.slice(1), { stdio: 'inherit', env });
+  const result = spawnSync(node, process.argv.slice(1), { stdio: 'inherit', env: toolchainEnv(bin) });
   if (result.error) throw result.error;
   process.exit(result.status ?? (result.signal ? 1 : 0));
 }
@@ -113,8 +131,10 @@ if (invokedDirectly) {
     if (command === 'bin-dir') {
       const bin = spec ? installRegistryNode(spec) : (toolchainBinDir() ?? dirname(process.execPath));
       process.stdout.write(`${bin}\n`);
+    } else if (command === 'npm-globalconfig') {
+      process.stdout.write(`${systemNpmGlobalConfig() ?? ''}\n`);
     } else {
-      process.stderr.write('usage: node-runtime.mjs bin-dir [version]\n');
+      process.stderr.write('usage: node-runtime.mjs bin-dir [version] | npm-globalconfig\n');
       process.exit(2);
     }
   } catch (error) {
