@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { CodeError } from '@a3s-lab/code';
 import { ACP_USAGE, acpCommand, parseAcpArgs } from './acp/acp-command.js';
+import { parseChatArgs } from './chat/chat-args.js';
+import { chatCommand } from './chat/chat-command.js';
 import { colorWanted, createStyle } from './ansi.js';
 import type { CliIo } from './cli-io.js';
 import { processIo } from './cli-io.js';
@@ -34,7 +37,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     return reportError(io, argv.includes('--json'), style, error);
   }
   // OTLP/HTTP export when OTEL_EXPORTER_OTLP_ENDPOINT is set: the sessions use the global provider.
-  const telemetry = command.kind === 'run' || command.kind === 'demo' || command.kind === 'serve' ? await startOtlpTelemetry(io.env) : null;
+  // Commands that run sessions (run, demo, serve, acp); never on stdout, so acp's stdio stays clean.
+  const telemetry = command.kind === 'help' || command.kind === 'version' || command.kind === 'trust' ? null : await startOtlpTelemetry(io.env);
   try {
     return await dispatch(command, io, style);
   } finally {
@@ -70,6 +74,23 @@ async function dispatch(command: CliCommand, io: CliIo, style: ReturnType<typeof
     }
     case 'trust':
       return trustCommand(command.options, io, style);
+    case 'chat': {
+      let options;
+      try {
+        options = parseChatArgs(command.args);
+        if (io.stdin.isTTY !== true && (options.continueLast || options.resume !== undefined)) {
+          throw new CodeError('CONFIG_ERROR', '--continue and --resume open a chat, which needs a terminal on stdin (see a3s-code --help)', { details: { usage: true } });
+        }
+      } catch (error) {
+        return reportError(io, false, style, error);
+      }
+      // No terminal to chat on: `run` semantics, the prompt read from stdin.
+      if (io.stdin.isTTY !== true) {
+        const { continueLast: _continue, resume: _resume, ...flags } = options;
+        return runCommand({ ...flags, prompt: '-', json: false }, io, style);
+      }
+      return chatCommand(options, io, style);
+    }
     case 'acp': {
       let options;
       try {
