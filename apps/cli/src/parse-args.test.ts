@@ -27,7 +27,8 @@ describe('parseCliArgs', () => {
 
   it('parses demo, help and version', () => {
     expect(parseCliArgs(['demo', '--json'])).toEqual({ kind: 'demo', options: { json: true } });
-    expect(parseCliArgs([])).toEqual({ kind: 'help' });
+    expect(parseCliArgs([])).toEqual({ kind: 'chat', args: [] });
+    expect(parseCliArgs(['--continue', '--workspace', 'x'])).toEqual({ kind: 'chat', args: ['--continue', '--workspace', 'x'] });
     expect(parseCliArgs(['run', '--help'])).toEqual({ kind: 'help' });
     expect(parseCliArgs(['--version'])).toEqual({ kind: 'version' });
   });

@@ -48,6 +48,8 @@ export type CliCommand =
   | { readonly kind: 'demo'; readonly options: DemoCommandOptions }
   /** `serve`: its arguments are parsed by serve-command.ts. */
   | { readonly kind: 'serve'; readonly args: readonly string[] }
+  /** No command (or only options): the chat; its arguments are parsed by chat/chat-args.ts. */
+  | { readonly kind: 'chat'; readonly args: readonly string[] }
   /** `acp`: its arguments are parsed by acp/acp-command.ts. */
   | { readonly kind: 'acp'; readonly args: readonly string[] }
   | { readonly kind: 'trust'; readonly options: TrustCommandOptions };
@@ -67,6 +69,7 @@ Options:
 
 /** The `--help` text. */
 export const USAGE = `Usage:
+  a3s-code [options]                  chat in a workspace on a terminal (--continue, --resume ID)
   a3s-code run "<prompt>" [options]   run one prompt in a workspace
   a3s-code demo [--json]              fix a bug in a bundled sample repo (no API key needed)
   a3s-code serve [options]            HTTP + SSE server with a browser UI (serve --help)
@@ -87,6 +90,11 @@ Options of run:
                              tool input/output deltas); tool, turn and run events stay
   -o, --output FILE          also write the final answer to FILE (alias --output-last-message)
 
+Options of the chat (also --workspace, --config, --model, --permission-mode, --yes):
+  --continue, -c             continue the last session of this workspace
+  --resume ID, -r ID         continue the saved session ID (/sessions lists them)
+  Without a terminal on stdin, the chat falls back to run: the prompt is read from stdin.
+
 Output: progress (header, tool lines, spinner, summary, errors) goes to stderr; stdout gets only
 the final answer, so \`a3s-code run "..." > answer.md\` keeps just the answer. Colour and the
 spinner are off when stderr is not a terminal, for TERM=dumb, and colour for NO_COLOR.
@@ -105,8 +113,9 @@ const usageError = (message: string, details: Record<string, unknown> = {}): Cod
 /** Parses `argv` (without `node` and the script). Throws CONFIG_ERROR (`details.usage`) on bad input. */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { kind: 'help' };
+  if (command === '--help' || command === '-h' || command === 'help') return { kind: 'help' };
   if (command === '--version' || command === '-V') return { kind: 'version' };
+  if (command === undefined || command.startsWith('-')) return argv.includes('--help') || argv.includes('-h') ? { kind: 'help' } : { kind: 'chat', args: argv };
   if (command === 'run') return parseRun(rest);
   if (command === 'demo') return rest.includes('--help') || rest.includes('-h') ? { kind: 'help' } : { kind: 'demo', options: parseDemo(rest) };
   if (command === 'serve') return { kind: 'serve', args: rest };
