@@ -68,7 +68,7 @@ try {
   console.log('installed (no MCP, no S3):');
   console.log(`  @a3s-lab/code                       ${mib(oursSize.bytes).padStart(10)}  ${String(oursSize.packages).padStart(3)} packages`);
   console.log(`  ai + @ai-sdk/anthropic              ${mib(theirsSize.bytes).padStart(10)}  ${String(theirsSize.packages).padStart(3)} packages   ratio ${(oursSize.bytes / theirsSize.bytes).toFixed(2)}x`);
-  console.log(`import, median of ${ROUNDS} fresh processes:`);
+  console.log(`import on Node ${process.versions.node}, median of ${ROUNDS} fresh processes:`);
   for (const c of cases) console.log(`  ${c.name.padEnd(34)} ${median(samples.get(c.name) ?? []).toFixed(1).padStart(7)} ms`);
   console.log(`  @a3s-lab/code / ai: ${(oursImport / aiImport).toFixed(2)}x (target <= 1.3x)`);
 } finally {
