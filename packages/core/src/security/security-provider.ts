@@ -33,36 +33,41 @@ export const MIN_SECRET_VALUE_LENGTH = 6;
 /** The default replacement text for a redacted secret. */
 export const REDACTION_MARKER = '[REDACTED]';
 
-/** Patterns whose whole match is a secret. Order matters: specific shapes before generic ones. */
-const WHOLE_MATCH_PATTERNS: readonly RegExp[] = [
+/**
+ * Patterns whose whole match is a secret, each with a literal it cannot match without (a cheap
+ * pre-filter per pattern: text without `PRIVATE KEY` never runs the PEM patterns, whose
+ * backwards-anchored tail form is quadratic over long base64-like runs such as path listings).
+ * Order matters: specific shapes before generic ones.
+ */
+const WHOLE_MATCH_PATTERNS: readonly (readonly [RegExp, RegExp])[] = [
   // PEM private key blocks, including an unterminated block at the end of a truncated stream.
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+  [/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g, /PRIVATE KEY/],
   // The body and END line of a key block whose BEGIN was cut off (the tail of a truncated stream).
-  /[A-Za-z0-9+/=\r\n]{40,}-----END [A-Z0-9 ]*PRIVATE KEY-----/g,
+  [/[A-Za-z0-9+/=\r\n]{40,}-----END [A-Z0-9 ]*PRIVATE KEY-----/g, /PRIVATE KEY/],
   // Anthropic, OpenAI (sk-, sk-proj-) and look-alike provider keys.
-  /\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}/g,
+  [/\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}/g, /sk-/],
   // AWS access key ids.
-  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
+  [/\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g, /AKIA|ASIA/],
   // GitHub tokens (classic and fine-grained).
-  /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})/g,
+  [/\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})/g, /gh[pousr]_|github_pat_/],
   // Slack tokens.
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
+  [/\bxox[abposr]-[A-Za-z0-9-]{10,}/g, /xox/],
   // Google API keys.
-  /\bAIza[0-9A-Za-z_-]{30,}/g,
+  [/\bAIza[0-9A-Za-z_-]{30,}/g, /AIza/],
   // GitLab personal/project tokens, npm tokens, Hugging Face tokens.
-  /\b(?:glpat-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{36}|hf_[A-Za-z0-9]{30,})/g,
+  [/\b(?:glpat-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{36}|hf_[A-Za-z0-9]{30,})/g, /glpat-|npm_|hf_/],
   // Stripe secret and restricted keys.
-  /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g,
+  [/\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g, /_live_|_test_/],
   // JSON Web Tokens (three base64url parts, the first two JSON objects).
-  /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
+  [/\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, /eyJ/],
 ];
 
-/** Patterns whose group 1 is kept (the label) and the rest is the secret. */
-const LABELLED_PATTERNS: readonly RegExp[] = [
+/** Patterns whose group 1 is kept (the label) and the rest is the secret; each with its pre-filter. */
+const LABELLED_PATTERNS: readonly (readonly [RegExp, RegExp])[] = [
   // Authorization headers of any scheme: keep the header name, drop the credentials.
-  /(\bauthorization["']?\s*[:=]\s*["']?)[^\r\n"',;]+/gi,
+  [/(\bauthorization["']?\s*[:=]\s*["']?)[^\r\n"',;]+/gi, /authorization/i],
   // Bearer tokens outside an Authorization header.
-  /(\bbearer\s+)[A-Za-z0-9._~+/-]{8,}=*/gi,
+  [/(\bbearer\s+)[A-Za-z0-9._~+/-]{8,}=*/gi, /bearer/i],
   // Deliberately no generic `key = <long value>` rule: it matched ordinary code
   // (`const cacheKey = computeCacheKeyFor(req)`), and the agent wrote the marker back into
   // source. Other secrets are redacted by value (`secretValues`).
@@ -106,8 +111,10 @@ export class DefaultSecurityProvider implements SecurityProvider {
       if (this.#literal.test(out)) out = out.replace(this.#literal, this.#marker);
     }
     if (!TRIGGER.test(out)) return out;
-    for (const pattern of WHOLE_MATCH_PATTERNS) out = out.replace(pattern, this.#marker);
-    for (const pattern of LABELLED_PATTERNS) out = out.replace(pattern, (_match, label: string) => label + this.#marker);
+    // A pattern runs only when its literal is in the text as it is now (earlier replacements
+    // insert only the marker, so this skips exactly the patterns that cannot match).
+    for (const [pattern, literal] of WHOLE_MATCH_PATTERNS) if (literal.test(out)) out = out.replace(pattern, this.#marker);
+    for (const [pattern, literal] of LABELLED_PATTERNS) if (literal.test(out)) out = out.replace(pattern, (_match, label: string) => label + this.#marker);
     return out;
   }
 

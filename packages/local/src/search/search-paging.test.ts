@@ -136,6 +136,12 @@ describe('paging through kept result sets', () => {
       const globbing = new CountingEngine(make());
       expect((await allGlobPages(globbing, { pattern: '**/*.txt', limit: 10, sort: 'backend' }, new SearchResultCache())).length).toBe(24);
       expect(globbing.scans).toBe(1);
+
+      // Path order: the first page streams and stops early; the second lists everything in
+      // parallel, sorts it and keeps it, so every later page is served from the cache.
+      const byPath = new CountingEngine(make());
+      expect((await allGlobPages(byPath, { pattern: '**/*.txt', limit: 10, sort: 'path' }, new SearchResultCache())).length).toBe(24);
+      expect(byPath.scans).toBe(2);
     }
   });
 
