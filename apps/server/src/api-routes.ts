@@ -7,6 +7,9 @@ import { formatSseMessage } from './format-sse-message.js';
 import { ServerError } from './server-error.js';
 import type { SessionHost } from './session-host.js';
 
+/** A W3C `traceparent` header value (version 00-fe, lowercase hex). */
+const TRACEPARENT = /^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
+
 /** Interval of SSE keep-alive comments (so idle proxies do not cut a stream waiting on a confirmation). */
 export const SSE_KEEPALIVE_MS = 15_000;
 
@@ -88,7 +91,9 @@ export function createApiRoutes(host: SessionHost, options: { readonly maxStream
 
   api.post('/sessions/:id/runs', async (c) => {
     const body = await readJson(c, sendBody);
-    return c.json(await host.startRun(c.req.param('id'), body.prompt), 202);
+    // W3C trace context: a caller's `traceparent` makes the run's spans its children (an invalid one is ignored, as the spec says).
+    const traceparent = c.req.header('traceparent')?.trim();
+    return c.json(await host.startRun(c.req.param('id'), body.prompt, traceparent !== undefined && TRACEPARENT.test(traceparent) ? traceparent : undefined), 202);
   });
 
   api.get('/sessions/:id/runs/:runId', async (c) => {

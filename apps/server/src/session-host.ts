@@ -129,12 +129,13 @@ export class SessionHost {
   /**
    * Starts a run of `prompt` on session `id` and returns its record at once; the run goes on in
    * the background (the session stays live and leased until it ends). Its events are read with
-   * `runEventPage` / the SSE route; confirmations are answered through `use()`.
+   * `runEventPage` / the SSE route; confirmations are answered through `use()`. `traceparent`
+   * (W3C) makes the run's OpenTelemetry spans children of the caller's span.
    */
-  async startRun(id: string, prompt: string): Promise<RunRecord> {
+  async startRun(id: string, prompt: string, traceparent?: string): Promise<RunRecord> {
     const live = await this.#hold(id);
     try {
-      const stream = await live.session.stream(prompt);
+      const stream = await live.session.stream(traceparent === undefined ? prompt : { prompt, traceparent });
       const run = await live.session.currentRun();
       if (run === null) throw new ServerError('NOT_FOUND', 'the run ended before it could be reported');
       live.holds += 1;
