@@ -129,7 +129,15 @@ describe('OpenTelemetry spans of a run', () => {
     expect(read.attributes['gen_ai.tool.call.arguments']).toContain('secret.txt');
     expect(read.attributes['gen_ai.tool.call.result']).toContain('token=');
     const chats = named('chat ');
-    expect(String(chats[0]!.attributes['gen_ai.input.messages'])).toContain('read secret.txt');
+    expect(JSON.parse(String(chats[0]!.attributes['gen_ai.input.messages']))).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'read secret.txt' }] }]);
+    expect(JSON.parse(String(chats[0]!.attributes['gen_ai.output.messages']))).toEqual([
+      { role: 'assistant', parts: [expect.objectContaining({ type: 'tool_call', name: 'read', arguments: { file_path: 'secret.txt' } })], finish_reason: 'tool_use' },
+    ]);
+    const second = JSON.parse(String(chats[1]!.attributes['gen_ai.input.messages'])) as { role: string; parts: { type: string; response?: string }[] }[];
+    expect(second.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(second[2]!.parts[0]).toMatchObject({ type: 'tool_call_response' });
+    expect(second[2]!.parts[0]!.response).toContain('token=');
+    expect(JSON.parse(String(chats[0]!.attributes['gen_ai.system_instructions']))[0]).toMatchObject({ type: 'text' });
     expect(everyText()).not.toContain(SECRET);
   });
 

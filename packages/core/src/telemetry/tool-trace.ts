@@ -94,7 +94,7 @@ export class CallTrace implements ToolTrace {
     const span = this.span;
     if (span !== null) {
       span.setAttributes({ [A.A3S_EXIT_CODE]: exitCode, [A.A3S_OUTCOME]: outcome });
-      if (errorCode !== undefined) span.setAttribute(A.A3S_BUDGET_DECISION, errorCode === 'BUDGET_EXHAUSTED' ? 'exhausted' : 'allowed');
+      if (errorCode === 'BUDGET_EXHAUSTED') span.setAttribute(A.A3S_BUDGET_DECISION, 'exhausted');
       if (this.#captureContent) {
         // The output is already redacted (stage 13); the arguments are redacted here, like events.
         span.setAttribute(A.GEN_AI_TOOL_CALL_ARGUMENTS, safeJson(this.#security.redactValue(args)));

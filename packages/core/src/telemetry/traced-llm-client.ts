@@ -4,6 +4,7 @@ import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent, LlmUsage } 
 import * as A from './gen-ai-attributes.js';
 import type { SessionTelemetry } from './session-telemetry.js';
 import { errorTypeOf } from './session-telemetry.js';
+import { genAiMessages, genAiSystemInstructions } from './gen-ai-messages.js';
 import { safeJson } from './tool-trace.js';
 
 /**
@@ -32,8 +33,8 @@ export function tracedLlmClient(inner: LlmClient, telemetry: SessionTelemetry, p
           scope.parent,
         );
         if (telemetry.captureContent && span.isRecording()) {
-          span.setAttribute(A.GEN_AI_SYSTEM_INSTRUCTIONS, telemetry.security.redact(request.system));
-          span.setAttribute(A.GEN_AI_INPUT_MESSAGES, safeJson(telemetry.security.redactValue(request.messages)));
+          span.setAttribute(A.GEN_AI_SYSTEM_INSTRUCTIONS, safeJson(telemetry.security.redactValue(genAiSystemInstructions(request.system))));
+          span.setAttribute(A.GEN_AI_INPUT_MESSAGES, safeJson(telemetry.security.redactValue(genAiMessages(request.messages))));
         }
       }
       const started = performance.now();
@@ -55,7 +56,7 @@ export function tracedLlmClient(inner: LlmClient, telemetry: SessionTelemetry, p
                 ...(event.usage.cacheReadTokens === undefined ? {} : { [A.GEN_AI_USAGE_CACHE_READ_TOKENS]: event.usage.cacheReadTokens }),
                 ...(event.usage.cacheWriteTokens === undefined ? {} : { [A.GEN_AI_USAGE_CACHE_CREATION_TOKENS]: event.usage.cacheWriteTokens }),
               });
-              if (telemetry.captureContent) span.setAttribute(A.GEN_AI_OUTPUT_MESSAGES, safeJson(telemetry.security.redactValue([{ role: 'assistant', content: event.content }])));
+              if (telemetry.captureContent) span.setAttribute(A.GEN_AI_OUTPUT_MESSAGES, safeJson(telemetry.security.redactValue(genAiMessages([{ role: 'assistant', content: event.content }]).map((m) => ({ ...m, finish_reason: event.stopReason })))));
             }
           }
           yield event;
