@@ -115,6 +115,9 @@ export function scriptedRunFixture(): ScriptedRunFixture {
   };
 }
 
+// The CLI tests look at host process groups through `$$` of the tool's shell, which inside the
+// OS sandbox's pid namespace is not a host pid: they run unsandboxed (the sandbox has its own
+// tests, packages/sdk/test/sandbox.test.ts and packages/local/test/sandbox-escape.test.ts).
 /** ACL text pointing the `anthropic` provider at a scripted server. */
 export function scriptedAcl(server: ScriptedModelServer): string {
   return `default_model = "anthropic/claude-test"
@@ -123,6 +126,7 @@ providers "anthropic" {
   base_url = "${server.anthropicBaseUrl}"
   models "claude-test" { tool_call = true }
 }
+sandbox { mode = "off" }
 `;
 }
 

@@ -24,6 +24,7 @@ export const SESSION_DEFAULT_KEYS = [
   'autoSave',
   'webFetch',
   'telemetry',
+  'sandbox',
   'skillDirs',
   'permissionPolicy',
 ] as const;

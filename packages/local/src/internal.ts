@@ -18,7 +18,7 @@ export { ProcessSandbox } from './sandbox/process-sandbox.js';
 export type { ProcessSpec } from './sandbox/process-sandbox.js';
 export { bwrapArgs } from './sandbox/bwrap-args.js';
 export type { BwrapPlan, HiddenPath } from './sandbox/bwrap-args.js';
-export { overrideSandboxBinaryForTests, probeBubblewrap } from './sandbox/sandbox-probe.js';
+export { BWRAP_PATH_ENV, probeBubblewrap } from './sandbox/sandbox-probe.js';
 export type { SandboxProbe } from './sandbox/sandbox-probe.js';
 export { resolveSandboxPolicy, parseEndpoint } from './sandbox/sandbox-policy.js';
 export type { AllowedEndpoint, SandboxPolicy } from './sandbox/sandbox-policy.js';

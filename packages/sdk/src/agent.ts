@@ -10,6 +10,8 @@ import type { AnyTool, McpServerConfig, PermissionPolicy, SecurityProvider, Sess
 import type { ChildSessionRequest } from '@a3s-lab/code-core/internal';
 import { resolveModel } from '@a3s-lab/code-config';
 import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
+import { sandboxedLocalBackend, sandboxWarning, sessionSandboxStatus } from './session-sandbox.js';
+import type { SandboxUnavailableWarning } from './session-sandbox.js';
 import { createProgramTool } from '@a3s-lab/code-ptc';
 import { createBuiltinTools, createGenerateObjectTool, createParallelTaskTool, createSearchSkillsTool, createSkillTool, createTaskTool, createUpdatePlanTool, selectToolsForWorkspace } from '@a3s-lab/code-tools';
 import { createLlmClient } from './create-llm-client.js';
@@ -63,7 +65,9 @@ export interface AgentCreateOptions {
   /**
    * Receives what was left out while opening a session: today a skill file of a skill directory
    * whose real path leaves that directory (a symlink out) or that is not a regular file
-   * (`kind: 'skill_skipped'`). Default: `process.emitWarning` (stderr).
+   * (`kind: 'skill_skipped'`); a session whose `sandbox` (`mode: 'auto'`) could not start, so its
+   * processes run unsandboxed (`kind: 'sandbox_unavailable'`, with the reason). Default:
+   * `process.emitWarning` (stderr).
    */
   readonly onWarning?: (warning: AgentWarning) => void;
   /**
@@ -74,7 +78,7 @@ export interface AgentCreateOptions {
 }
 
 /** What {@link AgentCreateOptions.onWarning} receives. */
-export type AgentWarning = SkippedSkill;
+export type AgentWarning = SkippedSkill | SandboxUnavailableWarning;
 
 /**
  * The built-in tools plus `program`, created once per process. Tool objects are stateless, so
@@ -488,8 +492,11 @@ export class Agent {
         throw new CodeError('SESSION_CONFIGURATION_ERROR', `workspace '${workspace}' is not a local directory: pass a workspaceBackend for it`, { details: { field: 'workspaceBackend' } });
       }
       requireDirectory(workspace);
-      backend = new LocalWorkspaceBackend(workspace);
+      backend = sandboxedLocalBackend(workspace, resolved.sandbox);
     }
+    const sandboxStatus = sessionSandboxStatus(backend, resolved.sandbox, ownsWorkspace);
+    const degraded = sandboxWarning(sandboxStatus, resolved.sandbox, backend, ownsWorkspace || resolved.sandbox !== undefined);
+    if (degraded !== null) (this.#options.onWarning ?? ((w) => process.emitWarning(w.message, { code: 'A3S_SANDBOX_UNAVAILABLE' })))(degraded);
     for (const worker of resolved.workerAgents ?? []) if (worker.model !== undefined) this.#checkModel(worker.model, worker.name);
     const llm = this.#factory(this.#configFor(model, options.maxContextTokens !== undefined), model, this.#env);
     const available = selectToolsForWorkspace(defaultTools(), backend.capabilities);
@@ -511,6 +518,7 @@ export class Agent {
       security,
       services,
       ownsWorkspace,
+      sandboxStatus,
       model,
       ...(declaredToolCall(this.config, model) === false ? { modelToolCalls: false } : {}),
       ...(project === '' ? {} : { projectInstructions: project }),

@@ -1,6 +1,7 @@
 // Public surface of @a3s-lab/code. Exports are listed by name; src/index.test.ts pins them.
 export { Agent } from './agent.js';
 export type { AgentCreateOptions, AgentWarning, ServeAgentDirOptions } from './agent.js';
+export type { SandboxUnavailableWarning } from './session-sandbox.js';
 export type { SkippedSkill } from './load-skills.js';
 export { AgentDirHandle } from './agent-dir-server.js';
 export type { ScheduleClock, ScheduleFire } from './agent-dir-server.js';
@@ -16,6 +17,7 @@ export { secretEnvironmentValues } from './secret-environment.js';
 export type { McpHttpTransportConfig, McpLeftOutTool, McpSanitizedTool, McpServerConfig, McpServerStatus, McpStdioTransportConfig, McpToolChanges, McpTransportConfig } from '@a3s-lab/code-core';
 
 export { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
+export type { LocalSandboxOptions } from '@a3s-lab/code-local';
 // S3 support lives in the optional @a3s-lab/code-s3, loaded on first use by these two classes;
 // their option types are plain data declared in core (no S3 package, no AWS SDK in these typings).
 export { S3WorkspaceBackend } from './s3-workspace-backend.js';
@@ -52,6 +54,9 @@ export type {
   RunRecord,
   SendRequest,
   SendResult,
+  SandboxNetwork,
+  SandboxOptions,
+  SandboxStatus,
   SessionOptions,
   SessionSnapshotV1,
   SessionStore,

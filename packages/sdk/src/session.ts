@@ -10,6 +10,7 @@ import { throwIfFailed, toSdkToolResult, toTaskResult } from './tool-result-view
 import { createDynamicWorkflowTool } from './dynamic-workflow-tool.js';
 import { execOutputText } from '@a3s-lab/code-tools';
 import type { FromJsonSchema } from '@a3s-lab/code-core';
+import type { SandboxStatus } from '@a3s-lab/code-core';
 import type { TaskResult, ToolResult } from './tool-result-view.js';
 
 /** Options of `readFile`. */
@@ -85,6 +86,15 @@ export class Session {
   /** Display form of the workspace root. */
   get workspace(): string {
     return this.#core.workspace.root;
+  }
+
+  /**
+   * The OS sandbox of the session's subprocesses (`bash`, `verifyCommands`, `git`):
+   * `{ active, kind: 'bubblewrap' | 'seatbelt' | 'none', network, reason? }`. Also in the
+   * `session_start` hook payload (`sandbox`).
+   */
+  sandboxStatus(): SandboxStatus {
+    return this.#core.sandboxStatus;
   }
 
   /** The core runtime, for hosts that need lower-level access. */

@@ -87,7 +87,9 @@ describe.each(PROTOCOLS)('faults over %s', (protocol) => {
 
   it('cancel during a running bash tool kills its process group', async () => {
     h = await startHarness(protocol, [toolCallResponse('bash', { command: 'echo $$ > pid.txt; sleep 60 & sleep 60; wait' }), textResponse('never')]);
-    const session = await h.agent.sessionAsync(h.dir);
+    // `$$` must be a host pid: inside the sandbox's pid namespace it is not (sandbox.test.ts
+    // cancels a sandboxed call).
+    const session = await h.agent.sessionAsync(h.dir, { sandbox: { mode: 'off' } });
     const stream = await session.stream('sleep');
     const pidFile = join(h.dir, 'pid.txt');
     const seen: string[] = [];

@@ -44,7 +44,7 @@ describe('skill directories and symlinks', () => {
     const session = await agent.sessionAsync(root, { skillDirs: [join(root, 'skills-link')] });
     expect(session.core.skills().map((s) => s.name).sort()).toEqual(['good', 'inner']);
     expect(JSON.stringify(session.core.skills())).not.toContain('SECRET FROM OUTSIDE');
-    expect(warnings.map((w) => [w.kind, w.path.split('/').at(-1), w.reason.replace(/\(.*\)/, '(...)')]).sort()).toEqual([
+    expect(warnings.flatMap((w) => (w.kind === 'skill_skipped' ? [[w.kind, w.path.split('/').at(-1), w.reason.replace(/\(.*\)/, '(...)')]] : [])).sort()).toEqual([
       ['skill_skipped', 'broken.md', 'it is a broken link'],
       ['skill_skipped', 'escape.md', 'its real path leaves the skill directory (...)'],
       ['skill_skipped', 'folder.md', 'its real path leaves the skill directory (...)'],

@@ -170,7 +170,8 @@ describe('subagents: concurrency, cancellation and limits', () => {
     })();
     const running = (): number => {
       try {
-        return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).length;
+        // The shells themselves (a sandboxed call also has bubblewrap processes naming the command).
+        return execFileSync('pgrep', ['-f', `^bash -c sleep 30 && echo ${marker}`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).length;
       } catch {
         return 0;
       }

@@ -36,6 +36,7 @@ import type { SkillService } from '../skills/skill-service.js';
 import type { VerificationReportV1 } from '../verification/verification-report.js';
 import type { VerificationSummary } from '../verification/verification-summary.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
+import type { SandboxStatus } from '../workspace/sandbox-options.js';
 import { AdmissionGate } from './admission-gate.js';
 import { ContextCompactor } from './context-compactor.js';
 import { hookedLlmClient } from './hooked-llm-client.js';
@@ -105,6 +106,8 @@ export interface AgentSessionInit {
   readonly agentName?: string;
   /** Child sessions: the parent of their runs' spans (the `task` call's span). */
   readonly telemetryParent?: TelemetryContext;
+  /** The OS sandbox of the workspace's processes, as the host set it up (`session_start` carries it). */
+  readonly sandboxStatus?: SandboxStatus;
 }
 
 /** Tools whose calls the session's subagent manager serves. */
@@ -164,6 +167,8 @@ export class AgentSession {
   #delegationPrompt: string | null = null;
   #starting: Promise<void> | null = null;
   readonly #resumed: boolean;
+  /** The sandbox of the session's subprocesses (`{ active: false, kind: 'none' }` when none was set up). */
+  readonly sandboxStatus: SandboxStatus;
   #closing: Promise<void> | null = null;
 
   constructor(init: AgentSessionInit) {
@@ -172,6 +177,9 @@ export class AgentSession {
     this.options = init.options;
     this.#ownsWorkspace = init.ownsWorkspace ?? false;
     this.#resumed = init.snapshot !== undefined;
+    this.sandboxStatus = init.sandboxStatus ?? Object.freeze({ active: false, kind: 'none', network: 'full', reason: 'no sandbox was set up for this session' });
+    // Host-only opt-in: bash that runs inside the sandbox skips confirmation (deny and ask rules still win).
+    const autoAllowBash = this.sandboxStatus.active && init.options.sandbox?.autoAllowBash === true;
     this.#llm = init.llm;
     this.#security = init.security ?? new DefaultSecurityProvider();
     this.#registry = new ToolRegistry(init.tools);
@@ -205,7 +213,7 @@ export class AgentSession {
             workspace: this.workspace,
             model: init.model,
             toolNames: () => this.#registry.names(),
-            policy: effectivePolicy(init.options.permissionPolicy),
+            policy: effectivePolicy(init.options.permissionPolicy, autoAllowBash),
             inheritedPolicies: init.inheritedPolicies ?? [],
             confirmation: this.#confirmation,
             budget: this.#budget,
@@ -243,7 +251,7 @@ export class AgentSession {
       workspace: this.workspace,
       sessionId: this.id,
       emit,
-      ...(effectivePolicy(init.options.permissionPolicy) === undefined ? {} : { permissionPolicy: effectivePolicy(init.options.permissionPolicy) }),
+      ...(effectivePolicy(init.options.permissionPolicy, autoAllowBash) === undefined ? {} : { permissionPolicy: effectivePolicy(init.options.permissionPolicy, autoAllowBash) }),
       ...(init.inheritedPolicies === undefined ? {} : { inheritedPolicies: init.inheritedPolicies }),
       ...(init.activeSkillTools === undefined ? {} : { activeSkillTools: ((allowed) => () => allowed)([...init.activeSkillTools]) }),
       confirmation: this.#confirmation,
@@ -355,7 +363,7 @@ export class AgentSession {
 
   /** Runs the `session_start` hooks once, before the session's first operation (`resumed` after a resume). */
   #started(): Promise<void> {
-    this.#starting ??= this.#hooks.has('session_start') ? this.#hooks.run('session_start', { session_id: this.id, resumed: this.#resumed, workspace: this.workspace.root }).then(() => undefined, () => undefined) : Promise.resolve();
+    this.#starting ??= this.#hooks.has('session_start') ? this.#hooks.run('session_start', { session_id: this.id, resumed: this.#resumed, workspace: this.workspace.root, sandbox: this.sandboxStatus }).then(() => undefined, () => undefined) : Promise.resolve();
     return this.#starting;
   }
 
@@ -912,10 +920,12 @@ export class AgentSession {
 }
 
 /** The policy the kernel applies: none when `enabled: false`, the rules without the flag otherwise. */
-function effectivePolicy(policy: ResolvedSessionOptions['permissionPolicy']): PermissionPolicy | undefined {
+function effectivePolicy(policy: ResolvedSessionOptions['permissionPolicy'], autoAllowBash = false): PermissionPolicy | undefined {
   if (policy === undefined || policy.enabled === false) return undefined;
   const { enabled: _enabled, ...rules } = policy;
-  return rules;
+  // `sandbox.autoAllowBash` with an active sandbox: a bare `bash` allow (never persisted), which
+  // answers what would be asked; a `deny` default stays a deny.
+  return autoAllowBash && rules.defaultDecision !== 'deny' ? { ...rules, allow: [...(rules.allow ?? []), 'bash'] } : rules;
 }
 
 /** The options that build the system prompt. */

@@ -64,6 +64,14 @@ export const sessionOptionsJsonSchema = {
     webFetch: object({ allowHosts: nonEmptyList, maxResponseBytes: int(1024, 256 * 1024 * 1024), timeoutMs: int(1, 600_000), maxRedirects: int(0, 20) }),
     // The JSON part of `telemetry`; its `tracerProvider` / `meterProvider` objects are checked apart.
     telemetry: object({ enabled: bool, captureContent: bool }),
+    // Host-only: the OS sandbox of every subprocess (bash, verifyCommands, git). Paths are absolute or `~/...`.
+    sandbox: object({
+      mode: { enum: ['required', 'auto', 'off'] },
+      network: { oneOf: [{ enum: ['none', 'full'] }, { type: 'object', additionalProperties: false, required: ['allow'], properties: { allow: { type: 'array', minItems: 1, items: nonEmpty } } }] },
+      allowWrite: nonEmptyList,
+      denyRead: nonEmptyList,
+      autoAllowBash: bool,
+    }),
   },
   $defs: {
     workerAgent: {

@@ -46,6 +46,7 @@ const VALID: Record<string, unknown> = {
   maxOutputTokens: 4096,
   webFetch: { allowHosts: ['127.0.0.1', 'docs.internal:8443'], maxResponseBytes: 1_048_576, timeoutMs: 10_000, maxRedirects: 3 },
   telemetry: { enabled: true, captureContent: false, tracerProvider: { getTracer: () => undefined }, meterProvider: { getMeter: () => undefined } },
+  sandbox: { mode: 'required', network: { allow: ['registry.npmjs.org:443'] }, allowWrite: ['/var/cache/x'], denyRead: ['~/.gnupg'], autoAllowBash: false },
 };
 
 /** [field value, the field the error must name]. */
@@ -112,6 +113,11 @@ const INVALID: readonly [string, unknown, string][] = [
   ['telemetry', { enabled: 'yes' }, 'telemetry.enabled'],
   ['telemetry', { tracerProvider: {} }, 'telemetry.tracerProvider'],
   ['telemetry', { meterProvider: null }, 'telemetry.meterProvider'],
+  ['sandbox', { mode: 'disabled' }, 'sandbox.mode'],
+  ['sandbox', { network: 'some' }, 'sandbox.network'],
+  ['sandbox', { network: { allow: [] } }, 'sandbox.network'],
+  ['sandbox', { dangerouslyDisable: true }, 'sandbox.dangerouslyDisable'],
+  ['sandbox', { allowWrite: '/x' }, 'sandbox.allowWrite'],
   ['temperatur', 0.2, 'temperatur'],
 ];
 

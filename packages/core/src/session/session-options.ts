@@ -13,6 +13,7 @@ import type { InlineSkill } from '../skills/inline-skills.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
 import { checkTelemetryProviders, TELEMETRY_PROVIDER_KEYS } from '../telemetry/telemetry-options.js';
 import type { TelemetryOptions } from '../telemetry/telemetry-options.js';
+import type { SandboxOptions } from '../workspace/sandbox-options.js';
 
 /** Kinds of worker agents (subagents). */
 export type WorkerKind = 'read_only' | 'planner' | 'implementer' | 'verifier' | 'reviewer' | 'custom';
@@ -155,6 +156,14 @@ export interface SessionOptions {
    * is recorded only with `captureContent`, redacted. ACL block `telemetry { enabled  capture_content }`.
    */
   readonly telemetry?: TelemetryOptions;
+  /**
+   * The OS sandbox (bubblewrap on Linux) of every subprocess the session starts: `bash`,
+   * `verifyCommands`, the `git` tool's processes. Host-only: no tool argument, hook patch or model
+   * output changes it. Default `{ mode: 'auto', network: 'none' }`. `required` fails session
+   * creation with `SANDBOX_UNAVAILABLE` when no sandbox can start; `auto` runs unsandboxed with a
+   * warning (`onWarning`) and `session.sandboxStatus()`. ACL block `sandbox { mode = "required" ... }`.
+   */
+  readonly sandbox?: SandboxOptions;
 }
 
 /** Session option `webFetch`; the ACL block `web_fetch { allow_hosts = [...] }` sets its default. */

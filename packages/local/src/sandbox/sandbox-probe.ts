@@ -11,24 +11,19 @@ const PROBE_ARGS = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '
 const PROBE_TIMEOUT_MS = 5000;
 
 const probes = new Map<string, SandboxProbe>();
-let binaryOverride: string | undefined;
+
+/** Environment variable naming the bubblewrap binary (tests point it at a missing path). */
+export const BWRAP_PATH_ENV = 'A3S_CODE_BWRAP';
 
 /**
- * Test-only: probe `path` instead of the bubblewrap found on PATH (`null` restores the default).
- * Clears the cache. Not reachable from session options, tools or hooks.
- */
-export function overrideSandboxBinaryForTests(path: string | null): void {
-  binaryOverride = path ?? undefined;
-  probes.clear();
-}
-
-/**
- * Finds bubblewrap (`explicit`, else `bwrap` on PATH, else /usr/bin/bwrap) and runs one trivial
- * sandbox with it. The result is cached per binary for the life of the process.
+ * Finds bubblewrap (`explicit`, else `$A3S_CODE_BWRAP`, else `bwrap` on PATH, else
+ * /usr/bin/bwrap) and runs one trivial sandbox with it. The result is cached per binary for the
+ * life of the process. Only the host sets these (a command's environment never reaches here).
  */
 export function probeBubblewrap(explicit?: string): SandboxProbe {
   if (process.platform !== 'linux') return { ok: false, reason: `no sandbox for platform '${process.platform}' (bubblewrap is Linux-only; Seatbelt is not implemented)` };
-  const path = explicit ?? binaryOverride ?? findOnPath('bwrap') ?? '/usr/bin/bwrap';
+  const fromEnv = process.env[BWRAP_PATH_ENV];
+  const path = explicit ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv) ?? findOnPath('bwrap') ?? '/usr/bin/bwrap';
   let probe = probes.get(path);
   if (probe === undefined) {
     probe = runProbe(path);

@@ -1,0 +1,79 @@
+import { CodeError } from '@a3s-lab/code-core';
+import type { SandboxOptions, SandboxStatus, WorkspaceBackend } from '@a3s-lab/code-core';
+import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
+
+/** What `onWarning` receives when a session runs its processes without the sandbox it asked for (`mode: 'auto'`). */
+export interface SandboxUnavailableWarning {
+  readonly kind: 'sandbox_unavailable';
+  readonly message: string;
+  /** Why no sandbox could start (bubblewrap missing, user namespaces refused...). */
+  readonly reason: string;
+  readonly workspace: string;
+}
+
+/**
+ * The local backend of a session the SDK opens: its processes run in the session's sandbox
+ * (default `{ mode: 'auto' }`).
+ *
+ * @throws CodeError SANDBOX_UNAVAILABLE (`mode: 'required'`, no sandbox can start),
+ *   SESSION_CONFIGURATION_ERROR for a bad `sandbox` value (naming the field).
+ */
+export function sandboxedLocalBackend(workspace: string, sandbox: SandboxOptions | undefined): LocalWorkspaceBackend {
+  try {
+    return new LocalWorkspaceBackend(workspace, { sandbox: sandbox ?? { mode: 'auto' } });
+  } catch (error) {
+    if (CodeError.isInstance(error) && error.code === 'CONFIG_ERROR') {
+      throw new CodeError('SESSION_CONFIGURATION_ERROR', error.message, { details: error.details, cause: error });
+    }
+    throw error;
+  }
+}
+
+/**
+ * The sandbox status of a session on `backend`. For a backend the host passed, the backend's
+ * own sandbox governs (set it with `LocalWorkspaceBackendOptions.sandbox`); the session's
+ * `sandbox` option is checked against it, never silently ignored.
+ *
+ * @throws CodeError SANDBOX_UNAVAILABLE (`mode: 'required'` and the backend's processes are not
+ *   sandboxed), SESSION_CONFIGURATION_ERROR (settings the passed backend does not apply).
+ */
+export function sessionSandboxStatus(backend: WorkspaceBackend, requested: SandboxOptions | undefined, createdHere: boolean): SandboxStatus {
+  const status: SandboxStatus =
+    backend instanceof LocalWorkspaceBackend
+      ? backend.sandboxStatus()
+      : backend.capabilities.exec || backend.capabilities.git
+        ? { active: false, kind: 'none', network: 'full', reason: `the '${backend.kind}' workspace backend runs its processes itself: only the local backend sandboxes them` }
+        : { active: false, kind: 'none', network: 'none', reason: `the '${backend.kind}' workspace backend starts no processes` };
+  if (createdHere || requested === undefined) return status;
+  const runsProcesses = backend.capabilities.exec || backend.capabilities.git;
+  if (requested.mode === 'required' && runsProcesses && !status.active) {
+    throw new CodeError('SANDBOX_UNAVAILABLE', `the sandbox is required but the workspace backend's processes are not sandboxed: ${status.reason ?? 'unknown reason'}`, {
+      details: { reason: status.reason ?? 'unknown', kind: status.kind },
+    });
+  }
+  for (const field of ['allowWrite', 'denyRead', 'autoAllowBash'] as const) {
+    if (requested[field] !== undefined && runsProcesses) {
+      throw configurationError(`sandbox.${field}`, `sandbox.${field} cannot apply to a workspace backend passed by the host: set it in the backend's own sandbox options`);
+    }
+  }
+  const network = requested.network === undefined ? undefined : typeof requested.network === 'object' ? 'allow-list' : requested.network;
+  if (network !== undefined && status.active && network !== status.network) {
+    throw configurationError('sandbox.network', `sandbox.network '${network}' differs from the passed workspace backend's ('${status.network}'): set it in the backend's own sandbox options`);
+  }
+  return status;
+}
+
+/**
+ * The warning of a session whose sandbox (`mode: 'auto'`) could not start, or null. `applies`:
+ * the session asked for one (the SDK built its backend, or the host set `sandbox`).
+ */
+export function sandboxWarning(status: SandboxStatus, requested: SandboxOptions | undefined, backend: WorkspaceBackend, applies: boolean): SandboxUnavailableWarning | null {
+  const runsProcesses = backend.capabilities.exec || backend.capabilities.git;
+  if (!applies || !runsProcesses || status.active || (requested?.mode ?? 'auto') !== 'auto') return null;
+  const reason = status.reason ?? 'unknown reason';
+  return { kind: 'sandbox_unavailable', message: `the sandbox could not start; processes in '${backend.root}' run unsandboxed: ${reason}`, reason, workspace: backend.root };
+}
+
+function configurationError(field: string, message: string): CodeError {
+  return new CodeError('SESSION_CONFIGURATION_ERROR', message, { details: { field } });
+}
