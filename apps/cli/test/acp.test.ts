@@ -202,6 +202,8 @@ describe.skipIf(CLI_BIN_MISSING)('a3s-code acp: modes, rules, context, disconnec
       textResponse('Blocked in plan mode.'),
       toolCallResponse('bash', { command: 'touch yolo.txt' }),
       textResponse('Ran in yolo mode.'),
+      toolCallResponse('bash', { command: 'touch asked.txt' }),
+      textResponse('Asked again.'),
     ]);
     await agent.connection.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'plan' });
     expect((await prompt(agent, sessionId, 'try in plan mode')).stopReason).toBe('end_turn');
@@ -210,6 +212,12 @@ describe.skipIf(CLI_BIN_MISSING)('a3s-code acp: modes, rules, context, disconnec
     expect((await prompt(agent, sessionId, 'now in yolo mode')).stopReason).toBe('end_turn');
     expect(existsSync(join(workspace, 'yolo.txt'))).toBe(true);
     expect(agent.permissionRequests).toEqual([]);
+    // Back to default: bash asks again (modes switch both ways).
+    await agent.connection.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'default' });
+    agent.answer = 'reject_once';
+    expect((await prompt(agent, sessionId, 'default again')).stopReason).toBe('end_turn');
+    expect(agent.permissionRequests.map((r) => r.toolCall.title)).toEqual(['bash touch asked.txt']);
+    expect(existsSync(join(workspace, 'asked.txt'))).toBe(false);
     await expect(agent.connection.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'reckless' })).rejects.toMatchObject({ code: -32602 });
     expect(await agent.close()).toBe(0);
   }, 120_000);

@@ -51,13 +51,10 @@ export function createAcpAgent(config: AcpAgentOptions): { app: AgentApp; closeA
     sessionStore: loaded.store,
     autoSave: true,
     ...(options.model === undefined ? {} : { model: options.model }),
-    // An explicit --permission-mode wins; else the config's own policy; else the `default` preset.
-    // The session's mode (session/set_mode) then decides every ask on top of it.
-    ...(options.permissionMode !== undefined
-      ? { permissionPolicy: permissionPolicyFor(options.permissionMode) }
-      : loaded.agent.config.permissionPolicy === undefined
-        ? { permissionPolicy: permissionPolicyFor('default') }
-        : {}),
+    // The config's own policy, else the `default` preset (which asks about everything but the
+    // read-only tools): the session's mode (--permission-mode, then session/set_mode) decides
+    // every ask on top of it, so each preset acts as documented and can be switched both ways.
+    ...(loaded.agent.config.permissionPolicy === undefined ? { permissionPolicy: permissionPolicyFor('default') } : {}),
     confirmationPolicy: { defaultTimeoutMs: INTERACTIVE_CONFIRMATION_TIMEOUT_MS, ...loaded.agent.config.confirmationPolicy },
     subagentConfirmationInheritance: loaded.agent.config.subagentConfirmationInheritance ?? HOST_SUBAGENT_CONFIRMATION_INHERITANCE,
   });
