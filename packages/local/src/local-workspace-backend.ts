@@ -266,6 +266,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
       unregisterProcessGroup(pgid);
     }
     this.groups.clear();
+    this.sandbox.close();
   }
 
   /** The sandbox of this backend's processes: `{ active, kind, network, reason? }`. */

@@ -5,6 +5,7 @@ import type { SandboxOptions, SandboxStatus } from '@a3s-lab/code-core';
 
 import { bwrapArgs } from './bwrap-args.js';
 import type { HiddenPath } from './bwrap-args.js';
+import { NetworkProxy, RELAY_SOURCE } from './network-proxy.js';
 import { protectedMounts } from './protected-mounts.js';
 import { probeBubblewrap } from './sandbox-probe.js';
 import type { SandboxProbe } from './sandbox-probe.js';
@@ -34,14 +35,11 @@ export interface ProcessSpec {
 export class ProcessSandbox {
   readonly policy: SandboxPolicy;
   readonly #probe: SandboxProbe | null;
+  #proxy: NetworkProxy | undefined;
 
   constructor(options: LocalSandboxOptions | undefined) {
     const { bwrapPath, ...rest } = options ?? { mode: 'off' as const };
     this.policy = resolveSandboxPolicy(rest);
-    if (typeof this.policy.network === 'object') {
-      const message = 'sandbox.network allow-lists are not supported yet: use "none" or "full"';
-      throw new CodeError('CONFIG_ERROR', message, { details: { field: 'sandbox.network', errorKind: { type: 'invalid_argument', message } } });
-    }
     this.#probe = this.policy.mode === 'off' ? null : probeBubblewrap(bwrapPath);
     if (this.policy.mode === 'required' && this.#probe?.ok === false) {
       throw new CodeError('SANDBOX_UNAVAILABLE', `the sandbox is required but cannot start: ${this.#probe.reason}`, { details: { reason: this.#probe.reason, kind: 'bubblewrap' } });
@@ -69,8 +67,22 @@ export class ProcessSandbox {
     const probe = this.#probe;
     if (probe === null || !probe.ok) return spec;
     const [mounts, allowWrite, hidden] = await Promise.all([protectedMounts(rootReal, hooksPaths), existingReal(this.policy.allowWrite), hiddenPaths(this.policy.denyRead)]);
-    const args = bwrapArgs({ rootReal, cwd: spec.cwd, allowWrite, protectedMounts: mounts, hidden, shareNetwork: this.policy.network === 'full' }, spec.file, spec.args);
+    const plan = { rootReal, cwd: spec.cwd, allowWrite, protectedMounts: mounts, hidden, shareNetwork: this.policy.network === 'full' };
+    const network = this.policy.network;
+    if (typeof network !== 'object') return { file: probe.path, args: bwrapArgs(plan, spec.file, spec.args), cwd: spec.cwd };
+    // Allow-list: the only way out of the sandbox's empty network namespace is the proxy's socket,
+    // reached through a relay on the sandbox's own loopback that runs the command.
+    this.#proxy ??= new NetworkProxy(network.allow);
+    await this.#proxy.start();
+    const proxy = this.#proxy;
+    const args = bwrapArgs({ ...plan, extraBinds: [[proxy.directory, proxy.directory]] }, process.execPath, ['-e', RELAY_SOURCE, proxy.socketPath, spec.file, ...spec.args]);
     return { file: probe.path, args, cwd: spec.cwd };
+  }
+
+  /** Stops the allow-list proxy, if one runs (a later call starts a new one). */
+  close(): void {
+    this.#proxy?.close();
+    this.#proxy = undefined;
   }
 }
 
