@@ -237,6 +237,8 @@ describe.skipIf(CLI_BIN_MISSING)('a3s-code acp: modes, rules, context, disconnec
     expect(sent).toContain(`[README.md](${join(workspace, 'README.md')})`);
     expect(sent).toContain('const unsaved = 1;');
     await expect(agent.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }] })).rejects.toMatchObject({ code: -32602 });
+    // Extra workspace roots are not supported: refused, not ignored.
+    await expect(agent.connection.agent.request(methods.agent.session.new, { cwd: workspace, additionalDirectories: ['/tmp'], mcpServers: [] })).rejects.toMatchObject({ code: -32602 });
     expect(await agent.close()).toBe(0);
   }, 120_000);
 

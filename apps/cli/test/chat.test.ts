@@ -89,6 +89,11 @@ describe.skipIf(CLI_BIN_MISSING || !HAS_TMUX)('a3s-code chat in a terminal (tmux
     const again = start(['--continue', '--workspace', ws.dir]);
     await again.waitFor((s) => s.includes('(resumed,') && atPrompt(s), 'the resumed chat');
     expect(again.screen()).toContain(`session ${sessionId!} (resumed,`);
+    // Input history survives the chat: ↑ brings back the last prompt (/exit); Ctrl-U clears it.
+    expect(readFileSync(join(home.dir, '.a3s', 'chat-history'), 'utf8')).toBe('first question\nrun something\n/help\nwait a bit\n/exit\n');
+    again.press('Up');
+    await again.waitFor((s) => /^› \/exit\s*$/m.test(s), 'the last prompt from the history');
+    again.press('C-u');
     again.type('where were we?');
     again.press('Enter');
     await again.waitFor((s) => s.includes('Continued where we left off.') && atPrompt(s), 'the answer in the continued chat');

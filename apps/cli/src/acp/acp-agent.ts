@@ -76,13 +76,19 @@ export function createAcpAgent(config: AcpAgentOptions): { app: AgentApp; closeA
     return session;
   };
 
-  const workspaceOf = (cwd: string): string => resolveWorkspace(io, resolve(io.cwd, cwd));
+  const workspaceOf = (cwd: string, additionalDirectories: readonly string[] | undefined): string => {
+    // Not advertised: a session is confined to one workspace, so extra roots would not act.
+    if (additionalDirectories !== undefined && additionalDirectories.length > 0) {
+      throw RequestError.invalidParams({ additionalDirectories }, 'additionalDirectories are not supported: a session works in its cwd only');
+    }
+    return resolveWorkspace(io, resolve(io.cwd, cwd));
+  };
 
   const app = acpAgent({ name: 'a3s-code' })
     .onRequest(methods.agent.initialize, ({ params }) => initializeResponse(config.version, params.protocolVersion))
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
       try {
-        const workspace = workspaceOf(params.cwd);
+        const workspace = workspaceOf(params.cwd, params.additionalDirectories);
         const loaded = await agents.forWorkspace(workspace);
         const session = await loaded.agent.sessionAsync(workspace, sessionOptions(loaded));
         try {
@@ -101,7 +107,7 @@ export function createAcpAgent(config: AcpAgentOptions): { app: AgentApp; closeA
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
       try {
         if (sessions.has(params.sessionId)) throw RequestError.invalidRequest({ sessionId: params.sessionId }, `session ${params.sessionId} is already open on this connection`);
-        const workspace = workspaceOf(params.cwd);
+        const workspace = workspaceOf(params.cwd, params.additionalDirectories);
         const loaded = await agents.forWorkspace(workspace);
         if ((await loaded.store.load(params.sessionId)) === null) throw RequestError.invalidParams({ sessionId: params.sessionId }, `no saved session ${params.sessionId} in the session store`);
         const session = await loaded.agent.resumeSessionAsync(params.sessionId, sessionOptions(loaded));

@@ -1,6 +1,7 @@
 // `a3s-code` with no prompt on a terminal: a chat on one durable session. Lines are read with
-// node:readline (line editing, display widths, input history); each prompt is a turn printed as
-// `run` prints it; slash commands are the session's own plus /help, /sessions and /exit.
+// node:readline (line editing, display widths, input history kept in ~/.a3s/chat-history);
+// each prompt is a turn printed as `run` prints it; slash commands are the session's own plus
+// /help, /sessions and /exit.
 import { createInterface } from 'node:readline';
 import { sanitizeTerminalText } from '../ansi.js';
 import type { Style } from '../ansi.js';
@@ -11,6 +12,7 @@ import { resolveWorkspace } from '../run-command.js';
 import type { ChatOptions } from './chat-args.js';
 import { openChat, workspaceSessions } from './chat-session.js';
 import type { OpenChat } from './chat-session.js';
+import { HISTORY_SIZE, appendHistory, historyFile, loadHistory } from './chat-history.js';
 import { chatTurn } from './chat-turn.js';
 
 /** Commands of the chat itself (the session's own are listed by `/help` too). */
@@ -19,8 +21,6 @@ const HOST_COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['exit', 'Leave the chat (the session is saved; a3s-code --continue picks it up)'],
 ];
 
-/** Most lines kept in the input history. */
-const HISTORY_SIZE = 500;
 
 /**
  * Reads one line at the `›` prompt. `null`: Ctrl-D, or Ctrl-C on an empty line (leave the
@@ -89,14 +89,18 @@ export async function chatCommand(options: ChatOptions, io: CliIo, style: Style)
       style.dim(`a3s-code · ${chat.model} · ${workspace} · permissions: ${mode}${options.yes ? ' + --yes' : ''} · config: ${chat.from}\n`) +
         style.dim(`session ${session.id}${chat.resumed ? ` (resumed, ${messages} message(s))` : ''} · /help for commands, /exit to leave\n`),
     );
-    const history: string[] = [];
+    const savedHistory = historyFile(io.env);
+    const history = loadHistory(savedHistory);
     const allowed = new Set<string>();
     for (;;) {
       const line = await readPrompt(io, style, history);
       if (line === null) break;
       const prompt = line.trim();
       if (prompt.length === 0) continue;
-      if (history[0] !== prompt) history.unshift(prompt);
+      if (history[0] !== prompt) {
+        history.unshift(prompt);
+        appendHistory(savedHistory, prompt);
+      }
       history.length = Math.min(history.length, HISTORY_SIZE);
       if (prompt.startsWith('/')) {
         if (!(await slashCommand(prompt, chat, io, style))) break;
