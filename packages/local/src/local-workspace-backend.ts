@@ -45,6 +45,7 @@ import type { SearchResultCacheOptions } from './search/search-result-cache.js';
 import { fileKindOf, notRegularFile, readRegularFile } from './open-regular-file.js';
 import { pathSecurityError } from './security-error.js';
 import { ProcessSandbox } from './sandbox/process-sandbox.js';
+import { guardAbsentProtectedPaths } from './sandbox/protected-creation.js';
 import type { LocalSandboxOptions } from './sandbox/process-sandbox.js';
 
 /** Default deadline of a `git()` call. */
@@ -299,8 +300,11 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     spec: Pick<RunProcessOptions, 'file' | 'args' | 'cwd' | 'env' | 'timeoutMs'>,
     call: BackendCallOptions & { readonly maxOutputBytes?: number; readonly onOutput?: ExecOptions['onOutput'] },
   ): Promise<ExecResult> {
-    const wrapped = this.sandbox.active ? await this.sandbox.wrap(spec, await this.rootReal(), await this.configuredHooksPaths()) : spec;
-    const result = await runProcess({
+    const rootReal = this.sandbox.active ? await this.rootReal() : '';
+    const wrapped = this.sandbox.active ? await this.sandbox.wrap(spec, rootReal, await this.configuredHooksPaths()) : spec;
+    // Protected paths absent now are not mounted read-only: what the command creates of them goes.
+    const revert = this.sandbox.active ? await guardAbsentProtectedPaths(rootReal) : null;
+    const ran = await runProcess({
       ...spec,
       ...wrapped,
       maxOutputBytes: call.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
@@ -310,6 +314,8 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
       ...signalOf(call.abortSignal),
       ...(call.onOutput === undefined ? {} : { onOutput: call.onOutput }),
     });
+    const removed = revert === null ? [] : await revert();
+    const result = removed.length === 0 ? ran : { ...ran, stderr: `${ran.stderr}${ran.stderr === '' || ran.stderr.endsWith('\n') ? '' : '\n'}sandbox: removed what the command created at protected paths: ${removed.join(', ')}\n` };
     if (result.cancelled) throw Object.assign(abortError(call.abortSignal), { result });
     return result;
   }

@@ -4,7 +4,7 @@
 // escape through a symlink. The fixtures live under /var/tmp: under /tmp the private /tmp of the
 // sandbox would hide them anyway and prove nothing.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
@@ -88,6 +88,22 @@ describe.skipIf(!available)('a required sandbox boxes exec()', () => {
     expect(hooks()).toEqual(before);
     expect(readFileSync(join(ws, '.git', 'config'), 'utf8')).toBe(config);
     expect(existsSync(join(ws, '.git-moved'))).toBe(false);
+  });
+
+  it('what it creates at absent protected paths is removed after the call (.mcp.json, .a3s/, agent.acl)', async () => {
+    const result = await run('echo {} > .mcp.json; mkdir -p .a3s/hooks && echo x > .a3s/hooks/h; echo "x" > .a3s/config.acl; echo "x" > agent.acl; mkdir -p keep && echo ok > keep/f');
+    for (const path of ['.mcp.json', '.a3s/hooks', '.a3s/config.acl', 'agent.acl']) expect(existsSync(join(ws, path))).toBe(false);
+    expect(readFileSync(join(ws, 'keep', 'f'), 'utf8')).toBe('ok\n');
+    expect(result.stderr).toContain('sandbox: removed what the command created at protected paths');
+  });
+
+  it('a .a3s link made by the command is removed, not what it points at', async () => {
+    rmSync(join(ws, '.a3s'), { recursive: true, force: true });
+    mkdirSync(join(ws, 'src', 'hooks'), { recursive: true });
+    writeFileSync(join(ws, 'src', 'hooks', 'mine'), 'mine\n');
+    await run('ln -sfn src .a3s');
+    expect(existsSync(join(ws, '.a3s'))).toBe(false);
+    expect(readFileSync(join(ws, 'src', 'hooks', 'mine'), 'utf8')).toBe('mine\n');
   });
 
   it("cannot read the fake HOME's ~/.ssh/id_rsa or ~/.aws/credentials", async () => {

@@ -17,7 +17,7 @@ export interface ProtectedMount {
 
 // Fixed names of PROTECTED_WRITE_PATTERNS (protected-paths.ts); the patterns with a wildcard are
 // expanded below by listing the directory they name.
-const FIXED = [
+export const FIXED_PROTECTED_PATHS: readonly string[] = [
   'agent.acl', '.mcp.json', '.a3s/hooks', '.a3s/tools', '.a3s/agents',
   '.git/hooks', '.git/config', '.git/commondir', '.git/config.worktree',
   '.husky', '.githooks', '.lefthook', 'lefthook.yml', 'lefthook.yaml', 'lefthook.json', 'lefthook.toml', '.lefthook.yml', '.lefthook.yaml',
@@ -40,7 +40,7 @@ export async function protectedMounts(rootReal: string, hooksPaths: readonly str
   const gitStats = await lstat(posix.join(rootReal, '.git')).catch(() => null);
   if (gitStats?.isDirectory() === true) mounts.push({ path: posix.join(rootReal, '.git'), kind: 'pinned' });
   else if (gitStats !== null && !gitStats.isSymbolicLink()) mounts.push({ path: posix.join(rootReal, '.git'), kind: 'read-only' });
-  const candidates = [...FIXED, ...(await a3sConfigFiles(rootReal)), ...hooksPaths.filter((path) => path !== '.' && path !== '')];
+  const candidates = [...FIXED_PROTECTED_PATHS, ...(await a3sConfigFiles(rootReal)), ...hooksPaths.filter((path) => path !== '.' && path !== '')];
   for (const dir of NESTED_GIT_DIRS) candidates.push(...(await nestedGitFiles(rootReal, dir, 0)));
   const seen = new Set<string>();
   for (const relative of candidates) {
@@ -52,7 +52,7 @@ export async function protectedMounts(rootReal: string, hooksPaths: readonly str
   return mounts.sort((a, b) => depth(a.path) - depth(b.path));
 }
 
-async function a3sConfigFiles(rootReal: string): Promise<string[]> {
+export async function a3sConfigFiles(rootReal: string): Promise<string[]> {
   const names = await readdir(posix.join(rootReal, '.a3s')).catch(() => [] as string[]);
   return names.map((name) => `.a3s/${name}`).filter((path) => isProtectedPath(path));
 }
