@@ -16,7 +16,7 @@ import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import { DefaultSecurityProvider } from '../packages/core/src/index.js';
 import type { Tool, ToolContext, ToolOutput } from '../packages/core/src/index.js';
 import { InvocationKernel, ToolRegistry } from '../packages/core/src/internal.js';
-import { SessionTelemetry } from '../packages/core/src/telemetry/index.js';
+import { loadOtelApi, SessionTelemetry } from '../packages/core/src/telemetry/index.js';
 import { MemoryWorkspaceBackend } from '../packages/core/src/testing/index.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -60,6 +60,7 @@ function kernelWith(seam: SessionTelemetry | null): InvocationKernel {
   });
 }
 
+await loadOtelApi();
 const kernels = {
   none: kernelWith(null),
   noprov: kernelWith(telemetry(null)),

@@ -29,6 +29,7 @@ export type { SkillService } from './skills/skill-service.js';
 export { COMPACTION_SUMMARY_MARKER } from './session/compaction-plan.js';
 export { COMPACTION_SYSTEM_PROMPT } from './session/summarize-conversation.js';
 export { resolveSessionOptions, SESSION_OPTION_NAMES } from './session/session-options.js';
+export { loadOtelApi, otelApi, preloadOpenTelemetry } from './telemetry/otel-api.js';
 export { declaredErrorKind, isToolErrorKind } from './errors/tool-error-kind.js';
 export { assertPackageInstalled, lazyOptionalPackage, missingPackageError } from './errors/optional-package.js';
 export type { OptionalPackage } from './errors/optional-package.js';

@@ -10,7 +10,7 @@ import type { AnyTool, McpServerConfig, PermissionPolicy, SecurityProvider, Sess
 import type { ChildSessionRequest } from '@a3s-lab/code-core/internal';
 import { resolveModel } from '@a3s-lab/code-config';
 import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
-import { sandboxedLocalBackend, sandboxWarning, sessionSandboxStatus } from './session-sandbox.js';
+import { sandboxedLocalBackend, sandboxWarning, sessionSandboxStatus, strictestSandbox } from './session-sandbox.js';
 import type { SandboxUnavailableWarning } from './session-sandbox.js';
 import { createProgramTool } from '@a3s-lab/code-ptc';
 import { createBuiltinTools, createGenerateObjectTool, createParallelTaskTool, createSearchSkillsTool, createSkillTool, createTaskTool, createUpdatePlanTool, selectToolsForWorkspace } from '@a3s-lab/code-tools';
@@ -194,7 +194,9 @@ export class Agent {
     // ceiling every session of the directory is also evaluated against.
     const host = this.config.permissionPolicy;
     const permissionPolicy = mergePermissionPolicies(host, loaded.permissionPolicy);
-    const config: AgentConfig = { ...loaded, ...(permissionPolicy === undefined ? {} : { permissionPolicy }) };
+    // Nor can it loosen the OS sandbox: its `sandbox` block merges strictest-wins too.
+    const sandbox = strictestSandbox(this.config.sandbox, loaded.sandbox);
+    const config: AgentConfig = { ...loaded, ...(permissionPolicy === undefined ? {} : { permissionPolicy }), ...(sandbox === undefined ? {} : { sandbox }) };
     const agent = new Agent(config, { ...this.#document, document: merged }, this.#options, store ?? this.sessionStore, mcp);
     agent.#ceilingPolicies = host === undefined || host.enabled === false ? this.#ceilingPolicies : [...this.#ceilingPolicies, validatePermissionPolicy(withoutEnabled(host))];
     return agent;

@@ -1,11 +1,12 @@
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { InvocationKernel } from '../kernel/invocation-kernel.js';
 import { DefaultSecurityProvider } from '../security/security-provider.js';
 import { MemoryWorkspaceBackend } from '../testing/memory-workspace-backend.js';
 import type { Tool } from '../tools/tool.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { mcpServerOf } from './gen-ai-attributes.js';
+import { loadOtelApi } from './otel-api.js';
 import { SessionTelemetry } from './session-telemetry.js';
 import type { TelemetryOptions } from './telemetry-options.js';
 import { isTraceparent, traceparentContext } from './traceparent.js';
@@ -24,6 +25,11 @@ function telemetryOf(options: TelemetryOptions | undefined): SessionTelemetry | 
 function kernelWith(telemetry: SessionTelemetry | null): InvocationKernel {
   return new InvocationKernel({ registry: new ToolRegistry([echo]), workspace: new MemoryWorkspaceBackend(), sessionId: 's1', emit: () => undefined, telemetry });
 }
+
+// The SDK loads the API in Agent.create / sessionAsync when something can record; here, by hand.
+beforeAll(async () => {
+  await loadOtelApi();
+});
 
 describe('SessionTelemetry', () => {
   it('enabled: false is no telemetry at all', () => {

@@ -1,13 +1,16 @@
-import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Context, Span, Tracer } from '@opentelemetry/api';
 import type { LlmUsage } from '../llm/llm-client.js';
 import type { SecurityProvider } from '../security/security-provider.js';
 import * as A from './gen-ai-attributes.js';
+import { loadOtelApi, otelApi, hostRegisteredOpenTelemetry, SPAN_KIND_INTERNAL, SPAN_STATUS_ERROR } from './otel-api.js';
+import type { OtelApi } from './otel-api.js';
 import type { TelemetryOptions } from './telemetry-options.js';
 import { resolveInstruments, resolveTracer } from './telemetry-providers.js';
 import type { TelemetryInstruments } from './telemetry-providers.js';
 import { CallTrace } from './tool-trace.js';
 import type { KernelTelemetry, ToolTrace, TracedCall } from './tool-trace.js';
+
+const NO_SCOPE = Object.freeze({ parent: null, tracer: null, instruments: null });
 
 /** Who the session's spans describe. */
 export interface SessionTelemetryInit {
@@ -31,27 +34,28 @@ interface Sinks {
 export class RunTrace {
   readonly span: Span | null;
   readonly sinks: Sinks;
-  /** Parent of the run's model and tool spans: the run, or a phase inside it (`plan`). */
-  context: Context;
+  /** Parent of the run's model and tool spans: the run, or a phase inside it (`plan`); `null` while the API is not loaded. */
+  context: Context | null;
 
-  constructor(span: Span | null, parent: Context, sinks: Sinks) {
+  constructor(span: Span | null, parent: Context | null, sinks: Sinks) {
     this.span = span;
     this.sinks = sinks;
-    this.context = span === null ? parent : trace.setSpan(parent, span);
+    this.context = span === null || parent === null ? parent : otelApi()!.trace.setSpan(parent, span);
   }
 
   /** Runs `fn` inside an INTERNAL child span `name` (the planning phase: `plan`); its model calls are its children. */
   async phase<T>(name: string, attributes: Record<string, string>, fn: () => Promise<T>): Promise<T> {
     const tracer = this.sinks.tracer;
-    if (tracer === null || this.span === null) return fn();
-    const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, this.context);
     const outer = this.context;
-    this.context = trace.setSpan(outer, span);
+    if (tracer === null || this.span === null || outer === null) return fn();
+    const api = otelApi()!;
+    const span = tracer.startSpan(name, { kind: SPAN_KIND_INTERNAL, attributes }, outer);
+    this.context = api.trace.setSpan(outer, span);
     try {
-      return await otelContext.with(this.context, fn);
+      return await api.context.with(this.context, fn);
     } catch (error) {
       span.setAttribute(A.ERROR_TYPE, errorTypeOf(error));
-      span.setStatus({ code: SpanStatusCode.ERROR, message: errorTypeOf(error) });
+      span.setStatus({ code: SPAN_STATUS_ERROR, message: errorTypeOf(error) });
       throw error;
     } finally {
       this.context = outer;
@@ -72,7 +76,7 @@ export class RunTrace {
     });
     if (errorCode !== undefined) {
       span.setAttribute(A.ERROR_TYPE, errorCode);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: errorCode });
+      span.setStatus({ code: SPAN_STATUS_ERROR, message: errorCode });
     }
     span.end();
   }
@@ -107,6 +111,8 @@ export class SessionTelemetry implements KernelTelemetry {
   /** `null` when `telemetry.enabled` is false: the session then has no telemetry at all. */
   static create(options: TelemetryOptions | undefined, init: SessionTelemetryInit): SessionTelemetry | null {
     if (options?.enabled === false) return null;
+    // The SDK has loaded the API already when anything can record; a core-only host gets it shortly.
+    if (otelApi() === null && (options?.tracerProvider !== undefined || options?.meterProvider !== undefined || hostRegisteredOpenTelemetry())) void loadOtelApi().catch(() => undefined);
     return new SessionTelemetry(options ?? {}, init);
   }
 
@@ -117,14 +123,15 @@ export class SessionTelemetry implements KernelTelemetry {
 
   /** Starts a run's `invoke_agent` span: a child of the host's active context (or the parent `task` call). */
   startRun(runId: string, kind: string, traceparent?: Context): RunTrace {
+    const api = otelApi();
     const sinks = this.#sinks();
-    const parent = traceparent ?? this.#init.parent ?? otelContext.active();
+    const parent = api === null ? null : (traceparent ?? this.#init.parent ?? api.context.active());
     let span: Span | null = null;
-    if (sinks.tracer !== null) {
+    if (sinks.tracer !== null && parent !== null) {
       span = sinks.tracer.startSpan(
         `invoke_agent ${this.#init.agentName}`,
         {
-          kind: SpanKind.INTERNAL,
+          kind: SPAN_KIND_INTERNAL,
           attributes: {
             [A.GEN_AI_OPERATION_NAME]: 'invoke_agent',
             [A.GEN_AI_AGENT_NAME]: this.#init.agentName,
@@ -153,39 +160,40 @@ export class SessionTelemetry implements KernelTelemetry {
   }
 
   /** Parent context and sinks of a model call now. */
-  generationScope(): { readonly parent: Context; readonly tracer: Tracer | null; readonly instruments: TelemetryInstruments | null } {
+  generationScope(): { readonly parent: Context | null; readonly tracer: Tracer | null; readonly instruments: TelemetryInstruments | null } {
     const run = this.#run;
+    const api = otelApi();
+    if (api === null) return NO_SCOPE;
     // Inside a tool of ours (generate_object), when a context manager tells us so: under its span.
-    const active = this.#openSpans.size === 0 ? undefined : trace.getSpan(otelContext.active());
-    if (active !== undefined && this.#openSpans.has(active)) return { parent: otelContext.active(), ...(run?.sinks ?? this.#sinks()) };
+    const active = this.#openSpans.size === 0 ? undefined : api.trace.getSpan(api.context.active());
+    if (active !== undefined && this.#openSpans.has(active)) return { parent: api.context.active(), ...(run?.sinks ?? this.#sinks()) };
     if (run !== null) return { parent: run.context, ...run.sinks };
-    return { parent: this.#init.parent ?? otelContext.active(), ...this.#sinks() };
+    return { parent: this.#init.parent ?? api.context.active(), ...this.#sinks() };
   }
 
   /** The context of a call in progress (a `task` call): the parent of the subagent run it starts. */
   contextOfCall(toolId: string): Context | undefined {
     const span = this.#openCalls.get(toolId)?.span;
-    return span === null || span === undefined ? undefined : trace.setSpan(ROOT_CONTEXT, span);
+    const api = otelApi();
+    return span === null || span === undefined || api === null ? undefined : api.trace.setSpan(api.ROOT_CONTEXT, span);
   }
 
   startCall(call: TracedCall, parent: ToolTrace | null): ToolTrace | null {
-    let parentContext: Context;
     let sinks: Sinks;
+    const run = this.#run;
     if (call.parentToolId !== undefined) {
       // Nested: under the parent call's span, or not traced when the parent is not.
       if (!(parent instanceof CallTrace)) return null;
-      sinks = this.#run?.sinks ?? this.#sinks();
-      parentContext = parent.span === null ? otelContext.active() : trace.setSpan(ROOT_CONTEXT, parent.span);
+      sinks = run?.sinks ?? this.#sinks();
     } else {
-      const run = this.#run;
-      // Host-direct calls between runs: the host's active context.
+      // Host-direct calls (and calls between runs): the host's active context.
       sinks = run !== null && call.origin !== 'host-direct' ? run.sinks : this.#sinks();
-      parentContext = run !== null && call.origin !== 'host-direct' ? run.context : (this.#init.parent ?? otelContext.active());
     }
     if (sinks.tracer === null && sinks.instruments === null) return null;
     let span: Span | null = null;
     if (sinks.tracer !== null) {
-      span = sinks.tracer.startSpan(`execute_tool ${call.toolName}`, { kind: SpanKind.INTERNAL, attributes: CallTrace.startAttributes(call), startTime: call.startedAtMs }, parentContext);
+      const parentContext = this.#callParent(otelApi()!, call, parent, run);
+      span = sinks.tracer.startSpan(`execute_tool ${call.toolName}`, { kind: SPAN_KIND_INTERNAL, attributes: CallTrace.startAttributes(call), startTime: call.startedAtMs }, parentContext);
       if (!span.isRecording()) {
         span.end();
         span = null;
@@ -201,6 +209,15 @@ export class SessionTelemetry implements KernelTelemetry {
       this.#openSpans.add(span);
     }
     return traced;
+  }
+
+  #callParent(api: OtelApi, call: TracedCall, parent: ToolTrace | null, run: RunTrace | null): Context {
+    if (call.parentToolId !== undefined) {
+      const span = (parent as CallTrace).span;
+      return span === null ? api.context.active() : api.trace.setSpan(api.ROOT_CONTEXT, span);
+    }
+    if (run !== null && run.context !== null && call.origin !== 'host-direct') return run.context;
+    return this.#init.parent ?? api.context.active();
   }
 
   #sinks(): Sinks {

@@ -1,5 +1,5 @@
-import { context as otelContext, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Span } from '@opentelemetry/api';
+import { otelApi, SPAN_STATUS_ERROR } from './otel-api.js';
 import type { SecurityProvider } from '../security/security-provider.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import * as A from './gen-ai-attributes.js';
@@ -85,7 +85,10 @@ export class CallTrace implements ToolTrace {
 
   within<T>(fn: () => T): T {
     const span = this.span;
-    return span === null ? fn() : otelContext.with(trace.setSpan(otelContext.active(), span), fn);
+    if (span === null) return fn();
+    // A span exists only once the API is loaded.
+    const api = otelApi()!;
+    return api.context.with(api.trace.setSpan(api.context.active(), span), fn);
   }
 
   end(result: ToolResult, outcome: string, args: unknown, errorCode?: string): void {
@@ -103,7 +106,7 @@ export class CallTrace implements ToolTrace {
       if (errorType !== undefined) {
         span.setAttribute(A.ERROR_TYPE, errorType);
         // The status names the kind only: a message could carry file text or a secret.
-        span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
+        span.setStatus({ code: SPAN_STATUS_ERROR, message: errorType });
       }
       span.end();
     }

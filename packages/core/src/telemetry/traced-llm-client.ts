@@ -1,5 +1,5 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { Attributes, Span } from '@opentelemetry/api';
+import { SPAN_KIND_CLIENT, SPAN_STATUS_ERROR } from './otel-api.js';
 import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent, LlmUsage } from '../llm/llm-client.js';
 import * as A from './gen-ai-attributes.js';
 import type { SessionTelemetry } from './session-telemetry.js';
@@ -29,8 +29,8 @@ export function tracedLlmClient(inner: LlmClient, telemetry: SessionTelemetry, p
       if (scope.tracer !== null) {
         span = scope.tracer.startSpan(
           `chat ${inner.model}`,
-          { kind: SpanKind.CLIENT, attributes: { ...base, [A.A3S_GENERATION_PURPOSE]: purpose, ...(request.maxTokens === undefined ? {} : { [A.GEN_AI_REQUEST_MAX_TOKENS]: request.maxTokens }) } },
-          scope.parent,
+          { kind: SPAN_KIND_CLIENT, attributes: { ...base, [A.A3S_GENERATION_PURPOSE]: purpose, ...(request.maxTokens === undefined ? {} : { [A.GEN_AI_REQUEST_MAX_TOKENS]: request.maxTokens }) } },
+          scope.parent ?? undefined,
         );
         if (telemetry.captureContent && span.isRecording()) {
           span.setAttribute(A.GEN_AI_SYSTEM_INSTRUCTIONS, safeJson(telemetry.security.redactValue(genAiSystemInstructions(request.system))));
@@ -70,7 +70,7 @@ export function tracedLlmClient(inner: LlmClient, telemetry: SessionTelemetry, p
         if (span !== null) {
           if (errorType !== undefined) {
             span.setAttribute(A.ERROR_TYPE, errorType);
-            span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
+            span.setStatus({ code: SPAN_STATUS_ERROR, message: errorType });
           }
           span.end();
         }
