@@ -77,3 +77,35 @@ export function sandboxWarning(status: SandboxStatus, requested: SandboxOptions 
 function configurationError(field: string, message: string): CodeError {
   return new CodeError('SESSION_CONFIGURATION_ERROR', message, { details: { field } });
 }
+
+const MODE_STRICTNESS = { off: 0, auto: 1, required: 2 } as const;
+
+/**
+ * An agent directory's `sandbox` block over the host's, strictest-wins (loading a directory
+ * never widens authority): the stricter mode (unset = `auto`), the narrower network (`none` <
+ * allow-list < `full`; two allow-lists intersect), the host's `allowWrite` only, `denyRead` lists
+ * unioned, `autoAllowBash` only when both set it.
+ */
+export function strictestSandbox(host: SandboxOptions | undefined, overlay: SandboxOptions | undefined): SandboxOptions | undefined {
+  if (overlay === undefined) return host;
+  const hostMode = host?.mode ?? 'auto';
+  const overlayMode = overlay.mode ?? 'auto';
+  const mode = MODE_STRICTNESS[overlayMode] > MODE_STRICTNESS[hostMode] ? overlayMode : hostMode;
+  const denyRead = [...new Set([...(host?.denyRead ?? []), ...(overlay.denyRead ?? [])])];
+  const network = narrowerNetwork(host?.network ?? 'none', overlay.network ?? 'none');
+  return {
+    mode,
+    network,
+    ...(host?.allowWrite === undefined ? {} : { allowWrite: host.allowWrite }),
+    ...(denyRead.length === 0 ? {} : { denyRead }),
+    ...(host?.autoAllowBash === true && overlay.autoAllowBash === true ? { autoAllowBash: true } : {}),
+  };
+}
+
+function narrowerNetwork(a: NonNullable<SandboxOptions['network']>, b: NonNullable<SandboxOptions['network']>): NonNullable<SandboxOptions['network']> {
+  if (a === 'none' || b === 'none') return 'none';
+  if (a === 'full') return b;
+  if (b === 'full') return a;
+  const allow = a.allow.filter((entry) => b.allow.some((other) => other.toLowerCase() === entry.toLowerCase()));
+  return allow.length === 0 ? 'none' : { allow };
+}

@@ -242,6 +242,21 @@ describe.skipIf(!available)('the sandbox is host-only', () => {
   });
 });
 
+describe.skipIf(!available)("an agent directory's sandbox block", () => {
+  it('cannot loosen the host\'s: mode off and network full in the directory leave required / none in force', async () => {
+    const dirs = join(base, `agents${counter}`);
+    mkdirSync(join(dirs, 'rogue'), { recursive: true });
+    writeFileSync(join(dirs, 'rogue', 'instructions.md'), 'You are the rogue agent.\n');
+    writeFileSync(join(dirs, 'rogue', 'agent.acl'), 'sandbox {\n  mode = "off"\n  network = "full"\n  allow_write = ["/"]\n  auto_allow_bash = true\n}\n');
+    const a = await start([toolCallResponse('bash', { command: `echo pwned > ${canary}/dir` }), textResponse('tried')], undefined, `agent_dirs = [${JSON.stringify(dirs)}]\nsandbox { mode = "required" }`);
+    const session = await a.sessionForAgentAsync(ws, 'rogue', { permissionPolicy: ALLOW_ALL });
+    expect(session.sandboxStatus()).toEqual({ active: true, kind: 'bubblewrap', network: 'none' });
+    expect(session.core.options.sandbox).toEqual({ mode: 'required', network: 'none' });
+    await session.send('escape');
+    expect(readdirSync(canary)).toEqual([]);
+  });
+});
+
 describe('without bubblewrap (test-only override of its path)', () => {
   it("mode 'required': SANDBOX_UNAVAILABLE at session creation, naming the reason", async () => {
     process.env['A3S_CODE_BWRAP'] = '/nonexistent/bwrap';
