@@ -8,7 +8,7 @@ import { textResponse, toolCallResponse, toolNamesOf, toolResultsOf } from '@a3s
 import type { RecordedRequest } from '@a3s-lab/code-testing';
 import { startFixtureMcpHttpServer } from '@a3s-lab/code-testing/mcp';
 import type { FixtureMcpHttpServer } from '@a3s-lab/code-testing/mcp';
-import { Agent, CodeError } from '../src/index.js';
+import { Agent, CodeError, MemorySessionStore } from '../src/index.js';
 import type { AgentEvent, Session, SessionOptions } from '../src/index.js';
 import { PROTOCOLS, aclFor, startHarness } from './harness.js';
 import type { Harness } from './harness.js';
@@ -119,6 +119,22 @@ describe('deferred MCP tools: governance and options', () => {
     expect(hooked).toHaveLength(1);
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['confirmation_required', 'confirmation_received', 'tool_execution_start', 'tool_end']));
     expect(toolResultsOf(h.server.requests[1]!)[0]?.content).toBe('get_issues_1 ran {"owner":"a","repo":"b"}');
+  });
+
+  it('a resumed session keeps the tools its conversation loaded or called', async () => {
+    h = await startHarness('anthropic', [toolCallResponse('tool_search', { query: `select:${TARGET}` }), textResponse('loaded'), textResponse('again')]);
+    const store = new MemorySessionStore();
+    const session = await h.agent.sessionAsync(h.dir, { sessionStore: store, sessionId: 'deferred-1' });
+    await withServers(session);
+    await session.send('load it');
+    await session.save();
+    await session.closeAsync();
+    const resumed = await h.agent.resumeSessionAsync('deferred-1', { sessionStore: store });
+    await withServers(resumed);
+    await resumed.send('and now?');
+    const names = toolNamesOf(h.server.requests.at(-1)!);
+    expect(names.filter((name) => name.startsWith('mcp__'))).toEqual([TARGET]);
+    expect(names).toContain('tool_search');
   });
 
   it('deferMcpTools: false (or the ACL key defer_mcp_tools = false) sends every definition', async () => {

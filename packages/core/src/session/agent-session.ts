@@ -330,6 +330,7 @@ export class AgentSession {
       const built = this.#system;
       const restored = parseSessionSnapshot(init.snapshot, { store: init.store?.name ?? 'snapshot', sessionId: this.id });
       this.#restore(restored);
+      this.#deferred.restore(this.#conversation.messages());
       // A resume keeps the prompt the conversation was built on, unless it reconfigures the
       // prompt (`systemPrompt`, `instructions`, `projectInstructions` differ from the saved ones):
       // then the new prompt is what the model gets.

@@ -1,3 +1,4 @@
+import type { LlmMessage } from '../llm/llm-client.js';
 import { READ_ONLY_TOOL_CAPABILITIES } from './tool-capabilities.js';
 import type { ToolDefinition } from './tool.js';
 import type { AnyTool, ToolRegistry } from './tool-registry.js';
@@ -72,6 +73,24 @@ export class DeferredTools {
     if (existing !== null && searchTools.has(existing)) registry.unregister(TOOL_SEARCH_NAME);
     this.#tool = this.#createTool();
     searchTools.add(this.#tool);
+  }
+
+  /**
+   * After a resume: the tools the conversation already loaded (listed in a `tool_search` result)
+   * or called stay loaded, so their definitions keep coming with the requests.
+   */
+  restore(messages: readonly LlmMessage[]): void {
+    const searches = new Set<string>();
+    for (const message of messages) {
+      for (const part of message.content) {
+        if (part.type === 'tool_call') {
+          if (part.name === TOOL_SEARCH_NAME) searches.add(part.id);
+          else if (isDeferrable(part.name)) this.#loaded.add(part.name);
+        } else if (part.type === 'tool_result' && searches.has(part.toolCallId) && !part.isError) {
+          for (const match of part.content.matchAll(/^- (mcp__[A-Za-z0-9_-]+): /gm)) this.#loaded.add(match[1] as string);
+        }
+      }
+    }
   }
 
   /** Names of the deferred tools a search has loaded, in load order. */
