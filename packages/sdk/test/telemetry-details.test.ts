@@ -5,6 +5,7 @@
 import { trace } from '@opentelemetry/api';
 import { errorResponse, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
 import { describe, expect, it } from 'vitest';
+import { MemorySessionStore } from '../src/index.js';
 import { idOf, installTelemetryHooks, named, one, otel, parentOf, startTraced } from './telemetry-harness.js';
 
 installTelemetryHooks();
@@ -78,5 +79,19 @@ describe('OpenTelemetry details', () => {
     const inner = named('chat ').filter((c) => c.attributes['a3s_code.generation.purpose'] === 'generate_object');
     expect(inner).toHaveLength(1);
     expect(parentOf(inner[0]!)).toBe(idOf(tool));
+  });
+
+  it('a snapshot keeps only the telemetry switches; the resumed session traces again', async () => {
+    const store = new MemorySessionStore();
+    const agent = await startTraced([textResponse('first'), textResponse('second')]);
+    const session = await agent.sessionAsync(otel.dir, { planningMode: 'disabled', sessionStore: store, telemetry: { captureContent: true } });
+    await session.send('one');
+    const snapshot = await session.save();
+    expect(snapshot.options['telemetry']).toEqual({ captureContent: true });
+    await session.closeAsync();
+    const resumed = await agent.resumeSessionAsync(session.id, { sessionStore: store });
+    await resumed.send('two');
+    expect(named('invoke_agent')).toHaveLength(2);
+    expect(named('chat ')[1]!.attributes['gen_ai.input.messages']).toEqual(expect.stringContaining('two'));
   });
 });
