@@ -267,6 +267,35 @@ describe.skipIf(CLI_BIN_MISSING)('a3s-code acp: modes, rules, context, disconnec
     expect(nonProtocolLines(agent.stdout())).toEqual([]);
   }, 120_000);
 
+  it('a config with several models offers them as a config option; switching keeps the conversation', async () => {
+    const server = await startScriptedModelServer({ scenario: [textResponse('On the first model.'), textResponse('On the other model.')] });
+    cleanups.push(() => server.close());
+    const ws = tempDir('a3s-cli-acp-', { 'README.md': '# acp\n' });
+    cleanups.push(ws.cleanup);
+    const home = tempDir('a3s-cli-home-');
+    cleanups.push(home.cleanup);
+    const config = join(ws.dir, 'agent.acl');
+    writeFileSync(config, `${scriptedAcl(server).replace('models "claude-test" { tool_call = true }', 'models "claude-test" { tool_call = true }\n  models "claude-other" { tool_call = true }')}${POLICY}`);
+    const agent = startAcpAgent(['--config', config], { env: cleanEnv(home.dir), cwd: ws.dir });
+    cleanups.push(async () => {
+      if (agent.child.exitCode === null) agent.child.kill('SIGKILL');
+    });
+    await initialize(agent);
+    const created = await agent.connection.agent.request(methods.agent.session.new, { cwd: ws.dir, mcpServers: [] });
+    expect(created.configOptions).toMatchObject([{ id: 'model', type: 'select', category: 'model', currentValue: 'anthropic/claude-test', options: [{ value: 'anthropic/claude-test' }, { value: 'anthropic/claude-other' }] }]);
+    const sessionId = created.sessionId;
+    expect((await prompt(agent, sessionId, 'hello first')).stopReason).toBe('end_turn');
+    const switched = await agent.connection.agent.request(methods.agent.session.setConfigOption, { sessionId, configId: 'model', value: 'anthropic/claude-other' });
+    expect(switched.configOptions[0]).toMatchObject({ currentValue: 'anthropic/claude-other' });
+    expect((await prompt(agent, sessionId, 'hello second')).stopReason).toBe('end_turn');
+    const body = server.requests[1]!.body as { model?: string };
+    expect(body.model).toBe('claude-other');
+    expect(JSON.stringify(body)).toContain('hello first');
+    await expect(agent.connection.agent.request(methods.agent.session.setConfigOption, { sessionId, configId: 'model', value: 'anthropic/nope' })).rejects.toMatchObject({ code: -32602 });
+    await expect(agent.connection.agent.request(methods.agent.session.setConfigOption, { sessionId, configId: 'temperature', value: 'hot' })).rejects.toMatchObject({ code: -32602 });
+    expect(await agent.close()).toBe(0);
+  }, 120_000);
+
   it('a client that disconnects while asked rejects: nothing runs, the agent exits', async () => {
     const { agent, workspace, sessionId } = await setUp([toolCallResponse('bash', { command: 'touch after-disconnect.txt' }), textResponse('unused')]);
     agent.answer = 'never';

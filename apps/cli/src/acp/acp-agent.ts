@@ -1,17 +1,19 @@
-// The ACP agent app: initialize, session/new, session/load, session/prompt, session/cancel and
-// session/set_mode on our SDK. Any other method is answered by the library with
+// The ACP agent app: initialize, session/new, session/load, session/prompt, session/cancel,
+// session/set_mode and session/set_config_option (the model) on our SDK. Any other method is answered by the library with
 // method-not-found: nothing is accepted that does not act.
 import { resolve } from 'node:path';
 import { CodeError } from '@a3s-lab/code';
 import type { Session, SessionOptions } from '@a3s-lab/code';
 import { PROTOCOL_VERSION, RequestError, agent as acpAgent, methods } from '@agentclientprotocol/sdk';
-import type { AgentApp, AgentContext, InitializeResponse, SessionId } from '@agentclientprotocol/sdk';
+import type { AgentApp, AgentContext, InitializeResponse, McpServer, SessionConfigOption, SessionId } from '@agentclientprotocol/sdk';
 import { permissionPolicyFor } from '../permission-modes.js';
+import type { PermissionMode } from '../permission-modes.js';
 import { HOST_SUBAGENT_CONFIRMATION_INHERITANCE, INTERACTIVE_CONFIRMATION_TIMEOUT_MS, resolveWorkspace } from '../run-command.js';
 import type { CliIo } from '../cli-io.js';
 import type { AcpAgents, AcpOptions, LoadedAgent } from './acp-agents.js';
 import { AcpSession, modeState } from './acp-session.js';
 import { addMcpServers } from './mcp-servers.js';
+import { configOptions, selectedModel } from './model-option.js';
 import { replayUpdates } from './replay.js';
 
 /** What `initialize` answers. */
@@ -59,16 +61,28 @@ export function createAcpAgent(config: AcpAgentOptions): { app: AgentApp; closeA
     subagentConfirmationInheritance: loaded.agent.config.subagentConfirmationInheritance ?? HOST_SUBAGENT_CONFIRMATION_INHERITANCE,
   });
 
-  const attach = (session: Session, client: AgentContext): AcpSession => {
+  /** What a served session was opened with, to open it again on another model. */
+  const origins = new Map<SessionId, { loaded: LoadedAgent; mcpServers: McpServer[] }>();
+
+  const attach = (session: Session, client: AgentContext, origin: { loaded: LoadedAgent; mcpServers: McpServer[] }, mode: PermissionMode = initialMode, allowed: Iterable<string> = []): AcpSession => {
     const sessionId = session.id;
-    const served = new AcpSession(session, initialMode, {
-      notify: (update) => client.notify(methods.client.session.update, { sessionId, update }),
-      ask: (toolCall, choices, signal) => client.request(methods.client.session.requestPermission, { sessionId, toolCall, options: [...choices] }, { cancellationSignal: signal, stopWaitingOnCancel: true }),
-      log,
-    });
+    const served = new AcpSession(
+      session,
+      mode,
+      {
+        notify: (update) => client.notify(methods.client.session.update, { sessionId, update }),
+        ask: (toolCall, choices, signal) => client.request(methods.client.session.requestPermission, { sessionId, toolCall, options: [...choices] }, { cancellationSignal: signal, stopWaitingOnCancel: true }),
+        log,
+      },
+      allowed,
+    );
     sessions.set(sessionId, served);
+    origins.set(sessionId, origin);
     return served;
   };
+
+  /** The config options a session reports (the model select when the config declares several). */
+  const optionsOf = (served: AcpSession, loaded: LoadedAgent): SessionConfigOption[] => configOptions(loaded.agent, served.model ?? loaded.agent.config.defaultModel);
 
   const served = (sessionId: SessionId): AcpSession => {
     const session = sessions.get(sessionId);
@@ -97,9 +111,9 @@ export function createAcpAgent(config: AcpAgentOptions): { app: AgentApp; closeA
           await session.closeAsync().catch(() => undefined);
           throw error;
         }
-        attach(session, client);
+        const opened = attach(session, client, { loaded, mcpServers: params.mcpServers });
         log(`session ${session.id} · ${workspace} · config: ${loaded.from}`);
-        return { sessionId: session.id, modes: modeState(initialMode) };
+        return { sessionId: session.id, modes: modeState(initialMode), configOptions: optionsOf(opened, loaded) };
       } catch (error) {
         throw protocolError(error);
       }
@@ -117,12 +131,12 @@ export function createAcpAgent(config: AcpAgentOptions): { app: AgentApp; closeA
           await session.closeAsync().catch(() => undefined);
           throw error;
         }
-        attach(session, client);
+        const opened = attach(session, client, { loaded, mcpServers: params.mcpServers });
         for (const update of replayUpdates(session.snapshot().conversation, session.workspace)) {
           await client.notify(methods.client.session.update, { sessionId: session.id, update });
         }
         log(`session ${session.id} loaded · ${session.workspace} · config: ${loaded.from}`);
-        return { modes: modeState(initialMode) };
+        return { modes: modeState(initialMode), configOptions: optionsOf(opened, loaded) };
       } catch (error) {
         throw protocolError(error);
       }
@@ -137,6 +151,26 @@ export function createAcpAgent(config: AcpAgentOptions): { app: AgentApp; closeA
     .onRequest(methods.agent.session.setMode, ({ params }) => {
       served(params.sessionId).setMode(params.modeId);
       return {};
+    })
+    .onRequest(methods.agent.session.setConfigOption, async ({ params, client }) => {
+      try {
+        const current = served(params.sessionId);
+        const origin = origins.get(params.sessionId)!;
+        const model = selectedModel(origin.loaded.agent, params.configId, params.value);
+        if (current.running) throw RequestError.invalidRequest({ sessionId: params.sessionId }, 'the model cannot change while a prompt is running');
+        // The same durable session, opened again on the other model: conversation, mode and
+        // "always" rules carry over; the client's MCP servers are connected again.
+        await current.session.flushSaves().catch(() => undefined);
+        await current.session.closeAsync();
+        sessions.delete(params.sessionId);
+        const session = await origin.loaded.agent.resumeSessionAsync(params.sessionId, { ...sessionOptions(origin.loaded), model });
+        await addMcpServers(session, origin.mcpServers, session.workspace);
+        const next = attach(session, client, origin, current.mode, current.allowedTools);
+        log(`session ${session.id} now on ${model}`);
+        return { configOptions: optionsOf(next, origin.loaded) };
+      } catch (error) {
+        throw protocolError(error);
+      }
     })
     .onNotification(methods.agent.session.cancel, async ({ params }) => {
       await sessions.get(params.sessionId)?.cancel();

@@ -42,7 +42,7 @@ export class AcpSession {
   #running: Promise<StopReason> | null = null;
   #cancelled = false;
 
-  constructor(session: Session, mode: PermissionMode, io: AcpSessionIo) {
+  constructor(session: Session, mode: PermissionMode, io: AcpSessionIo, allowed: Iterable<string> = []) {
     this.session = session;
     this.#mode = mode;
     this.#io = io;
@@ -55,6 +55,7 @@ export class AcpSession {
       mode: () => this.#mode,
       log: io.log,
     });
+    for (const tool of allowed) this.#permissions.allowed.add(tool);
     // The plan mode is a ceiling: a tool the config's own policy allows is blocked too.
     session.registerHook('acp-permission-mode', 'pre_tool_use', null, { priority: 0 }, (invocation) => {
       const tool = invocation.payload['tool_name'];
@@ -65,6 +66,22 @@ export class AcpSession {
 
   get mode(): PermissionMode {
     return this.#mode;
+  }
+
+  /** A turn is running. */
+  get running(): boolean {
+    return this.#running !== null;
+  }
+
+  /** Tools the client allowed always in this session. */
+  get allowedTools(): string[] {
+    return [...this.#permissions.allowed];
+  }
+
+  /** The model the session talks to (`provider/model`), or undefined for the config's default. */
+  get model(): string | undefined {
+    const model = this.session.snapshot().options['model'];
+    return typeof model === 'string' ? model : undefined;
   }
 
   /** `session/set_mode`: one of the permission presets. */
