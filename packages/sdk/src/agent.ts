@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadAgentDirectory, loadAgentDocument, mergeAclDocuments, toAgentConfig } from '@a3s-lab/code-config';
 import type { AgentDirectory, LoadedAclDocument } from '@a3s-lab/code-config';
 import type { AgentConfig } from '@a3s-lab/code-config';
-import { AgentSession, builtinSubagents, mergePermissionPolicies, SESSION_OPTION_NAMES, resolveSessionOptions, validatePermissionPolicy, workerDefinition } from '@a3s-lab/code-core/internal';
+import { AgentSession, builtinSubagents, mergePermissionPolicies, preloadOpenTelemetry, SESSION_OPTION_NAMES, resolveSessionOptions, validatePermissionPolicy, workerDefinition } from '@a3s-lab/code-core/internal';
 import { CodeError, DefaultSecurityProvider } from '@a3s-lab/code-core';
 import type { AnyTool, McpServerConfig, PermissionPolicy, SecurityProvider, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, ToolServices, TelemetryOptions, ToolSource, ToolSourceBinding, WorkerAgentSpec } from '@a3s-lab/code-core';
 import type { ChildSessionRequest } from '@a3s-lab/code-core/internal';
@@ -149,6 +149,8 @@ export class Agent {
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });
     const loaded = toAgentConfig(document.document, { baseDir: document.baseDir, ...(document.configFile === undefined ? {} : { configFile: document.configFile }) });
+    // `@opentelemetry/api` is loaded only when something can record (providers given, or registered by the host).
+    await preloadOpenTelemetry(mergeTelemetryOptions(loaded.telemetry, options.telemetry));
     const mcp = loaded.mcpServers.length === 0 ? null : await (await loadMcp()).McpToolSource.create(loaded.mcpServers as readonly McpServerConfig[]);
     return new Agent(loaded, document, options, undefined, { source: mcp, owned: true });
   }
@@ -209,6 +211,7 @@ export class Agent {
    * first operation (a store that refuses the write does not fail the open: `persistence_failed`).
    */
   async sessionAsync(workspace: string, options: SessionOptions = {}): Promise<Session> {
+    await this.#preloadTelemetry(options);
     return opened(this.session(workspace, options));
   }
 
@@ -222,6 +225,7 @@ export class Agent {
    * `verification`, `review`): that agent's tool set, prompt and step limit.
    */
   async sessionForAgentAsync(workspace: string, agent: string, options: SessionOptions = {}): Promise<Session> {
+    await this.#preloadTelemetry(options);
     const directory = builtinSubagents().some((a) => a.name === agent) ? undefined : this.#agentDirectory(agent);
     if (directory === undefined) return opened(this.sessionForAgent(workspace, agent, options));
     // An agent directory may declare MCP servers (kind: mcp), which connect asynchronously.
@@ -288,6 +292,7 @@ export class Agent {
 
   /** Opens a top-level session acting as a worker spec (its kind's tools, its prompt, model and limits). */
   async sessionForWorkerAsync(workspace: string, spec: WorkerAgentSpec, options: SessionOptions = {}): Promise<Session> {
+    await this.#preloadTelemetry(options);
     return opened(this.sessionForWorker(workspace, spec, options));
   }
 
@@ -393,6 +398,7 @@ export class Agent {
    * incompatible snapshot is SESSION_INITIALIZATION_ERROR.
    */
   async resumeSessionAsync(sessionId: string, options: SessionOptions = {}): Promise<Session> {
+    await this.#preloadTelemetry(options);
     const store = this.#storeFor(options);
     // A session of this agent closed without waiting (`close()`) may still be publishing.
     await Promise.all([...this.#sessions].filter((s) => s.id === sessionId).map((s) => (s.closed ? s.core.close() : s.flushSaves()).catch(() => undefined)));
@@ -587,6 +593,11 @@ export class Agent {
   }
 
   /** The session options the agent config sets (same names as the session options). */
+  /** Loads the OpenTelemetry API when the session's telemetry may record (a host that registered its SDK since create). */
+  #preloadTelemetry(options: SessionOptions): Promise<void> {
+    return preloadOpenTelemetry(mergeTelemetryOptions(this.config.telemetry, this.#options.telemetry, options.telemetry));
+  }
+
   #configDefaults(): Record<string, unknown> {
     return Object.fromEntries(Object.entries(this.config).filter(([name, value]) => value !== undefined && SESSION_OPTION_NAMES.includes(name)));
   }
