@@ -124,6 +124,20 @@ describe.skipIf(CLI_BIN_MISSING)('a3s-code acp', () => {
     expect(nonProtocolLines(agent.stdout())).toEqual([]);
   }, 120_000);
 
+  it('SIGTERM mid-tool ends the tool processes and exits 143', async () => {
+    const { workspace, home } = await setUp([toolCallResponse('bash', { command: 'echo $$ > pid.txt; sleep 60' })]);
+    const agent = start(workspace, home, ['--permission-mode', 'yolo']);
+    await initialize(agent);
+    const { sessionId } = await agent.connection.agent.request(methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+    void agent.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'wait' }] }).catch(() => undefined);
+    expect(await eventually(() => existsSync(join(workspace, 'pid.txt')) && readFileSync(join(workspace, 'pid.txt'), 'utf8').trim().length > 0)).toBe(true);
+    const pid = Number(readFileSync(join(workspace, 'pid.txt'), 'utf8').trim());
+    agent.child.kill('SIGTERM');
+    expect(await agent.exited).toBe(143);
+    expect(await eventually(() => liveProcessesInGroup(pid).length === 0)).toBe(true);
+    expect(nonProtocolLines(agent.stdout())).toEqual([]);
+  }, 120_000);
+
   it('session/load in a new agent process replays the conversation and continues it', async () => {
     const { server, workspace, home } = await setUp([textResponse('The number is 42.'), textResponse('You asked about 42 before.')]);
     const first = start(workspace, home);

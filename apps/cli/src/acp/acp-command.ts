@@ -4,7 +4,8 @@ import { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { CodeError } from '@a3s-lab/code';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo, TerminateSignal } from '../cli-io.js';
+import { terminateExitCode } from '../cli-io.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { parsePermissionMode } from '../permission-modes.js';
 import { AcpAgents } from './acp-agents.js';
@@ -83,7 +84,9 @@ export async function acpCommand(options: AcpOptions, io: CliIo, version: string
   const output = Writable.toWeb(out as Writable) as WritableStream<Uint8Array>;
   const input = Readable.toWeb(io.stdin as Readable) as ReadableStream<Uint8Array>;
   const connection = app.connect(ndJsonStream(output, input));
+  let stoppedBy: TerminateSignal | undefined;
   const unsubscribe = io.onTerminate?.((signal) => {
+    stoppedBy = signal;
     log(`${signal}: closing the sessions and their tool processes`);
     connection.close();
   });
@@ -97,5 +100,6 @@ export async function acpCommand(options: AcpOptions, io: CliIo, version: string
     await closeAll();
     await agents.close();
   }
-  return EXIT_CODES.success;
+  // Stopped by a signal: 128 + its number, as a shell reports it.
+  return stoppedBy === undefined ? EXIT_CODES.success : terminateExitCode(stoppedBy);
 }
