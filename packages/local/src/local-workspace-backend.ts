@@ -46,6 +46,7 @@ import { fileKindOf, notRegularFile, readRegularFile } from './open-regular-file
 import { pathSecurityError } from './security-error.js';
 import { ProcessSandbox } from './sandbox/process-sandbox.js';
 import { guardAbsentProtectedPaths } from './sandbox/protected-creation.js';
+import { DenyReadRules, withoutDenied } from './sandbox/deny-read.js';
 import type { LocalSandboxOptions } from './sandbox/process-sandbox.js';
 
 /** Default deadline of a `git()` call. */
@@ -118,6 +119,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
   private readonly groups = new Set<number>();
   private readonly searchCache: SearchResultCache | undefined;
   private readonly sandbox: ProcessSandbox;
+  private readonly denyRead: DenyReadRules | undefined;
 
   /**
    * @param root workspace directory (must exist when the first call runs).
@@ -127,6 +129,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     this.root = posix.resolve(root);
     this.options = options;
     this.sandbox = new ProcessSandbox(options.sandbox);
+    this.denyRead = options.sandbox === undefined ? undefined : new DenyReadRules(this.sandbox.policy);
     this.searchCache = options.searchCache === false ? undefined : new SearchResultCache(checkCacheOptions(options.searchCache ?? {}));
   }
 
@@ -168,7 +171,10 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
 
   async list(options: BackendCallOptions & { readonly path: string; readonly limit: number; readonly cursor?: string }): Promise<Page<WorkspaceEntry> | null> {
     const target = await this.confine(options.path, options.abortSignal);
-    return listConfined(target, options.limit, options.cursor);
+    const page = await listConfined(target, options.limit, options.cursor);
+    const denied = this.denyRead?.insideWorkspace(await this.rootReal()) ?? [];
+    if (page === null || denied.length === 0) return page;
+    return { ...page, items: page.items.filter((entry) => !denied.some((prefix) => entry.path === prefix || entry.path.startsWith(`${prefix}/`))) };
   }
 
   async glob(options: GlobOptions): Promise<Page<string>> {
@@ -332,6 +338,8 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     throwIfAborted(signal);
     const target = await confinePath(await this.rootReal(), path);
     throwIfAborted(signal);
+    const denied = this.denyRead?.deniedBy(target.absolute);
+    if (denied !== undefined) throw pathSecurityError(path, 'denied_path', `the sandbox policy denies reading ${target.relative} (deny-read ${denied})`, { resolved: target.relative });
     return target;
   }
 
@@ -384,7 +392,8 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
   }
 
   private engine(): Promise<SearchEngine> {
-    this.enginePromise ??= this.pickEngine();
+    // Files the sandbox policy denies are not listed or searched either (same rules as `cat`).
+    this.enginePromise ??= this.pickEngine().then(async (engine) => (this.denyRead === undefined ? engine : withoutDenied(engine, this.denyRead.insideWorkspace(await this.rootReal()))));
     return this.enginePromise;
   }
 

@@ -8,6 +8,7 @@ export type PathRefusalReason =
   | 'component_too_long'
   | 'symlink_loop'
   | 'protected_path'
+  | 'denied_path'
   | 'not_a_path';
 
 /** Builds the `SECURITY_ERROR` CodeError thrown for a refused path (`details.path`, `details.reason`). */
