@@ -1,10 +1,10 @@
 // The interactive terminal as a person uses it: `a3s-code` in a tmux pane, typing prompts,
 // answering an ask inline, /help, Ctrl-C during a turn, /exit, then `a3s-code --continue`.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedModelServer, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
-import { CLI_BIN_MISSING, cleanEnv, eventually, liveProcessesInGroup, runBin, tempDir, writeWorkspaceConfig } from './cli-harness.js';
+import { CLI_BIN_MISSING, cleanEnv, eventually, liveProcessesInGroup, runBin, scriptedAcl, tempDir, writeWorkspaceConfig } from './cli-harness.js';
 import { HAS_TMUX, startInTmux } from './tmux-harness.js';
 import type { TmuxProcess } from './tmux-harness.js';
 
@@ -106,6 +106,44 @@ describe.skipIf(CLI_BIN_MISSING || !HAS_TMUX)('a3s-code chat in a terminal (tmux
     expect(again.exitCode()).toBe(0);
     expect(server.errors).toEqual([]);
   }, 180_000);
+});
+
+describe.skipIf(CLI_BIN_MISSING || !HAS_TMUX)('a3s-code chat: /model', () => {
+  it('switches the session to another declared model, keeping the conversation; refuses an undeclared one', async () => {
+    const server = await startScriptedModelServer({ scenario: [textResponse('One.'), textResponse('Two.')] });
+    const ws = tempDir('a3s-cli-chat-');
+    const home = tempDir('a3s-cli-home-');
+    const config = join(ws.dir, 'agent.acl');
+    writeFileSync(config, scriptedAcl(server).replace('models "claude-test" { tool_call = true }', 'models "claude-test" { tool_call = true }\n  models "claude-other" { tool_call = true }'));
+    const chat = startInTmux(['--config', config], cleanEnv(home.dir), ws.dir);
+    try {
+      await chat.waitFor((s) => s.includes('/help for commands') && atPrompt(s), 'the chat');
+      chat.type('first');
+      chat.press('Enter');
+      await chat.waitFor((s) => s.includes('One.') && atPrompt(s), 'the first answer');
+      chat.type('/model anthropic/nope');
+      chat.press('Enter');
+      await chat.waitFor((s) => s.includes("'anthropic/nope' is not declared") && atPrompt(s), 'the refusal');
+      chat.type('/model anthropic/claude-other');
+      chat.press('Enter');
+      await chat.waitFor((s) => s.includes('now on anthropic/claude-other') && atPrompt(s), 'the switch');
+      chat.type('second');
+      chat.press('Enter');
+      await chat.waitFor((s) => s.includes('Two.') && atPrompt(s), 'the second answer');
+      const body = server.requests[1]!.body as { model?: string };
+      expect(body.model).toBe('claude-other');
+      expect(JSON.stringify(body)).toContain('first');
+      chat.type('/exit');
+      chat.press('Enter');
+      await chat.waitFor((s) => s.includes('[exited '), 'the end');
+      expect(chat.exitCode()).toBe(0);
+    } finally {
+      chat.kill();
+      await server.close();
+      ws.cleanup();
+      home.cleanup();
+    }
+  }, 120_000);
 });
 
 describe.skipIf(CLI_BIN_MISSING)('a3s-code without a terminal', () => {

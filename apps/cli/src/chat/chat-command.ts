@@ -10,13 +10,14 @@ import { EXIT_CODES } from '../exit-codes.js';
 import { reportError } from '../report-error.js';
 import { resolveWorkspace } from '../run-command.js';
 import type { ChatOptions } from './chat-args.js';
-import { openChat, workspaceSessions } from './chat-session.js';
+import { openChat, switchModel, workspaceSessions } from './chat-session.js';
 import type { OpenChat } from './chat-session.js';
 import { HISTORY_SIZE, appendHistory, historyFile, loadHistory } from './chat-history.js';
 import { chatTurn } from './chat-turn.js';
 
 /** Commands of the chat itself (the session's own are listed by `/help` too). */
 const HOST_COMMANDS: ReadonlyArray<readonly [string, string]> = [
+  ['model NAME', 'Switch this session to another model the config declares (provider/model)'],
   ['sessions', 'List the saved sessions of this workspace (resume one with a3s-code --resume ID)'],
   ['exit', 'Leave the chat (the session is saved; a3s-code --continue picks it up)'],
 ];
@@ -63,17 +64,24 @@ async function sessionsText(chat: OpenChat): Promise<string> {
     .join('\n');
 }
 
-/** Runs a slash command; false for `/exit`. */
-async function slashCommand(line: string, chat: OpenChat, io: CliIo, style: Style): Promise<boolean> {
-  const name = line.slice(1).split(/\s+/)[0] ?? '';
-  if (name === 'exit' || name === 'quit') return false;
+/** Runs a slash command; `null` for `/exit`, else the chat (another session after `/model X`). */
+async function slashCommand(line: string, chat: OpenChat, io: CliIo, style: Style): Promise<OpenChat | null> {
+  const [name = '', ...rest] = line.slice(1).split(/\s+/);
+  if (name === 'exit' || name === 'quit') return null;
   let text: string;
-  if (name === 'help') text = await helpText(chat);
+  if (name === 'model' && rest.join('').length > 0) {
+    try {
+      chat = await switchModel(chat, rest.join(' '));
+      text = `now on ${chat.model} (same session, conversation kept)`;
+    } catch (error) {
+      text = style.yellow(error instanceof Error ? error.message : String(error));
+    }
+  } else if (name === 'help') text = await helpText(chat);
   else if (name === 'sessions') text = await sessionsText(chat);
   else if (chat.session.listCommands().some((c) => c.name === name)) text = (await chat.session.send(line)).text;
   else text = style.yellow(`unknown command /${name} (see /help)`);
   io.stderr.write(`${sanitizeTerminalText(text).replace(/\n*$/, '')}\n`);
-  return true;
+  return chat;
 }
 
 /** The chat: returns the exit code when the human leaves (0), or a setup error's code. */
@@ -103,14 +111,16 @@ export async function chatCommand(options: ChatOptions, io: CliIo, style: Style)
       }
       history.length = Math.min(history.length, HISTORY_SIZE);
       if (prompt.startsWith('/')) {
-        if (!(await slashCommand(prompt, chat, io, style))) break;
+        const next = await slashCommand(prompt, chat, io, style);
+        if (next === null) break;
+        chat = next;
         continue;
       }
-      const outcome = await chatTurn({ session, prompt, io, style, model: chat.model, yes: options.yes, allowed });
+      const outcome = await chatTurn({ session: chat.session, prompt, io, style, model: chat.model, yes: options.yes, allowed });
       if (outcome.cancelled) io.stderr.write(style.yellow('turn cancelled\n'));
     }
-    await session.flushSaves().catch(() => undefined);
-    io.stderr.write(style.dim(`session ${session.id} saved · a3s-code --continue to pick it up\n`));
+    await chat.session.flushSaves().catch(() => undefined);
+    io.stderr.write(style.dim(`session ${chat.session.id} saved · a3s-code --continue to pick it up\n`));
     return EXIT_CODES.success;
   } catch (error) {
     return reportError(io, false, style, error);

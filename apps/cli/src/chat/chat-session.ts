@@ -20,6 +20,8 @@ export interface OpenChat {
   readonly model: string;
   readonly resumed: boolean;
   readonly from: string;
+  /** The options the session was opened with (to open it again on another model). */
+  readonly sessionOptions: SessionOptions;
 }
 
 /** One saved session of a workspace, newest first in {@link workspaceSessions}. */
@@ -90,9 +92,22 @@ export async function openChat(options: ChatOptions, workspace: string, io: CliI
     }
     const session = resumeId === undefined ? await agent.sessionAsync(workspace, sessionOptions) : await agent.resumeSessionAsync(resumeId, sessionOptions);
     const from = source.kind === 'file' ? source.path : `environment (${source.description})`;
-    return { agent, store, session, model: options.model ?? agent.config.defaultModel, resumed: resumeId !== undefined, from };
+    return { agent, store, session, model: options.model ?? agent.config.defaultModel, resumed: resumeId !== undefined, from, sessionOptions };
   } catch (error) {
     await agent.close();
     throw error;
   }
+}
+
+/**
+ * `/model provider/model`: the same durable session opened again on another declared model
+ * (the conversation carries over). CONFIG_ERROR naming the declared models for any other.
+ */
+export async function switchModel(chat: OpenChat, model: string): Promise<OpenChat> {
+  const declared = chat.agent.config.providers.flatMap((provider) => provider.models.map((m) => `${provider.name}/${m.id}`));
+  if (!declared.includes(model)) throw new CodeError('CONFIG_ERROR', `/model: '${model}' is not declared in the config (one of ${declared.join(', ')})`, { details: { model, declared } });
+  await chat.session.flushSaves().catch(() => undefined);
+  await chat.session.closeAsync();
+  const session = await chat.agent.resumeSessionAsync(chat.session.id, { ...chat.sessionOptions, model });
+  return { ...chat, session, model, sessionOptions: { ...chat.sessionOptions, model } };
 }
