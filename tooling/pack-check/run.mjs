@@ -66,7 +66,7 @@ function checkOptionalPackagesAbsent(app) {
  * packages are on the registry the CLI's sibling tarballs are passed with it; once published,
  * `npx a3s-code` / `npm i -g a3s-code` alone do the same.
  */
-function checkNpmInstalls(tarballs, cliVersion) {
+function checkNpmInstalls(tarballs, cliVersion, app) {
   const folder = join(work, 'npx-only-tarballs');
   mkdirSync(folder, { recursive: true });
   const files = tarballClosure(tarballs, 'a3s-code').map((file) => {
@@ -78,6 +78,13 @@ function checkNpmInstalls(tarballs, cliVersion) {
   const npx = run('npx', ['--yes', ...files.map((file) => `--package=./${file}`), 'a3s-code', '--version'], { cwd: folder, env: npmEnv, timeout: 180_000 }).trim();
   if (npx !== cliVersion) throw new Error(`npx a3s-code --version printed ${npx}`);
   step(`npx a3s-code --version in a folder of ${files.length} tarballs: ${npx}`);
+  // The same npx invocation (now cached by npx) as the binary of the CLI smoke: run, demo and
+  // serve --demo through npx, as a user who never installs it.
+  const wrapper = join(work, 'a3s-code-via-npx');
+  writeFileSync(wrapper, `#!/bin/sh\ncd ${JSON.stringify(folder)} && exec npx --yes ${files.map((file) => `--package=./${file}`).join(' ')} a3s-code "$@"\n`, { mode: 0o755 });
+  // The first npx call fetched what it needs: the smoke's calls take it from npm's cache.
+  const viaNpx = run(process.execPath, [join('cli', 'cli-smoke.mjs'), wrapper, cliVersion], { cwd: app, env: { ...npmEnv, npm_config_prefer_offline: 'true' }, timeout: 300_000 });
+  step(`npx: ${viaNpx.trim()}`);
   const prefix = join(work, 'npm-global');
   run('npm', ['install', '--global', '--prefix', prefix, ...files.map((file) => `./${file}`)], { cwd: folder, env: npmEnv, timeout: 180_000 });
   const global = run(join(prefix, 'bin', 'a3s-code'), ['--version'], { cwd: folder, env: npmEnv }).trim();
@@ -197,7 +204,7 @@ try {
       const cliTests = ['apps/cli/test/binary-conventions.test.ts', 'apps/cli/test/pty.test.ts'];
       run('pnpm', ['exec', 'vitest', 'run', ...cliTests, '--maxWorkers=1', '--reporter=dot'], { cwd: root, env: cleanEnv({ A3S_CODE_BIN: bin }) });
       step(`A3S_CODE_BIN=${bin} vitest run ${cliTests.join(' ')}`);
-      checkNpmInstalls(tarballs, cliVersion);
+      checkNpmInstalls(tarballs, cliVersion, app);
       checkTestingAlone(tarballs, target.env);
     }
   }

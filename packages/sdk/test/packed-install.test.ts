@@ -18,6 +18,7 @@ describe('packed install', () => {
     expect(output).toContain(`cli smoke ok on Node ${process.versions.node}`);
     expect(output).toContain('cli smoke ok on Node 22.12.0');
     expect(output).toMatch(/npx a3s-code --version in a folder of \d+ tarballs/);
+    expect(output).toMatch(/npx: cli smoke ok on Node [\d.]+: --version, run, demo, serve --demo/);
     expect(output).toMatch(/npm i -g .*a3s-code --version/);
     expect(output).toContain('code-testing alone ok');
     expect(result.status).toBe(0);
