@@ -108,6 +108,33 @@ describe.skipIf(CLI_BIN_MISSING || !HAS_TMUX)('a3s-code chat in a terminal (tmux
   }, 180_000);
 });
 
+describe.skipIf(CLI_BIN_MISSING || !HAS_TMUX)('a3s-code chat: a second Ctrl-C', () => {
+  it('exits at once with 130 and leaves no tool process', async () => {
+    const server = await startScriptedModelServer({ scenario: [toolCallResponse('bash', { command: 'echo $$ > pid.txt; sleep 60' })] });
+    const ws = tempDir('a3s-cli-chat-');
+    const home = tempDir('a3s-cli-home-');
+    writeWorkspaceConfig(ws.dir, server, home.dir);
+    const chat = startInTmux(['--yes'], cleanEnv(home.dir), ws.dir);
+    try {
+      await chat.waitFor((s) => s.includes('/help for commands') && atPrompt(s), 'the chat');
+      chat.type('sleep');
+      chat.press('Enter');
+      expect(await eventually(() => existsSync(join(ws.dir, 'pid.txt')) && readFileSync(join(ws.dir, 'pid.txt'), 'utf8').trim().length > 0)).toBe(true);
+      const pid = Number(readFileSync(join(ws.dir, 'pid.txt'), 'utf8').trim());
+      chat.press('C-c');
+      chat.press('C-c');
+      await chat.waitFor((s) => s.includes('[exited '), 'the exit');
+      expect(chat.exitCode()).toBe(130);
+      expect(await eventually(() => liveProcessesInGroup(pid).length === 0)).toBe(true);
+    } finally {
+      chat.kill();
+      await server.close();
+      ws.cleanup();
+      home.cleanup();
+    }
+  }, 120_000);
+});
+
 describe.skipIf(CLI_BIN_MISSING || !HAS_TMUX)('a3s-code chat: /model', () => {
   it('switches the session to another declared model, keeping the conversation; refuses an undeclared one', async () => {
     const server = await startScriptedModelServer({ scenario: [textResponse('One.'), textResponse('Two.')] });

@@ -29,7 +29,9 @@ export interface TmuxProcess {
 export function startInTmux(args: readonly string[], env: Record<string, string>, cwd: string): TmuxProcess {
   const socket = `a3s-cli-test-${process.pid}-${counter++}`;
   const [bin, binArgs] = binCommand(args);
-  const command = `${[bin, ...binArgs].map(shellQuote).join(' ')}; echo "[exited $?]"; sleep 600`;
+  // The pane's shell catches Ctrl-C (a trap is reset for the CLI it starts) so it outlives the
+  // CLI and reports its exit status.
+  const command = `trap 'true' INT; ${[bin, ...binArgs].map(shellQuote).join(' ')}; echo "[exited $?]"; sleep 600`;
   const { TMUX: _tmux, TMUX_PANE: _pane, ...clean } = env;
   const tmux = (...tmuxArgs: string[]): string => {
     const result = spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...tmuxArgs], { env: { ...clean, TERM: 'xterm-256color' }, encoding: 'utf8' });
