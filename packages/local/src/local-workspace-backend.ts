@@ -307,9 +307,10 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     call: BackendCallOptions & { readonly maxOutputBytes?: number; readonly onOutput?: ExecOptions['onOutput'] },
   ): Promise<ExecResult> {
     const rootReal = this.sandbox.active ? await this.rootReal() : '';
-    const wrapped = this.sandbox.active ? await this.sandbox.wrap(spec, rootReal, await this.configuredHooksPaths()) : spec;
     // Protected paths absent now are not mounted read-only: what the command creates of them goes.
-    const revert = this.sandbox.active ? await guardAbsentProtectedPaths(rootReal) : null;
+    const [wrapped, revert] = this.sandbox.active
+      ? await Promise.all([this.configuredHooksPaths().then((hooks) => this.sandbox.wrap(spec, rootReal, hooks)), guardAbsentProtectedPaths(rootReal)])
+      : [spec, null];
     const ran = await runProcess({
       ...spec,
       ...wrapped,
