@@ -361,6 +361,8 @@ export class Agent {
     const window = modelContextWindow(this.config, model);
     const options = resolveSessionOptions({
       ...(window === undefined ? {} : { maxContextTokens: window }),
+      // The config's execution defaults apply to children as to every session.
+      ...this.#childConfigDefaults(),
       maxToolRounds: request.maxSteps,
       instructions: request.instructions,
       ...(request.permissionPolicy === undefined ? {} : { permissionPolicy: request.permissionPolicy }),
@@ -600,11 +602,24 @@ export class Agent {
 
   #configDefaults(): Record<string, unknown> {
     return Object.fromEntries(Object.entries(this.config).filter(([name, value]) => value !== undefined && SESSION_OPTION_NAMES.includes(name)));
+  /**
+   * The config defaults a child session takes: how its calls and turns run (timeouts, breakers,
+   * compaction, retention). Not the ones a delegation decides itself (tools, steps, permissions,
+   * confirmation, budget, workers, planning) or that belong to the top-level session (storage).
+   */
+  #childConfigDefaults(): Record<string, unknown> {
+    const defaults = this.#configDefaults();
+    return Object.fromEntries(CHILD_CONFIG_DEFAULTS.filter((name) => defaults[name] !== undefined).map((name) => [name, defaults[name]]));
+  }
+
   }
 }
 
 /** The generation-0 publication of sessions opened with a store, awaited by the async openers. */
 const initialPublish = new WeakMap<Session, Promise<void>>();
+/** Session options of the agent config that child sessions take too (see `#childConfigDefaults`). */
+const CHILD_CONFIG_DEFAULTS = ['toolTimeoutMs', 'llmApiTimeoutMs', 'circuitBreakerThreshold', 'duplicateToolCallThreshold', 'autoCompact', 'autoCompactThreshold', 'artifactStoreLimits', 'retentionLimits'] as const satisfies readonly (keyof SessionOptions)[];
+
 
 /**
  * `session` once its generation 0 is in its store. A store that refuses it does not fail the
