@@ -600,8 +600,6 @@ export class Agent {
     return preloadOpenTelemetry(mergeTelemetryOptions(this.config.telemetry, this.#options.telemetry, options.telemetry));
   }
 
-  #configDefaults(): Record<string, unknown> {
-    return Object.fromEntries(Object.entries(this.config).filter(([name, value]) => value !== undefined && SESSION_OPTION_NAMES.includes(name)));
   /**
    * The config defaults a child session takes: how its calls and turns run (timeouts, breakers,
    * compaction, retention). Not the ones a delegation decides itself (tools, steps, permissions,
@@ -612,14 +610,16 @@ export class Agent {
     return Object.fromEntries(CHILD_CONFIG_DEFAULTS.filter((name) => defaults[name] !== undefined).map((name) => [name, defaults[name]]));
   }
 
+  #configDefaults(): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(this.config).filter(([name, value]) => value !== undefined && SESSION_OPTION_NAMES.includes(name)));
   }
 }
 
-/** The generation-0 publication of sessions opened with a store, awaited by the async openers. */
-const initialPublish = new WeakMap<Session, Promise<void>>();
 /** Session options of the agent config that child sessions take too (see `#childConfigDefaults`). */
 const CHILD_CONFIG_DEFAULTS = ['toolTimeoutMs', 'llmApiTimeoutMs', 'circuitBreakerThreshold', 'duplicateToolCallThreshold', 'autoCompact', 'autoCompactThreshold', 'artifactStoreLimits', 'retentionLimits'] as const satisfies readonly (keyof SessionOptions)[];
 
+/** The generation-0 publication of sessions opened with a store, awaited by the async openers. */
+const initialPublish = new WeakMap<Session, Promise<void>>();
 
 /**
  * `session` once its generation 0 is in its store. A store that refuses it does not fail the
