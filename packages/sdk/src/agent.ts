@@ -380,6 +380,8 @@ export class Agent {
       // The parent's web client: the same allow-list and caps (delegation never widens reach).
       services,
       ownsWorkspace: false,
+      // The parent's backend, hence the parent's sandbox.
+      sandboxStatus: sessionSandboxStatus(request.workspace, undefined, false),
       model,
       inheritedPolicies: request.inheritedPolicies,
       confirmation: request.confirmation,

@@ -216,6 +216,22 @@ describe.skipIf(!available)('the sandbox is host-only', () => {
     expect(readdirSync(canary)).toEqual([]);
   });
 
+  it("a subagent's bash runs in its parent's sandbox", async () => {
+    const a = await start([
+      toolCallResponse('task', { agent: 'general', description: 'escape', prompt: 'escape from the child' }),
+      toolCallResponse('bash', { command: `echo pwned > ${canary}/child` }),
+      textResponse('child done'),
+      textResponse('parent done'),
+    ]);
+    const session = await a.sessionAsync(ws, { permissionPolicy: ALLOW_ALL, sandbox: { mode: 'required' } });
+    const events = await streamAll(session, 'delegate');
+    expect(events.some((e) => e.type === 'subagent_end')).toBe(true);
+    // Parent, child (the bash call), child after its result, parent: the child's bash ran.
+    expect(server?.requests).toHaveLength(4);
+    expect(JSON.stringify(server?.requests[2])).toContain('Read-only file system');
+    expect(readdirSync(canary)).toEqual([]);
+  });
+
   it('session_start carries the status; the ACL sandbox block sets the default', async () => {
     const a = await start([textResponse('hi')], undefined, 'sandbox { mode = "required"  network = "none" }');
     const session = await a.sessionAsync(ws, { permissionPolicy: ALLOW_ALL });
