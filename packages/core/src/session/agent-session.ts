@@ -536,7 +536,11 @@ export class AgentSession {
           conversation: this.#conversation,
           emit: (event) => void this.#bus.emit(event),
           signal,
-          onUsage: (usage) => this.#executor.attributeUsage(usage),
+          // The summary is model work of this session: it counts in the run and in the budget.
+          onUsage: (usage) => {
+            this.#executor.attributeUsage(usage);
+            this.#budget?.recordTokens(usage.inputTokens + usage.outputTokens);
+          },
         },
         'manual',
       );
