@@ -51,6 +51,8 @@ describe('resolveSandboxPolicy', () => {
     [{ network: { allow: ['x.com:99999'] } }, 'sandbox.network.allow[0]'],
     [{ allowWrite: ['relative/dir'] }, 'sandbox.allowWrite[0]'],
     [{ allowWrite: ['/'] }, 'sandbox.allowWrite[0]'],
+    [{ allowWrite: ['~/.ssh/keys'] }, 'sandbox.allowWrite[0]'],
+    [{ allowWrite: ['/srv/x'], denyRead: ['/srv'] }, 'sandbox.allowWrite[0]'],
     [{ denyRead: ['a\0b'] }, 'sandbox.denyRead[0]'],
     [{ autoAllowBash: 'yes' }, 'sandbox.autoAllowBash'],
     [{ disable: true }, 'sandbox.disable'],

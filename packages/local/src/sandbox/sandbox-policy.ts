@@ -51,13 +51,14 @@ export function resolveSandboxPolicy(options: SandboxOptions = {}, home: string 
   const mode = options.mode ?? 'auto';
   if (!MODES.has(mode)) fail('sandbox.mode', "'required', 'auto' or 'off'", mode);
   if (options.autoAllowBash !== undefined && typeof options.autoAllowBash !== 'boolean') fail('sandbox.autoAllowBash', 'a boolean', options.autoAllowBash);
-  return Object.freeze({
-    mode,
-    network: resolveNetwork(options.network),
-    allowWrite: Object.freeze(pathsOf(options.allowWrite, 'sandbox.allowWrite', home)),
-    denyRead: Object.freeze(unique([...pathsOf(DEFAULT_SANDBOX_DENY_READ, 'sandbox.denyRead', home), ...pathsOf(options.denyRead, 'sandbox.denyRead', home)])),
-    autoAllowBash: options.autoAllowBash === true,
-  });
+  const allowWrite = pathsOf(options.allowWrite, 'sandbox.allowWrite', home);
+  const denyRead = unique([...pathsOf(DEFAULT_SANDBOX_DENY_READ, 'sandbox.denyRead', home), ...pathsOf(options.denyRead, 'sandbox.denyRead', home)]);
+  // Deny wins: a writable path that is, or lies inside, a denied one would expose it again.
+  for (const [index, path] of allowWrite.entries()) {
+    const denied = denyRead.find((deny) => path === deny || path.startsWith(`${deny}/`));
+    if (denied !== undefined) fail(`sandbox.allowWrite[${index}]`, `a path outside the deny-read list (it lies in ${denied})`, path);
+  }
+  return Object.freeze({ mode, network: resolveNetwork(options.network), allowWrite: Object.freeze(allowWrite), denyRead: Object.freeze(denyRead), autoAllowBash: options.autoAllowBash === true });
 }
 
 function resolveNetwork(network: SandboxNetwork | undefined): SandboxPolicy['network'] {
