@@ -49,6 +49,8 @@ const SDK_STATUS: Readonly<Record<string, number>> = {
   SESSION_CONFIGURATION_ERROR: 400,
   SECURITY_ERROR: 403,
   CONFIG_ERROR: 400,
+  // The host cannot start the sandbox its configuration requires: not the client's fault.
+  SANDBOX_UNAVAILABLE: 503,
 };
 
 /** A refusal of the server with a stable code, an HTTP status and structured details. */
