@@ -7,6 +7,7 @@ describe('@a3s-lab/code-local exports', () => {
     expect(Object.keys(local).sort()).toEqual(
       [
         'DEFAULT_GIT_TIMEOUT_MS',
+        'DEFAULT_SANDBOX_DENY_READ',
         'FileSessionStore',
         'LocalWorkspaceBackend',
       ].sort(),
