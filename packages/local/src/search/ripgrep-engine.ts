@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 
 import { CodeError } from '@a3s-lab/code-core';
 
 import { abortError, throwIfAborted } from '@a3s-lab/code-core/internal';
 import { RecordParser } from './ripgrep-output.js';
+import { spawnThroughHelper } from './spawn-helper.js';
 import type { EngineFilesRequest, EngineRecord, EngineSearchRequest, SearchEngine } from './search-engine.js';
 
 /**
@@ -82,7 +82,8 @@ export class RipgrepEngine implements SearchEngine {
 
   private async *run(cwd: string, args: string[], kind: 'content' | 'files' | 'count', searchPath: string, signal: AbortSignal | undefined): AsyncGenerator<EngineRecord[]> {
     throwIfAborted(signal);
-    const child = spawn(this.rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' } });
+    // Through the spawn helper: a fork of this (large) process would block its event loop.
+    const child = spawnThroughHelper(this.rgPath, args, { cwd, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' } });
     const parser = new RecordParser(kind, searchPath === '.' ? 2 : 0);
     const stderr: Buffer[] = [];
     let stderrBytes = 0;

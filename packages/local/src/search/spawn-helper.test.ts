@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { spawnThroughHelper } from './spawn-helper.js';
+import type { HelperChild } from './spawn-helper.js';
+
+const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+
+function collect(child: HelperChild): Promise<{ out: string; err: string; code: unknown; error?: string }> {
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => void (err += chunk.toString()));
+  return new Promise((resolve) => {
+    child.once('close', (code: unknown) => resolve({ out, err, code }));
+    child.once('error', (error: Error & { code?: string }) => resolve({ out, err, code: null, error: error.code ?? error.message }));
+  });
+}
+
+const viaHelper = async (): Promise<void> => {
+  // The first call starts the helper (and spawns directly); later ones go through it once it runs.
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const child = spawnThroughHelper('/bin/sh', ['-c', 'exit 0'], { cwd: '/', env });
+    await collect(child);
+    if (child.constructor.name === 'HelperChildImpl') return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the spawn helper never came up');
+};
+
+describe.runIf(process.platform === 'linux')('spawnThroughHelper', () => {
+  it('hands over every byte of stdout and stderr and the exit code, for many children at once', async () => {
+    await viaHelper();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => collect(spawnThroughHelper('/bin/sh', ['-c', `head -c ${1000 * index} /dev/zero | tr '\\0' x; echo err${index} >&2; exit ${index % 4}`], { cwd: '/', env }))),
+    );
+    results.forEach((result, index) => {
+      expect(result).toEqual({ out: 'x'.repeat(1000 * index), err: `err${index}\n`, code: index % 4 });
+    });
+  });
+
+  it('reports a command that cannot start, and stops a killed child', async () => {
+    await viaHelper();
+    expect((await collect(spawnThroughHelper('/nonexistent/binary', [], { cwd: '/', env }))).error).toBe('ENOENT');
+    const child = spawnThroughHelper('/bin/sh', ['-c', 'yes'], { cwd: '/', env });
+    let bytes = 0;
+    const closed = new Promise((resolve) => child.once('close', resolve));
+    child.stdout.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > 100_000) {
+        child.kill('SIGKILL');
+        child.stdout.destroy();
+      }
+    });
+    expect(await closed).toBeNull();
+    expect(bytes).toBeGreaterThan(100_000);
+  });
+});
