@@ -56,6 +56,17 @@ const sameFile = (a: string, b: string): boolean => {
   }
 };
 
+/**
+ * The CONFIG_ERROR of a command that found no configuration: names every file looked at and the
+ * environment variables that would do (`details.looked`); `hint` ends the message (e.g. try the demo).
+ */
+export function noConfigurationError(options: Pick<DiscoverConfigOptions, 'workspace' | 'env'>, hint?: string): CodeError {
+  const looked = configCandidates(options);
+  return new CodeError('CONFIG_ERROR', `no configuration found (looked for --config, ${looked.join(', ')}) and no ANTHROPIC_API_KEY, or OPENAI_API_KEY + OPENAI_BASE_URL, in the environment${hint === undefined ? '' : `; ${hint}`}`, {
+    details: { looked },
+  });
+}
+
 /** The files looked at, in order (for messages). */
 export function configCandidates(options: Pick<DiscoverConfigOptions, 'workspace' | 'env'>): string[] {
   const home = options.env['HOME'] ?? homedir();

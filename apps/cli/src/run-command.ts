@@ -4,7 +4,7 @@ import { Agent, CodeError } from '@a3s-lab/code';
 import type { SessionOptions } from '@a3s-lab/code';
 import type { Style } from './ansi.js';
 import type { CliIo } from './cli-io.js';
-import { configCandidates, discoverConfig } from './config-discovery.js';
+import { discoverConfig, noConfigurationError } from './config-discovery.js';
 import type { ConfigSource } from './config-discovery.js';
 import { hostRun } from './host-run.js';
 import type { RunCommandOptions } from './parse-args.js';
@@ -74,16 +74,7 @@ export async function runCommand(options: RunCommandOptions, io: CliIo, style: S
       ...(options.model === undefined ? {} : { model: options.model }),
     });
     if (source === null) {
-      const looked = configCandidates({ workspace, env: io.env }).join(', ');
-      return reportError(
-        io,
-        options.json,
-        style,
-        new CodeError('CONFIG_ERROR', `no configuration found (looked for --config, ${looked}) and no ANTHROPIC_API_KEY, or OPENAI_API_KEY + OPENAI_BASE_URL, in the environment`, {
-          details: { looked: configCandidates({ workspace, env: io.env }) },
-        }),
-        'Set ANTHROPIC_API_KEY, write an agent.acl (see the README), or try `a3s-code demo` to see a session with the bundled scripted model.',
-      );
+      return reportError(io, options.json, style, noConfigurationError({ workspace, env: io.env }), 'Set ANTHROPIC_API_KEY, write an agent.acl (see the README), or try `a3s-code demo` to see a session with the bundled scripted model.');
     }
     await ensureTrustedConfig({ source, workspace, io, style, json: options.json });
     agent = await createAgentFrom(source, io);

@@ -10,7 +10,7 @@ import { startServer } from '@a3s-lab/server';
 import type { RunningServer } from '@a3s-lab/server';
 import type { Style } from './ansi.js';
 import type { CliIo } from './cli-io.js';
-import { configCandidates, discoverConfig } from './config-discovery.js';
+import { discoverConfig, noConfigurationError } from './config-discovery.js';
 import { ensureTrustedConfig, recheckTrustedConfig } from './project-trust-gate.js';
 import { SCRIPTED_DEMO_MODEL, demoRepoPath } from './demo-command.js';
 import { createDemoScenario } from './demo-scenario.js';
@@ -126,7 +126,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo, styl
       const first = roots[0] ?? io.cwd;
       const source = discoverConfig({ workspace: first, cwd: io.cwd, env: io.env, ...(options.config === undefined ? {} : { explicit: options.config }) });
       if (source === null) {
-        throw new CodeError('CONFIG_ERROR', `no configuration found (looked for --config, ${configCandidates({ workspace: first, env: io.env }).join(', ')}) and no model API key in the environment; try a3s-code serve --demo`);
+        throw noConfigurationError({ workspace: first, env: io.env }, 'try a3s-code serve --demo');
       }
       // A server never asks: a root's own config is used only once the user trusted it.
       await ensureTrustedConfig({ source, workspace: first, io, style, json: true });

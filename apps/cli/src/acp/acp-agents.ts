@@ -2,11 +2,11 @@
 // like `run`'s workspace does), and the durable store its sessions are saved to.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, CodeError, FileSessionStore } from '@a3s-lab/code';
+import { Agent, FileSessionStore } from '@a3s-lab/code';
 import type { SessionStore } from '@a3s-lab/code';
 import { createStyle } from '../ansi.js';
 import type { CliIo } from '../cli-io.js';
-import { configCandidates, discoverConfig } from '../config-discovery.js';
+import { discoverConfig, noConfigurationError } from '../config-discovery.js';
 import { ensureTrustedConfig, recheckTrustedConfig } from '../project-trust-gate.js';
 import { createAgentFrom } from '../run-command.js';
 
@@ -58,10 +58,7 @@ export class AcpAgents {
       ...(this.#options.config === undefined ? {} : { explicit: this.#options.config }),
       ...(this.#options.model === undefined ? {} : { model: this.#options.model }),
     });
-    if (source === null) {
-      const looked = configCandidates({ workspace, env: io.env }).join(', ');
-      throw new CodeError('CONFIG_ERROR', `no configuration found (looked for --config, ${looked}) and no ANTHROPIC_API_KEY, or OPENAI_API_KEY + OPENAI_BASE_URL, in the environment`);
-    }
+    if (source === null) throw noConfigurationError({ workspace, env: io.env });
     // No questions here: stdin carries the protocol. An untrusted project config is refused.
     await ensureTrustedConfig({ source, workspace, io, style: createStyle(false), json: true });
     const key = source.kind === 'file' ? `file:${source.path}` : `env:${source.acl}`;

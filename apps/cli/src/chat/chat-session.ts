@@ -5,7 +5,7 @@ import { CodeError, FileSessionStore } from '@a3s-lab/code';
 import type { Agent, Session, SessionOptions, SessionStore } from '@a3s-lab/code';
 import type { Style } from '../ansi.js';
 import type { CliIo } from '../cli-io.js';
-import { configCandidates, discoverConfig } from '../config-discovery.js';
+import { discoverConfig, noConfigurationError } from '../config-discovery.js';
 import { defaultSessionsDir } from '../acp/acp-agents.js';
 import { permissionPolicyFor } from '../permission-modes.js';
 import { ensureTrustedConfig, recheckTrustedConfig } from '../project-trust-gate.js';
@@ -60,10 +60,7 @@ export async function openChat(options: ChatOptions, workspace: string, io: CliI
     ...(options.config === undefined ? {} : { explicit: options.config }),
     ...(options.model === undefined ? {} : { model: options.model }),
   });
-  if (source === null) {
-    const looked = configCandidates({ workspace, env: io.env }).join(', ');
-    throw new CodeError('CONFIG_ERROR', `no configuration found (looked for --config, ${looked}) and no ANTHROPIC_API_KEY, or OPENAI_API_KEY + OPENAI_BASE_URL, in the environment`);
-  }
+  if (source === null) throw noConfigurationError({ workspace, env: io.env });
   await ensureTrustedConfig({ source, workspace, io, style, json: false });
   const agent = await createAgentFrom(source, io);
   try {
