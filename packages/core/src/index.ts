@@ -72,7 +72,7 @@ export { SESSION_STATE_VERSION } from './session/session-state.js';
 export type { SessionStateV1 } from './session/session-state.js';
 // Data types of the optional MCP and S3 packages, declared here so that @a3s-lab/code's typings
 // name them without those packages (which re-export them).
-export type { McpHttpTransportConfig, McpStdioTransportConfig, McpTransportConfig } from './mcp/mcp-transport-config.js';
+export type { McpHttpTransportConfig, McpServerSandbox, McpStdioTransportConfig, McpTransportConfig } from './mcp/mcp-transport-config.js';
 export type { McpServerConfig } from './mcp/mcp-server-config.js';
 export type { McpLeftOutTool, McpSanitizedTool, McpServerStatus, McpToolChanges } from './mcp/mcp-server-status.js';
 export type { S3ConnectionOptions } from './s3/s3-connection-options.js';

@@ -10,6 +10,7 @@ describe('@a3s-lab/code-local exports', () => {
         'DEFAULT_SANDBOX_DENY_READ',
         'FileSessionStore',
         'LocalWorkspaceBackend',
+        'sandboxedCommand',
       ].sort(),
     );
   });

@@ -14,7 +14,7 @@ export type { LlmClientFactory } from './create-llm-client.js';
 export { secretEnvironmentValues } from './secret-environment.js';
 // MCP support lives in the optional @a3s-lab/code-mcp (loaded on first use); its config and status
 // data types are declared in core, so these typings never name the optional package.
-export type { McpHttpTransportConfig, McpLeftOutTool, McpSanitizedTool, McpServerConfig, McpServerStatus, McpStdioTransportConfig, McpToolChanges, McpTransportConfig } from '@a3s-lab/code-core';
+export type { McpHttpTransportConfig, McpLeftOutTool, McpSanitizedTool, McpServerConfig, McpServerSandbox, McpServerStatus, McpStdioTransportConfig, McpToolChanges, McpTransportConfig } from '@a3s-lab/code-core';
 
 export { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
 export type { LocalSandboxOptions } from '@a3s-lab/code-local';

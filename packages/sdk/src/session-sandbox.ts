@@ -1,6 +1,6 @@
 import { CodeError } from '@a3s-lab/code-core';
-import type { SandboxOptions, SandboxStatus, WorkspaceBackend } from '@a3s-lab/code-core';
-import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
+import type { McpServerConfig, SandboxOptions, SandboxStatus, WorkspaceBackend } from '@a3s-lab/code-core';
+import { LocalWorkspaceBackend, sandboxedCommand } from '@a3s-lab/code-local';
 
 /** What `onWarning` receives when a session runs its processes without the sandbox it asked for (`mode: 'auto'`). */
 export interface SandboxUnavailableWarning {
@@ -108,4 +108,22 @@ function narrowerNetwork(a: NonNullable<SandboxOptions['network']>, b: NonNullab
   if (b === 'full') return a;
   const allow = a.allow.filter((entry) => b.allow.some((other) => other.toLowerCase() === entry.toLowerCase()));
   return allow.length === 0 ? 'none' : { allow };
+}
+
+/**
+ * `config` as the MCP bridge starts it: a stdio server whose transport asks for `sandbox` runs
+ * inside bubblewrap (see `sandboxedCommand`); the `sandbox` key never reaches the bridge.
+ *
+ * @throws CodeError SANDBOX_UNAVAILABLE when the sandbox cannot start, CONFIG_ERROR for a bad value.
+ */
+export async function sandboxMcpTransport(config: McpServerConfig): Promise<McpServerConfig> {
+  const transport = (config as { transport?: unknown } | null)?.transport as McpServerConfig['transport'] | undefined;
+  if (transport?.type !== 'stdio' || !('sandbox' in transport)) return config;
+  const { sandbox, ...plain } = transport;
+  if (sandbox === false || sandbox === undefined) return { ...config, transport: plain };
+  if (sandbox !== true && (typeof sandbox !== 'object' || sandbox === null || Array.isArray(sandbox))) {
+    throw new CodeError('CONFIG_ERROR', `MCP server '${config.name}': transport.sandbox must be true, false or { network, allowWrite, denyRead }`, { details: { field: 'transport.sandbox', server: config.name } });
+  }
+  const wrapped = await sandboxedCommand({ command: plain.command, args: plain.args ?? [], ...(plain.cwd === undefined ? {} : { cwd: plain.cwd }) }, sandbox === true ? {} : sandbox);
+  return { ...config, transport: { type: 'stdio', command: wrapped.command, args: [...wrapped.args], ...(wrapped.cwd === undefined ? {} : { cwd: wrapped.cwd }) } };
 }

@@ -11,6 +11,7 @@ import { createDynamicWorkflowTool } from './dynamic-workflow-tool.js';
 import { execOutputText } from '@a3s-lab/code-tools';
 import type { FromJsonSchema } from '@a3s-lab/code-core';
 import type { SandboxStatus } from '@a3s-lab/code-core';
+import { sandboxMcpTransport } from './session-sandbox.js';
 import type { TaskResult, ToolResult } from './tool-result-view.js';
 
 /** Options of `readFile`. */
@@ -308,7 +309,8 @@ export class Session {
    *   session server of that name exists, the package is missing), SESSION_CLOSED.
    */
   async addMcp(config: McpServerConfig): Promise<number> {
-    return (await this.#extensions.mcp()).addMcp(config);
+    // A stdio server with `transport.sandbox` starts inside bubblewrap (host-only).
+    return (await this.#extensions.mcp()).addMcp(await sandboxMcpTransport(config));
   }
 
   /**

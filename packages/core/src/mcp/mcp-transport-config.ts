@@ -11,6 +11,23 @@ export interface McpStdioTransportConfig {
   readonly args?: readonly string[];
   /** Working directory of the server process. Default: the host process's. */
   readonly cwd?: string;
+  /**
+   * Host-only, `session.addMcp()`: run the server inside the OS sandbox (bubblewrap): the system
+   * read-only, a private `/tmp`, the host's secrets hidden, its own user/pid/ipc namespaces, no
+   * network unless `network: 'full'`, nothing writable but `allowWrite`. An unavailable sandbox
+   * fails the call with `SANDBOX_UNAVAILABLE`. Default: not sandboxed.
+   */
+  readonly sandbox?: boolean | McpServerSandbox;
+}
+
+/** {@link McpStdioTransportConfig.sandbox} with settings. */
+export interface McpServerSandbox {
+  /** Default `none`. */
+  readonly network?: 'none' | 'full';
+  /** Absolute paths (or `~/...`) the server may write. Default none. */
+  readonly allowWrite?: readonly string[];
+  /** Paths hidden from the server besides the default deny-read list. */
+  readonly denyRead?: readonly string[];
 }
 
 /** Speaks MCP Streamable HTTP to a URL (`http` is accepted as a synonym). */

@@ -10,8 +10,8 @@ export interface HiddenPath {
 
 /** Everything one sandboxed process needs besides its argv. */
 export interface BwrapPlan {
-  /** The workspace's real path: the one writable tree. */
-  readonly rootReal: string;
+  /** The workspace's real path: the one writable tree (none for a process without a workspace). */
+  readonly rootReal?: string;
   /** Working directory (absolute, inside the workspace). */
   readonly cwd: string;
   /** Existing extra writable paths (real paths). */
@@ -36,7 +36,7 @@ export interface BwrapPlan {
  */
 export function bwrapArgs(plan: BwrapPlan, file: string, args: readonly string[]): string[] {
   const argv = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  const writable = [plan.rootReal, ...plan.allowWrite];
+  const writable = [...(plan.rootReal === undefined ? [] : [plan.rootReal]), ...plan.allowWrite];
   const hide = (hidden: HiddenPath): void => {
     // Under the private /tmp and outside every writable tree: not visible in the sandbox at all.
     if (isUnder(hidden.path, '/tmp') && !writable.some((root) => isUnder(hidden.path, root))) return;

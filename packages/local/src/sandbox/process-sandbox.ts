@@ -86,13 +86,13 @@ export class ProcessSandbox {
   }
 }
 
-async function existingReal(paths: readonly string[]): Promise<string[]> {
+export async function existingReal(paths: readonly string[]): Promise<string[]> {
   const real = await Promise.all(paths.map((path) => realpath(path).catch(() => null)));
   return real.filter((path): path is string => path !== null && path !== '/');
 }
 
 // Both the literal path and its target: a symlinked `~/.ssh` is hidden where it points.
-async function hiddenPaths(paths: readonly string[]): Promise<HiddenPath[]> {
+export async function hiddenPaths(paths: readonly string[]): Promise<HiddenPath[]> {
   const found = await Promise.all(
     paths.map(async (path): Promise<HiddenPath | null> => {
       const real = await realpath(path).catch(() => null);

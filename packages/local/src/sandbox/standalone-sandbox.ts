@@ -1,0 +1,39 @@
+import { CodeError } from '@a3s-lab/code-core';
+import type { McpServerSandbox } from '@a3s-lab/code-core';
+
+import { bwrapArgs } from './bwrap-args.js';
+import { existingReal, hiddenPaths } from './process-sandbox.js';
+import { probeBubblewrap } from './sandbox-probe.js';
+import { resolveSandboxPolicy } from './sandbox-policy.js';
+
+/** A long-running program to start (an MCP stdio server): executable, argv, working directory. */
+export interface StandaloneCommand {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd?: string;
+}
+
+/**
+ * `spec` as bubblewrap runs it, for a program that belongs to no workspace (an MCP stdio server
+ * the host asked to sandbox): the system read-only, nothing writable but a private `/tmp` and
+ * `options.allowWrite`, the default deny-read list plus `options.denyRead` hidden, new
+ * user/pid/ipc/uts namespaces, no network unless `network: 'full'`, killed with its parent.
+ *
+ * @throws CodeError SANDBOX_UNAVAILABLE when bubblewrap cannot start (the host asked for it: no
+ *   fallback), CONFIG_ERROR for a bad option.
+ */
+export async function sandboxedCommand(spec: StandaloneCommand, options: McpServerSandbox = {}, bwrapPath?: string): Promise<StandaloneCommand> {
+  const { network, allowWrite, denyRead, ...unknown } = options;
+  const extra = Object.keys(unknown)[0];
+  if (extra !== undefined) throw new CodeError('CONFIG_ERROR', `sandbox.${extra} is not an MCP server sandbox option (network, allowWrite, denyRead)`, { details: { field: `sandbox.${extra}` } });
+  if (network !== undefined && network !== 'none' && network !== 'full') {
+    throw new CodeError('CONFIG_ERROR', "an MCP server's sandbox.network must be 'none' or 'full'", { details: { field: 'sandbox.network' } });
+  }
+  const policy = resolveSandboxPolicy({ mode: 'required', ...(network === undefined ? {} : { network }), ...(allowWrite === undefined ? {} : { allowWrite }), ...(denyRead === undefined ? {} : { denyRead }) });
+  const probe = probeBubblewrap(bwrapPath);
+  if (!probe.ok) throw new CodeError('SANDBOX_UNAVAILABLE', `the MCP server cannot be sandboxed: ${probe.reason}`, { details: { reason: probe.reason, kind: 'bubblewrap' } });
+  const [writable, hidden] = await Promise.all([existingReal(policy.allowWrite), hiddenPaths(policy.denyRead)]);
+  const cwd = spec.cwd ?? process.cwd();
+  const args = bwrapArgs({ cwd, allowWrite: writable, protectedMounts: [], hidden, shareNetwork: policy.network === 'full' }, spec.command, spec.args);
+  return { command: probe.path, args, cwd };
+}
