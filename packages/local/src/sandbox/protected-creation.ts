@@ -2,7 +2,7 @@ import { lstat, realpath, rm } from 'node:fs/promises';
 import { posix } from 'node:path';
 
 import { isUnder } from './bwrap-args.js';
-import { a3sConfigFiles, FIXED_PROTECTED_PATHS } from './protected-mounts.js';
+import { a3sConfigFiles, existingCandidates, FIXED_PROTECTED_PATHS } from './protected-mounts.js';
 
 /**
  * A bind mount needs an existing target, so a protected path that does not exist when a sandboxed
@@ -18,8 +18,8 @@ import { a3sConfigFiles, FIXED_PROTECTED_PATHS } from './protected-mounts.js';
 export async function guardAbsentProtectedPaths(rootReal: string): Promise<() => Promise<string[]>> {
   const gitExists = (await lstat(posix.join(rootReal, '.git')).catch(() => null)) !== null;
   const candidates = FIXED_PROTECTED_PATHS.filter((path) => gitExists || !path.startsWith('.git/'));
-  const absent = new Set<string>();
-  await Promise.all(candidates.map(async (path) => ((await exists(rootReal, path)) ? undefined : absent.add(path))));
+  const present = await existingCandidates(rootReal, candidates);
+  const absent = new Set(candidates.filter((path) => !present.has(path)));
   const configBefore = new Set(await a3sConfigFiles(rootReal));
   const a3sBefore = await exists(rootReal, '.a3s');
   return async () => {
@@ -31,7 +31,8 @@ export async function guardAbsentProtectedPaths(rootReal: string): Promise<() =>
       await rm(posix.join(rootReal, '.a3s'), { force: true }).catch(() => undefined);
       created.push('.a3s');
     }
-    for (const path of absent) if (!(linked && path.startsWith('.a3s/')) && (await exists(rootReal, path))) created.push(path);
+    const now = await existingCandidates(rootReal, [...absent]);
+    for (const path of absent) if (!(linked && path.startsWith('.a3s/')) && now.has(path)) created.push(path);
     if (!linked) for (const path of await a3sConfigFiles(rootReal)) if (!configBefore.has(path)) created.push(path);
     created.sort((a, b) => b.length - a.length);
     for (const path of created) if (path !== '.a3s') await removeInside(rootReal, path);
