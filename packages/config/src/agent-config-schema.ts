@@ -142,6 +142,17 @@ export const agentConfigJsonSchema = {
             command: { type: 'string', minLength: 1 },
             args: { type: 'array', items: { type: 'string' } },
             cwd: { type: 'string', minLength: 1 },
+            // stdio only: run the server inside the OS sandbox (see McpStdioTransportConfig.sandbox).
+            sandbox: {
+              oneOf: [
+                { type: 'boolean' },
+                {
+                  type: 'object',
+                  additionalProperties: false,
+                  properties: { network: { enum: ['none', 'full'] }, allowWrite: { type: 'array', items: { type: 'string', minLength: 1 } }, denyRead: { type: 'array', items: { type: 'string', minLength: 1 } } },
+                },
+              ],
+            },
             url: { type: 'string', pattern: '^https?://' },
             headers: { type: 'object', additionalProperties: { type: 'string' } },
           },

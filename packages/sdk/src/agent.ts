@@ -10,7 +10,7 @@ import type { AnyTool, McpServerConfig, PermissionPolicy, SecurityProvider, Sess
 import type { ChildSessionRequest } from '@a3s-lab/code-core/internal';
 import { resolveModel } from '@a3s-lab/code-config';
 import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
-import { sandboxedLocalBackend, sandboxWarning, sessionSandboxStatus, strictestSandbox } from './session-sandbox.js';
+import { sandboxedLocalBackend, sandboxMcpTransport, sandboxWarning, sessionSandboxStatus, strictestSandbox } from './session-sandbox.js';
 import type { SandboxUnavailableWarning } from './session-sandbox.js';
 import { createProgramTool } from '@a3s-lab/code-ptc';
 import { createBuiltinTools, createGenerateObjectTool, createParallelTaskTool, createSearchSkillsTool, createSkillTool, createTaskTool, createUpdatePlanTool, selectToolsForWorkspace } from '@a3s-lab/code-tools';
@@ -151,7 +151,8 @@ export class Agent {
     const loaded = toAgentConfig(document.document, { baseDir: document.baseDir, ...(document.configFile === undefined ? {} : { configFile: document.configFile }) });
     // `@opentelemetry/api` is loaded only when something can record (providers given, or registered by the host).
     await preloadOpenTelemetry(mergeTelemetryOptions(loaded.telemetry, options.telemetry));
-    const mcp = loaded.mcpServers.length === 0 ? null : await (await loadMcp()).McpToolSource.create(loaded.mcpServers as readonly McpServerConfig[]);
+    // A stdio server whose transport asks for `sandbox` starts inside bubblewrap.
+    const mcp = loaded.mcpServers.length === 0 ? null : await (await loadMcp()).McpToolSource.create(await Promise.all((loaded.mcpServers as readonly McpServerConfig[]).map(sandboxMcpTransport)));
     return new Agent(loaded, document, options, undefined, { source: mcp, owned: true });
   }
 

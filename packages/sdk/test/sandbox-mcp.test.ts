@@ -1,7 +1,7 @@
 // Issue 31: an MCP stdio server runs inside the OS sandbox when the host asks
 // (`transport.sandbox`): it works, writes only where allowed, and an unavailable sandbox fails
 // the call with SANDBOX_UNAVAILABLE. Fixtures under /var/tmp (the sandbox's /tmp is private).
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -59,6 +59,34 @@ describe.skipIf(!available)('a sandboxed MCP stdio server', () => {
     await session.tool('mcp__fx2__write_note', { text: 'escaped note' }).catch(() => undefined);
     expect(existsSync(outside)).toBe(false);
     await session.closeAsync();
+  });
+});
+
+describe.skipIf(!available)('a sandboxed MCP server of the ACL', () => {
+  it('mcp_servers transport sandbox = { allow_write = [...] } starts it boxed', async () => {
+    const { command, args } = fixtureMcpStdioCommand();
+    const log = join(base, 'logs', 'acl.log');
+    const acl = `mcp_servers "acl" {\n  transport = { type = "stdio"  command = ${JSON.stringify(command)}  args = ${JSON.stringify(args)}  sandbox = { allow_write = [${JSON.stringify(join(base, 'logs'))}] } }\n  env = { MCP_FIXTURE_LOG = ${JSON.stringify(log)} }\n  timeout_ms = 20000\n}`;
+    const aclAgent = await Agent.create(aclFor(server, 'anthropic', acl));
+    try {
+      const session = await aclAgent.sessionAsync(join(base, 'ws'));
+      await session.tool('mcp__acl__write_note', { text: 'from the acl' });
+      expect(readFileSync(log, 'utf8')).toContain('note from the acl');
+      const status = await session.mcps();
+      expect(status.find((entry) => entry.name === 'acl')?.connected).toBe(true);
+      // The server's process is bubblewrap running the fixture.
+      const boxed = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).some((pid) => {
+        try {
+          const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+          return cmdline[0]?.endsWith('bwrap') === true && cmdline.some((arg) => arg.includes('fixture-mcp-stdio')) && cmdline.includes(join(base, 'logs'));
+        } catch {
+          return false;
+        }
+      });
+      expect(boxed).toBe(true);
+    } finally {
+      await aclAgent.close();
+    }
   });
 });
 
