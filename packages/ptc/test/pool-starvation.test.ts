@@ -9,13 +9,22 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProgramTool } from '../src/index.js';
 import type { ProgramMetadata } from '../src/index.js';
-import { MAX_PROGRAM_WORKERS, programWorkerPool } from '../src/program-worker-pool.js';
+import { MAX_PROGRAM_WORKERS } from '../src/program-worker-pool.js';
 import { createFakeContext } from './fake-context.js';
 import type { FakeTool } from './fake-context.js';
 
 const HOG_TIMEOUT_MS = 300_000;
-/** A host call that only returns when the run is cancelled. */
-const hang: FakeTool = (_args, signal) => new Promise((resolve) => signal?.addEventListener('abort', () => resolve({ output: 'aborted', exitCode: 1 }), { once: true }));
+/** Programs parked in `hang` right now, and who waits for a number of them. */
+let parked = 0;
+let parkedWaiters: Array<{ count: number; resolve: () => void }> = [];
+/** A host call that only returns when the run is cancelled (each call counts as a parked program). */
+const hang: FakeTool = (_args, signal) =>
+  new Promise((resolve) => {
+    parked += 1;
+    for (const waiter of parkedWaiters.filter((w) => parked >= w.count)) waiter.resolve();
+    parkedWaiters = parkedWaiters.filter((w) => parked < w.count);
+    signal?.addEventListener('abort', () => resolve({ output: 'aborted', exitCode: 1 }), { once: true });
+  });
 const HOG = "export default async function run(ctx) { await ctx.tool('hang', {}) }";
 
 function start(source: string, timeoutMs: number, options: { abortSignal?: AbortSignal; sessionId?: string } = {}) {
@@ -28,11 +37,13 @@ function start(source: string, timeoutMs: number, options: { abortSignal?: Abort
 let hogs = new AbortController();
 afterEach(() => {
   hogs.abort();
+  parked = 0;
+  parkedWaiters = [];
 });
 
-async function untilLive(count: number): Promise<void> {
-  const until = Date.now() + 10_000;
-  while (programWorkerPool.stats().live - programWorkerPool.stats().idle < count && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+/** Resolves once `count` programs are parked in `hang`: each holds a worker (an event, not a poll). */
+function untilParked(count: number): Promise<void> {
+  return parked >= count ? Promise.resolve() : new Promise((resolve) => parkedWaiters.push({ count, resolve }));
 }
 
 describe('a program waiting on nothing', () => {
@@ -58,7 +69,7 @@ describe('program worker pool: a fair share per session', () => {
   it(`${MAX_PROGRAM_WORKERS} sessions each parking a program on a host call do not keep another session's program from running`, async () => {
     hogs = new AbortController();
     const running = Array.from({ length: MAX_PROGRAM_WORKERS }, (_, i) => start(HOG, HOG_TIMEOUT_MS, { abortSignal: hogs.signal, sessionId: `hog-${i}` }));
-    await untilLive(MAX_PROGRAM_WORKERS);
+    await untilParked(MAX_PROGRAM_WORKERS);
     const other = await start('export default function run() { return 42 }', 5_000, { sessionId: 'other' });
     expect(other.program.error, other.result.output).toBeUndefined();
     expect(other.result.output).toContain('42');
@@ -69,7 +80,7 @@ describe('program worker pool: a fair share per session', () => {
   it('one session holding every base worker waits for its own next run, within that run\'s timeout (PROGRAM_BUSY)', async () => {
     hogs = new AbortController();
     const running = Array.from({ length: MAX_PROGRAM_WORKERS }, () => start(HOG, HOG_TIMEOUT_MS, { abortSignal: hogs.signal, sessionId: 'greedy' }));
-    await untilLive(MAX_PROGRAM_WORKERS);
+    await untilParked(MAX_PROGRAM_WORKERS);
     const mine = await start('export default function run() { return 1 }', 500, { sessionId: 'greedy' });
     expect(mine.program.error?.code, mine.result.output).toBe('PROGRAM_BUSY');
     expect(mine.program.error?.details).toMatchObject({ limit: 500, workers: MAX_PROGRAM_WORKERS });
