@@ -24,6 +24,11 @@ export interface BwrapPlan {
   readonly shareNetwork: boolean;
   /** Mounts added after the others (the allow-list proxy's socket directory). */
   readonly extraBinds?: readonly (readonly [string, string])[];
+  /**
+   * Existing trees under `/tmp` bound back read-only over the private `/tmp` (the code of a
+   * program that lives there, e.g. an MCP server started from a checkout in /tmp).
+   */
+  readonly readOnlyBinds?: readonly string[];
 }
 
 /**
@@ -36,10 +41,11 @@ export interface BwrapPlan {
  */
 export function bwrapArgs(plan: BwrapPlan, file: string, args: readonly string[]): string[] {
   const argv = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  for (const path of plan.readOnlyBinds ?? []) argv.push('--ro-bind', path, path);
   const writable = [...(plan.rootReal === undefined ? [] : [plan.rootReal]), ...plan.allowWrite];
   const hide = (hidden: HiddenPath): void => {
     // Under the private /tmp and outside every writable tree: not visible in the sandbox at all.
-    if (isUnder(hidden.path, '/tmp') && !writable.some((root) => isUnder(hidden.path, root))) return;
+    if (isUnder(hidden.path, '/tmp') && ![...writable, ...(plan.readOnlyBinds ?? [])].some((root) => isUnder(hidden.path, root))) return;
     if (hidden.directory) argv.push('--perms', '0700', '--tmpfs', hidden.path, '--remount-ro', hidden.path);
     else argv.push('--ro-bind', '/dev/null', hidden.path);
   };

@@ -1,7 +1,10 @@
 import { CodeError } from '@a3s-lab/code-core';
 import type { McpServerSandbox } from '@a3s-lab/code-core';
 
-import { bwrapArgs } from './bwrap-args.js';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { bwrapArgs, isUnder } from './bwrap-args.js';
 import { existingReal, hiddenPaths } from './process-sandbox.js';
 import { probeBubblewrap } from './sandbox-probe.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
@@ -34,6 +37,33 @@ export async function sandboxedCommand(spec: StandaloneCommand, options: McpServ
   if (!probe.ok) throw new CodeError('SANDBOX_UNAVAILABLE', `the MCP server cannot be sandboxed: ${probe.reason}`, { details: { reason: probe.reason, kind: 'bubblewrap' } });
   const [writable, hidden] = await Promise.all([existingReal(policy.allowWrite), hiddenPaths(policy.denyRead)]);
   const cwd = spec.cwd ?? process.cwd();
-  const args = bwrapArgs({ cwd, allowWrite: writable, protectedMounts: [], hidden, shareNetwork: policy.network === 'full' }, spec.command, spec.args);
+  const readOnlyBinds = await programTreesUnderTmp(cwd, spec);
+  const args = bwrapArgs({ cwd, allowWrite: writable, protectedMounts: [], hidden, shareNetwork: policy.network === 'full', readOnlyBinds }, spec.command, spec.args);
   return { command: probe.path, args, cwd };
+}
+
+/**
+ * The trees under `/tmp` that the program needs to start, which the sandbox's private `/tmp`
+ * would hide: for its working directory, its command and every absolute path (or `file:` URL)
+ * among its arguments, the top-level directory below `/tmp` that holds it (a checkout's
+ * `node_modules` sits beside the script it runs), bound back read-only. `/tmp` itself stays private.
+ */
+async function programTreesUnderTmp(cwd: string, spec: StandaloneCommand): Promise<string[]> {
+  const paths = [cwd, spec.command, ...spec.args].map((value) => (value.startsWith('file:') ? safeFileUrlPath(value) : value)).filter((value): value is string => value !== undefined && isAbsolute(value));
+  const trees = new Set<string>();
+  for (const path of paths) {
+    const real = (await existingReal([path]))[0] ?? path;
+    const [first] = relative('/tmp', real).split(sep);
+    if (first === undefined || first === '' || first.startsWith('..') || !isUnder(real, '/tmp')) continue;
+    trees.add(join('/tmp', first));
+  }
+  return existingReal([...trees]);
+}
+
+function safeFileUrlPath(url: string): string | undefined {
+  try {
+    return fileURLToPath(url);
+  } catch {
+    return undefined;
+  }
 }
