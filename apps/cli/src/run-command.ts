@@ -9,6 +9,7 @@ import type { ConfigSource } from './config-discovery.js';
 import { hostRun } from './host-run.js';
 import type { RunCommandOptions } from './parse-args.js';
 import { permissionPolicyFor } from './permission-modes.js';
+import type { PermissionMode } from './permission-modes.js';
 import { ensureTrustedConfig, recheckTrustedConfig } from './project-trust-gate.js';
 import { reportError } from './report-error.js';
 import { promptWithStdin } from './stdin-prompt.js';
@@ -60,6 +61,25 @@ export async function createAgentFrom(source: ConfigSource, io: CliIo): Promise<
 /** How children of `task` answer `ask` in the reference hosts when the config does not say. */
 export const HOST_SUBAGENT_CONFIRMATION_INHERITANCE = 'inherit_parent' as const;
 
+/**
+ * The session options every host with a human at the terminal sets (`run`, the chat): an explicit
+ * permission mode wins, else the config's own policy, else the `default` mode; confirmations
+ * wait {@link INTERACTIVE_CONFIRMATION_TIMEOUT_MS} unless the config says otherwise; and approving
+ * a `task` does not approve what its child runs — the child's asks come to this human too, unless
+ * the config chooses otherwise (`subagent_confirmation_inheritance`).
+ */
+export function humanHostSessionOptions(config: Agent['config'], permissionMode: PermissionMode | undefined): SessionOptions {
+  return {
+    ...(permissionMode !== undefined
+      ? { permissionPolicy: permissionPolicyFor(permissionMode) }
+      : config.permissionPolicy === undefined
+        ? { permissionPolicy: permissionPolicyFor('default') }
+        : {}),
+    confirmationPolicy: { defaultTimeoutMs: INTERACTIVE_CONFIRMATION_TIMEOUT_MS, ...config.confirmationPolicy },
+    subagentConfirmationInheritance: config.subagentConfirmationInheritance ?? HOST_SUBAGENT_CONFIRMATION_INHERITANCE,
+  };
+}
+
 /** `a3s-code run`: discovers the config, opens a session, streams the prompt. Returns the exit code. */
 export async function runCommand(options: RunCommandOptions, io: CliIo, style: Style): Promise<number> {
   let agent: Agent | undefined;
@@ -83,16 +103,7 @@ export async function runCommand(options: RunCommandOptions, io: CliIo, style: S
     const sessionOptions: SessionOptions = {
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.maxToolRounds === undefined ? {} : { maxToolRounds: options.maxToolRounds }),
-      // An explicit mode wins; else the config's own policy; else the `default` mode.
-      ...(options.permissionMode !== undefined
-        ? { permissionPolicy: permissionPolicyFor(options.permissionMode) }
-        : agent.config.permissionPolicy === undefined
-          ? { permissionPolicy: permissionPolicyFor('default') }
-          : {}),
-      confirmationPolicy: { defaultTimeoutMs: INTERACTIVE_CONFIRMATION_TIMEOUT_MS, ...agent.config.confirmationPolicy },
-      // Approving a `task` must not approve what its child runs: the child's asks come to this
-      // human too, unless the config chooses otherwise (`subagent_confirmation_inheritance`).
-      subagentConfirmationInheritance: agent.config.subagentConfirmationInheritance ?? HOST_SUBAGENT_CONFIRMATION_INHERITANCE,
+      ...humanHostSessionOptions(agent.config, options.permissionMode),
     };
     const session = await agent.sessionAsync(workspace, sessionOptions);
     if (!options.json) {

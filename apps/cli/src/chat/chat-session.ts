@@ -7,9 +7,8 @@ import type { Style } from '../ansi.js';
 import type { CliIo } from '../cli-io.js';
 import { discoverConfig, noConfigurationError } from '../config-discovery.js';
 import { defaultSessionsDir } from '../acp/acp-agents.js';
-import { permissionPolicyFor } from '../permission-modes.js';
 import { ensureTrustedConfig, recheckTrustedConfig } from '../project-trust-gate.js';
-import { HOST_SUBAGENT_CONFIRMATION_INHERITANCE, INTERACTIVE_CONFIRMATION_TIMEOUT_MS, createAgentFrom } from '../run-command.js';
+import { createAgentFrom, humanHostSessionOptions } from '../run-command.js';
 import type { ChatOptions } from './chat-args.js';
 
 /** An open chat: its agent, store, session, and what the header says. */
@@ -70,13 +69,7 @@ export async function openChat(options: ChatOptions, workspace: string, io: CliI
       sessionStore: store,
       autoSave: true,
       ...(options.model === undefined ? {} : { model: options.model }),
-      ...(options.permissionMode !== undefined
-        ? { permissionPolicy: permissionPolicyFor(options.permissionMode) }
-        : agent.config.permissionPolicy === undefined
-          ? { permissionPolicy: permissionPolicyFor('default') }
-          : {}),
-      confirmationPolicy: { defaultTimeoutMs: INTERACTIVE_CONFIRMATION_TIMEOUT_MS, ...agent.config.confirmationPolicy },
-      subagentConfirmationInheritance: agent.config.subagentConfirmationInheritance ?? HOST_SUBAGENT_CONFIRMATION_INHERITANCE,
+      ...humanHostSessionOptions(agent.config, options.permissionMode),
     };
     let resumeId = options.resume;
     if (options.continueLast) {
