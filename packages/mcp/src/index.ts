@@ -12,8 +12,10 @@ export type { McpConnectionState, McpConnectionStatus } from './mcp-connection.j
 export { MAX_MCP_ATTACHMENT_BYTES, toToolOutput } from './mcp-call-result.js';
 export type { McpCallOrigin } from './mcp-call-result.js';
 export { MAX_MCP_DESCRIPTION_LENGTH, MAX_MCP_SCHEMA_BYTES, capabilitiesFromAnnotations, createMcpTool, sanitizeDescription, stripInvisibleCharacters } from './mcp-tool.js';
-export { McpManager, mcpToolDefinitionHash } from './mcp-manager.js';
-export type { McpServerTools, McpToolChangeRecord } from './mcp-manager.js';
+export { McpManager } from './mcp-manager.js';
+export type { McpServerTools } from './mcp-manager.js';
+export { mcpToolDefinitionHash } from './mcp-tool-pins.js';
+export type { McpToolChangeRecord } from './mcp-tool-pins.js';
 export { SessionMcp } from './session-mcp.js';
 export { McpToolSource } from './mcp-tool-source.js';
 export { MAX_STDIO_MESSAGE_BYTES, STDERR_TAIL_BYTES, STDIO_KILL_GRACE_MS, StdioProcessTransport } from './stdio-process-transport.js';

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { AnyTool, McpLeftOutTool, McpSanitizedTool, McpServerConfig, McpToolChanges } from '@a3s-lab/code-core';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { McpConnection } from './mcp-connection.js';
@@ -7,14 +6,8 @@ import { mcpError } from './mcp-error.js';
 import { resolveMcpServerConfig } from './mcp-server-config.js';
 import { createMcpTool, sanitizeDescription, unusableSchemaReason } from './mcp-tool.js';
 import { assignMcpToolNames, mcpToolName } from './mcp-tool-name.js';
-
-/** A change of a server's tools that sessions report as `mcp_tools_changed` (once per `serial`). */
-export interface McpToolChangeRecord extends McpToolChanges {
-  /** Increases with each new change of this connection; a session reports each serial once. */
-  readonly serial: number;
-  /** True when the change was accepted (`acceptToolChanges: 'auto'`); false while it waits for the host. */
-  readonly accepted: boolean;
-}
+import { McpToolPins, hashesOf } from './mcp-tool-pins.js';
+import type { McpToolChangeRecord } from './mcp-tool-pins.js';
 
 /** The kernel tools of one server, and the tools it offered that could not be used. */
 export interface McpServerTools {
@@ -43,53 +36,6 @@ interface BuiltListing {
   readonly hashes: ReadonlyMap<string, string>;
 }
 
-/** Where a connection's accepted definitions stand. */
-interface PinState {
-  /** The server's name -> hash of the accepted definition. */
-  pins: Map<string, string>;
-  /** The listing the state was last compared with. */
-  compared: readonly McpToolDefinition[] | null;
-  pending: McpToolChanges | null;
-  lastChange: McpToolChangeRecord | null;
-}
-
-/** JSON with object keys sorted, so equal definitions hash equally whatever the key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/**
- * SHA-256 of what a model and the kernel take from a tool definition: its name, description,
- * input schema and annotations. A server that changes any of them changes the hash.
- */
-export function mcpToolDefinitionHash(definition: McpToolDefinition): string {
-  return createHash('sha256').update(canonicalJson({ name: definition.name, description: definition.description ?? null, inputSchema: definition.inputSchema ?? null, annotations: definition.annotations ?? null })).digest('hex');
-}
-
-function hashesOf(listing: readonly McpToolDefinition[]): Map<string, string> {
-  return new Map(listing.map((definition) => [definition.name, mcpToolDefinitionHash(definition)]));
-}
-
-function diff(pins: ReadonlyMap<string, string>, current: ReadonlyMap<string, string>): McpToolChanges | null {
-  const added: string[] = [];
-  const changed: string[] = [];
-  const removed: string[] = [];
-  for (const [name, hash] of current) {
-    const pinned = pins.get(name);
-    if (pinned === undefined) added.push(name);
-    else if (pinned !== hash) changed.push(name);
-  }
-  for (const name of pins.keys()) if (!current.has(name)) removed.push(name);
-  return added.length + changed.length + removed.length === 0 ? null : { added, changed, removed };
-}
-
-const sameChanges = (a: McpToolChanges | null, b: McpToolChanges | null): boolean => JSON.stringify(a) === JSON.stringify(b);
-
 /**
  * A set of MCP server connections by name: the agent's global one (from the ACL's
  * `mcp_servers`, inherited read-only by every session) or a session's own. Builds each server's
@@ -100,8 +46,7 @@ export class McpManager {
   readonly #connections = new Map<string, McpConnection>();
   readonly #listeners = new Set<() => void>();
   readonly #toolCache = new WeakMap<readonly McpToolDefinition[], BuiltListing>();
-  readonly #pins = new WeakMap<McpConnection, PinState>();
-  #serial = 0;
+  readonly #pins = new McpToolPins();
   #closed = false;
 
   /**
@@ -180,7 +125,7 @@ export class McpManager {
    * The kernel tools of server `name` (empty for an unknown or never-connected server). Tools
    * are pinned when first accepted (the first listing; then {@link acceptToolChanges} or a
    * server with `acceptToolChanges: 'auto'`): a tool that is new or whose definition changed
-   * since (name, description, input schema, annotations: see {@link mcpToolDefinitionHash}) is
+   * since (name, description, input schema, annotations: see `mcpToolDefinitionHash`) is
    * left out as `pending_change` until the change is accepted.
    */
   toolsOf(name: string): McpServerTools {
@@ -188,7 +133,7 @@ export class McpManager {
     if (connection === undefined) return { tools: [], skipped: [], leftOut: [], serverNames: new Map(), sanitized: [], pending: null, lastChange: null };
     const listing = connection.tools;
     const built = this.#build(connection, listing);
-    const state = this.#compare(connection, listing, built);
+    const state = this.#pins.compare(connection, listing, built.hashes);
     const held = new Set([...(state.pending?.added ?? []), ...(state.pending?.changed ?? [])]);
     const leftOut: McpLeftOutTool[] = [...built.leftOut];
     const tools: AnyTool[] = [];
@@ -217,12 +162,8 @@ export class McpManager {
     const connection = this.#connections.get(name);
     if (connection === undefined) throw mcpError('unknown_server', name, 'no MCP server of that name');
     const listing = connection.tools;
-    const state = this.#compare(connection, listing, this.#build(connection, listing));
-    const accepted = state.pending;
-    if (accepted === null) return null;
-    state.pins = hashesOf(listing);
-    state.pending = null;
-    this.#notify();
+    const accepted = this.#pins.accept(connection, listing, this.#build(connection, listing).hashes);
+    if (accepted !== null) this.#notify();
     return accepted;
   }
 
@@ -252,41 +193,6 @@ export class McpManager {
     built = { tools, leftOut, sanitized, hashes: hashesOf(listing) };
     this.#toolCache.set(listing, built);
     return built;
-  }
-
-  /** Compares the listing with the connection's pinned definitions (once per listing). */
-  #compare(connection: McpConnection, listing: readonly McpToolDefinition[], built: BuiltListing): PinState {
-    let state = this.#pins.get(connection);
-    if (state === undefined) {
-      // The first listing is the accepted one (an empty map until there has been one).
-      const first = connection.firstTools;
-      state = { pins: first === null ? new Map() : hashesOf(first), compared: first, pending: null, lastChange: null };
-      this.#pins.set(connection, state);
-    }
-    if (state.compared === null && connection.firstTools !== null) {
-      state.pins = hashesOf(connection.firstTools);
-      state.compared = connection.firstTools;
-    }
-    if (state.compared === listing) return state;
-    state.compared = listing;
-    const changes = diff(state.pins, built.hashes);
-    if (changes === null) {
-      state.pending = null;
-      return state;
-    }
-    if (connection.config.acceptToolChanges === 'auto') {
-      state.pins = new Map(built.hashes);
-      state.pending = null;
-      this.#serial += 1;
-      state.lastChange = { ...changes, serial: this.#serial, accepted: true };
-      return state;
-    }
-    if (!sameChanges(changes, state.pending)) {
-      this.#serial += 1;
-      state.lastChange = { ...changes, serial: this.#serial, accepted: false };
-    }
-    state.pending = changes;
-    return state;
   }
 
   /** Runs `listener` after a server is added or removed, or changes its tools. Returns an unsubscribe. */
