@@ -29,6 +29,8 @@ import { checkActiveSkill } from './stages/active-skill.js';
 import { boundOutput } from './stages/bound-output.js';
 import { chargeBudget } from './stages/budget-check.js';
 import { confirmCall } from './stages/confirmation.js';
+import { consultJournal, isReconciliationError, journalOf, recordOutcome } from './stages/journal.js';
+import type { RunJournal } from '../journal/run-journal.js';
 import { applyEscalation } from './stages/escalation.js';
 import { executeWithDeadline, MAX_TIMER_MS } from './stages/execute.js';
 import { abortedOutput } from './stages/map-tool-error.js';
@@ -147,7 +149,8 @@ function abortReasonText(signal: AbortSignal): string {
  * cancellation, recursion guard), execute, post-hooks, redaction, output bounds, events.
  *
  * Failures come back as failed {@link ToolResult}s (exit code != 0 with an `errorKind`); `invoke`
- * rejects only with BUDGET_EXHAUSTED and SESSION_CLOSED.
+ * rejects only with BUDGET_EXHAUSTED, SESSION_CLOSED and (durable runs) the SESSION_ERROR with
+ * `details.needs_reconciliation` of a non-idempotent call whose recorded start has no outcome.
  */
 export class InvocationKernel {
   /** Where large outputs are kept. */
@@ -198,6 +201,7 @@ export class InvocationKernel {
       deadlines: new DeadlineTimer(),
       noneTargetDecisions: new Map(),
       telemetry: options.telemetry ?? null,
+      journal: { current: null },
     };
     this.#queue = new ExecutionQueue(settings.maxConcurrentTools);
     this.#invokeNested = (parent, toolName, args, nestedOptions) => this.#nested(parent, toolName, args, nestedOptions);
@@ -240,7 +244,7 @@ export class InvocationKernel {
       try {
         stop = await this.#run(call);
       } catch (error) {
-        if (CodeError.hasCode(error, 'BUDGET_EXHAUSTED') || CodeError.hasCode(error, 'SESSION_CLOSED')) {
+        if (CodeError.hasCode(error, 'BUDGET_EXHAUSTED') || CodeError.hasCode(error, 'SESSION_CLOSED') || isReconciliationError(error)) {
           call.lifecycle.transition('failed');
           const message = deps.security.redact(error.message);
           emitToolEnd(deps, call, { name: call.toolName, output: message, exitCode: 1 }, { error_code: error.code });
@@ -255,6 +259,14 @@ export class InvocationKernel {
       this.#unlink(call);
       if (onCallerAbort !== null) signal!.removeEventListener('abort', onCallerAbort);
     }
+  }
+
+  /**
+   * Durable runs: the journal the running run's model calls consult and record in (stage 10a,
+   * after governance, before execution); `null` detaches it. The run executor sets it per run.
+   */
+  attachJournal(journal: RunJournal | null): void {
+    this.#deps.journal.current = journal;
   }
 
   /** Capabilities of a call with these arguments (conservative default for an unknown tool). */
@@ -361,6 +373,13 @@ export class InvocationKernel {
     // 10: recursion guard, queue, then deadline + cancellation around 11: execute.
     stop = checkRecursion(deps.registry, call, deps.maxNestingDepth);
     if (stop !== undefined) return stop;
+    // 10a: the run journal (durable runs): a recorded outcome instead of executing again.
+    const journal = deps.journal.current === null ? null : journalOf(deps, call);
+    if (journal !== null) {
+      stop = await consultJournal(journal, call);
+      if (stop !== undefined) return stop;
+      if (call.aborted) return this.#abortStop(call);
+    }
     // Nested calls run inside their parent's slot: queueing them could deadlock a full queue.
     const queued = call.parentToolId === undefined;
     if (queued && !this.#queue.tryAcquire() && !(await this.#waitForSlot(call))) return this.#abortStop(call);
@@ -380,6 +399,8 @@ export class InvocationKernel {
     // 12: post-hooks.
     if (deps.hooks.has('post_tool_use')) output = await runPostHooks(deps, call, output);
     const outcome = call.abortKind === 'timeout' ? 'timed_out' : call.abortKind === 'cancelled' ? 'cancelled' : (output.exitCode ?? 0) === 0 ? 'completed' : 'failed';
+    // A cancelled call's run ends cancelled: only outcomes the run goes on with are recorded.
+    if (journal !== null && outcome !== 'cancelled') await recordOutcome(deps, journal, call, output);
     return { output, outcome };
   }
 

@@ -9,6 +9,7 @@ import type { KernelTelemetry } from '../telemetry/tool-trace.js';
 import type { ToolServices } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
+import type { RunJournal } from '../journal/run-journal.js';
 import type { DeadlineTimer } from './deadline-timer.js';
 import type { InvocationCall } from './invocation-call.js';
 
@@ -41,6 +42,8 @@ export interface KernelDeps {
   readonly noneTargetDecisions: Map<string, PermissionDecision>;
   /** OpenTelemetry spans and metrics of calls; `null` = none (one null check per call). */
   readonly telemetry: KernelTelemetry | null;
+  /** The running run's journal (durable runs), set per run by the executor; `current: null` = none. */
+  readonly journal: { current: RunJournal | null };
 }
 
 /**

@@ -39,6 +39,8 @@ export interface CompactionContext {
   readonly signal: AbortSignal;
   /** Usage of the summarisation call (it is a real, billed model call). */
   readonly onUsage?: (usage: LlmUsage) => void;
+  /** The summarisation model of this run (durable runs journal it); default the compactor's. */
+  readonly llm?: (compactorLlm: LlmClient) => LlmClient;
 }
 
 /** The hook {@link runTurnLoop} calls; one per run, from {@link ContextCompactor.forRun}. */
@@ -169,7 +171,7 @@ export class ContextCompactor {
     const transcriptChars = Math.max(2000, Math.floor(((window * 0.6 - this.summaryMaxTokens) / this.#ratio) * CHARS_PER_TOKEN));
     let summary: string;
     try {
-      summary = await summarizeConversation(this.#llm, renderTranscript(prefix, transcriptChars), {
+      summary = await summarizeConversation(context.llm === undefined ? this.#llm : context.llm(this.#llm), renderTranscript(prefix, transcriptChars), {
         maxTokens: this.summaryMaxTokens,
         signal: context.signal,
         ...(this.#timeoutMs === undefined ? {} : { timeoutMs: this.#timeoutMs }),

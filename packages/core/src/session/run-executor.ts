@@ -8,8 +8,8 @@ import type { InvocationKernel } from '../kernel/invocation-kernel.js';
 import type { LlmClient, LlmMessage, LlmUsage } from '../llm/llm-client.js';
 import type { SecurityProvider } from '../security/security-provider.js';
 import type { ToolDefinition } from '../tools/tool.js';
-import type { VerificationLedger } from '../verification/verification-ledger.js';
 import { verificationSummaryText } from '../verification/verification-summary.js';
+import type { VerificationSummary } from '../verification/verification-summary.js';
 import type { AdmissionLease } from './admission-gate.js';
 import { isContextOverflowError } from './context-compactor.js';
 import type { ContextCompactor, TurnLoopCompaction } from './context-compactor.js';
@@ -21,6 +21,7 @@ import type { SendRequest, SendResult } from './send-request.js';
 import type { SessionEventBus } from './session-event-bus.js';
 import type { ResolvedSessionOptions } from './session-options.js';
 import { ToolCallRunner } from './tool-call-runner.js';
+import { journaledLlmClient } from '../journal/journaled-llm-client.js';
 import { runTurnLoop } from './turn-loop.js';
 import { looksMultiStep } from '../planning/planning-mode.js';
 import { usagePayload } from './usage-payload.js';
@@ -38,7 +39,8 @@ export interface RunExecutorDeps {
   readonly kernel: InvocationKernel;
   readonly hooks: HookRegistry;
   readonly security: SecurityProvider;
-  readonly verification: VerificationLedger;
+  /** The session's evidence: `agent_end` carries its summary. */
+  readonly verification: { summary(): VerificationSummary | null };
   readonly budget: BudgetGuard | null;
   readonly compactor: ContextCompactor | null;
   readonly system: () => string;
@@ -135,6 +137,9 @@ export class RunExecutor {
     const sink = { record: (event: AgentEvent) => run.append(event), push: (event: AgentEvent) => stream?.push(event) };
     d.bus.attachRun(sink);
     const checkpoint = d.conversation.checkpoint();
+    // Durable runs: the model and the kernel consult the run's journal for this run only.
+    const journal = request.journal ?? null;
+    if (journal !== null) d.kernel.attachJournal(journal);
     let userMessage: LlmMessage | undefined;
     let compaction: TurnLoopCompaction | undefined;
     let outcome: { ok: true; text: string } | { ok: false; error: CodeError };
@@ -160,10 +165,14 @@ export class RunExecutor {
         };
         userMessage = toUserMessage({ ...request, prompt });
         const emit = (event: AgentEvent): void => void d.bus.emit(event);
-        compaction = d.compactor?.forRun({ system: d.system(), tools: d.tools, conversation: d.conversation, emit, signal: controller.signal, onUsage: recordUsage });
+        let compactionLlm: LlmClient | null = null;
+        compaction = d.compactor?.forRun({
+          system: d.system(), tools: d.tools, conversation: d.conversation, emit, signal: controller.signal, onUsage: recordUsage,
+          ...(journal === null ? {} : { llm: (llm: LlmClient) => (compactionLlm ??= journaledLlmClient(llm, journal, 'compaction')) }),
+        });
         const loop = await runTurnLoop(
           {
-            llm: d.llm,
+            llm: journal === null ? d.llm : journaledLlmClient(d.llm, journal, 'model'),
             system: d.system,
             tools: d.tools,
             conversation: d.conversation,
@@ -203,6 +212,7 @@ export class RunExecutor {
     } finally {
       d.closeSignal.removeEventListener('abort', onClose);
       clearTimeout(deadline);
+      if (journal !== null) d.kernel.attachJournal(null);
     }
     // Cleanup BEFORE the terminal event: a consumer that saw it can send again immediately.
     const record = outcome.ok
@@ -297,7 +307,7 @@ export class RunExecutor {
 }
 
 /** A run's result, every counter read from its record. */
-function resultOf(record: RunRecord, text: string, summary: ReturnType<VerificationLedger['summary']>): SendResult {
+function resultOf(record: RunRecord, text: string, summary: VerificationSummary | null): SendResult {
   return {
     text,
     runId: record.id,

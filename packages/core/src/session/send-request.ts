@@ -4,6 +4,7 @@ import type { VerificationSummary } from '../verification/verification-summary.j
 import { isTraceparent } from '../telemetry/traceparent.js';
 import { validateMessages } from './conversation.js';
 import { toBase64 } from './turn-loop.js';
+import type { RunJournal } from '../journal/run-journal.js';
 
 /** An attachment sent with a prompt (images). */
 export interface Attachment {
@@ -24,6 +25,13 @@ export interface SendRequest {
    * `invoke_agent` span becomes its child (default: the host's active OpenTelemetry context).
    */
   readonly traceparent?: string;
+  /**
+   * Durable runs (a fleet): the run's journal. Every model response, tool call start and outcome
+   * and confirmation of this run is recorded in it before the next step begins, and a step already
+   * recorded (an earlier attempt of the same run, on any process) is replayed from it instead of
+   * running again. Default none.
+   */
+  readonly journal?: RunJournal;
 }
 
 /** What `send` resolves with (and `stream().result`). */
@@ -69,6 +77,10 @@ export function normalizeSendRequest(request: unknown): SendRequest {
   }
   if (r['traceparent'] !== undefined && (typeof r['traceparent'] !== 'string' || !isTraceparent(r['traceparent']))) {
     throw new CodeError('SESSION_ERROR', "request.traceparent must be a W3C traceparent ('00-<32 hex>-<16 hex>-<2 hex>')", { details: { field: 'traceparent' } });
+  }
+  const journal = r['journal'];
+  if (journal !== undefined && (typeof journal !== 'object' || journal === null || typeof (journal as { runId?: unknown }).runId !== 'string' || typeof (journal as { toolCall?: unknown }).toolCall !== 'function')) {
+    throw new CodeError('SESSION_ERROR', 'request.journal must be a RunJournal (runId, modelResponse, toolCall, ...)', { details: { field: 'journal' } });
   }
   if (r['history'] === undefined) return request as SendRequest;
   // `{role, content: 'text'}` is the common shorthand; checked whole before anything runs.

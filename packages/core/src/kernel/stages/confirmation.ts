@@ -5,6 +5,7 @@ import type { KernelDeps } from '../kernel-deps.js';
 import { emitCallEvent } from '../kernel-deps.js';
 import { capabilitiesOf } from './permission-target.js';
 import { denyCall } from './permission.js';
+import { journalOf } from './journal.js';
 
 /**
  * Stage 8: turns an `ask` into a human decision. No confirmation manager, or a disabled one,
@@ -20,6 +21,14 @@ export async function confirmCall(deps: KernelDeps, call: InvocationCall, decisi
   const tool = call.tool!;
   const lane = confirmationLaneOf(call.toolName, call.capabilities(() => capabilitiesOf(tool, call.args)), tool.orchestration);
   const notice = noticeOf(deps, call);
+  // Durable runs: an answer recorded earlier (this run's previous attempt, or given from another
+  // process while no worker held the run) is applied without asking again.
+  const journal = journalOf(deps, call);
+  if (journal !== null) {
+    const recorded = await journal.confirmationAnswer(call.toolId);
+    if (recorded !== null) return recorded.approved ? undefined : denyCall(deps, call, `rejected: ${recorded.reason ?? 'rejected by the host'}`, decision.rule);
+    await journal.recordConfirmationRequest(call.toolId, { toolName: call.toolName, args: deps.security.redactValue(call.args) });
+  }
   call.lifecycle.transition('gate-pending');
   const waitStarted = call.trace === null ? 0 : Date.now();
   const outcome = await manager.request({
@@ -31,6 +40,7 @@ export async function confirmCall(deps: KernelDeps, call: InvocationCall, decisi
     abortSignal: call.signal,
     emit: (event) => emitCallEvent(deps, call, event),
   });
+  if (journal !== null && outcome.source !== 'cancelled') await journal.recordConfirmationAnswer(call.toolId, { approved: outcome.approved, reason: outcome.reason });
   call.trace?.confirmation(outcome.source === 'timeout' ? 'timeout' : outcome.source === 'cancelled' ? 'cancelled' : outcome.approved ? 'approved' : 'rejected', Date.now() - waitStarted);
   if (outcome.approved) return undefined;
   if (outcome.source === 'cancelled' && call.aborted) return undefined; // the kernel reports the abort itself

@@ -1,0 +1,64 @@
+import type { LlmStreamEvent } from '../llm/llm-client.js';
+import type { ToolOutput } from '../tools/tool-result.js';
+
+/** What the journal holds for one tool call (`tool-<tool_call_id>`). */
+export interface JournaledToolCall {
+  /** The outcome, when the call finished before the process stopped; `null` = started only. */
+  readonly outcome: ToolOutput | null;
+  /**
+   * The host decided a started call without an outcome may run again
+   * (`reconcile(..., { retry: true })`): it is executed once more even when not idempotent.
+   */
+  readonly retry: boolean;
+}
+
+/** A recorded answer to a confirmation (`confirmation-<tool_call_id>`). */
+export interface JournaledAnswer {
+  readonly approved: boolean;
+  readonly reason?: string;
+}
+
+/**
+ * What a durable run needs from the runtime so that a run interrupted by process death resumes on
+ * another process from its last step: every completed model response (`model-<runId>-<n>`,
+ * compactions `compaction-<runId>-<n>`), every tool call's start and outcome
+ * (`tool-<tool_call_id>`) and every confirmation request and answer is a step, written (the
+ * promise resolved) before the next step begins. On replay a recorded response is served instead
+ * of asking the model, a recorded outcome is returned instead of executing the tool again, a
+ * recorded answer is applied instead of asking again.
+ *
+ * Passed per run (`SendRequest.journal`); core never stores it. `@a3s-lab/code-postgres`
+ * implements it over PostgreSQL; {@link MemoryRunJournal} is the in-memory reference.
+ */
+export interface RunJournal {
+  /** The durable run these steps belong to (stable across the processes that resume it). */
+  readonly runId: string;
+  /** The recorded events of a model response, or `null` when this response was never completed. */
+  modelResponse(key: string): Promise<readonly LlmStreamEvent[] | null>;
+  /** Records a completed model response (the events of its final attempt, `message_end` last). */
+  recordModelResponse(key: string, events: readonly LlmStreamEvent[]): Promise<void>;
+  /** The recorded state of a tool call, or `null` when it never started. */
+  toolCall(key: string): Promise<JournaledToolCall | null>;
+  /** Records that a tool call is about to execute (after every governance stage allowed it). */
+  recordToolStart(key: string, call: { readonly toolName: string; readonly args: unknown }): Promise<void>;
+  /** Records a tool call's (redacted) outcome. */
+  recordToolOutcome(key: string, outcome: ToolOutput): Promise<void>;
+  /** A recorded answer to the confirmation of `toolId` (given here or by another process), or `null`. */
+  confirmationAnswer(toolId: string): Promise<JournaledAnswer | null>;
+  /** Records that the call `toolId` waits for a human: a durable pending confirmation. */
+  recordConfirmationRequest(toolId: string, request: { readonly toolName: string; readonly args: unknown }): Promise<void>;
+  /** Records the answer the session received. */
+  recordConfirmationAnswer(toolId: string, answer: JournaledAnswer): Promise<void>;
+}
+
+/** The journal key of a tool call. */
+export function toolStepKey(toolId: string): string {
+  return `tool-${toolId}`;
+}
+
+/** Details of the error a run stops with when a non-idempotent call's outcome is unknown. */
+export interface ReconciliationDetails {
+  readonly needs_reconciliation: true;
+  readonly tool_id: string;
+  readonly tool_name: string;
+}
