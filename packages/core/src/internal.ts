@@ -49,3 +49,5 @@ export { describeUnsafePatterns, safeRegExp } from './validation/safe-pattern.js
 export { requireOnce } from './modules/require-once.js';
 export { HOST_TERMINATION_SIGNALS, processGroupRegistry, signalProcessGroup } from './process/process-group-registry.js';
 export type { HostProcess, ProcessGroupRegistry } from './process/process-group-registry.js';
+export { sweepMarkedProcesses } from './process/marked-process-sweep.js';
+export type { MarkedProcess, ProcessTable } from './process/marked-process-sweep.js';

@@ -1,5 +1,5 @@
 import { processGroupRegistry, signalProcessGroup as signalHostProcessGroup } from '@a3s-lab/code-core/internal';
-import { sweepMarkedProcesses } from './process-sweep.js';
+import { sweepMarkedProcessesNow } from './process-sweep.js';
 
 /**
  * The host's process-group registry (core's, shared with every other package that starts process
@@ -13,7 +13,7 @@ const registry = processGroupRegistry(process);
 export function registerProcessGroup(pgid: number, marker?: string): void {
   registry.register(pgid, () => {
     signalProcessGroup(pgid, 'SIGKILL');
-    if (marker !== undefined) sweepMarkedProcesses(marker, pgid);
+    if (marker !== undefined) sweepMarkedProcessesNow(marker, pgid);
   });
 }
 

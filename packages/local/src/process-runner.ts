@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 
 import { toHostFailure } from '@a3s-lab/code-core';
@@ -7,7 +6,9 @@ import type { ExecResult } from '@a3s-lab/code-core';
 import { abortError } from '@a3s-lab/code-core/internal';
 import { OutputCapture } from './output-capture.js';
 import { registerProcessGroup, signalProcessGroup, unregisterProcessGroup } from './process-registry.js';
-import { newProcessMarker, PROCESS_MARKER_ENV, sweepMarkedProcesses } from './process-sweep.js';
+import { newProcessMarker, PROCESS_MARKER_ENV, sweepAfterCall } from './process-sweep.js';
+import { releaseHelperChild, spawnThroughHelper } from './search/spawn-helper.js';
+import type { HelperChild } from './search/spawn-helper.js';
 
 /** Default byte budget across stdout and stderr together (1 MiB: half head, half tail). */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -71,27 +72,17 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
 
   const marker = newProcessMarker();
   return new Promise<ExecResult>((resolve, reject) => {
-    let child;
+    let child: HelperChild;
     try {
-      child = spawn(options.file, [...options.args], {
-        cwd: options.cwd,
-        env: { ...options.env, [PROCESS_MARKER_ENV]: marker },
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        windowsHide: true,
-      });
+      // Through the spawn helper: a fork of this (large) process would block its event loop.
+      child = spawnThroughHelper(options.file, options.args, { cwd: options.cwd, env: { ...options.env, [PROCESS_MARKER_ENV]: marker }, detached: true });
     } catch (error) {
       reject(toHostFailure(error));
       return;
     }
-    const pid = child.pid;
-    if (pid === undefined) {
-      child.once('error', (error) => reject(toHostFailure(error)));
-      return;
-    }
-    registerProcessGroup(pid, marker);
-    options.groups?.add(pid);
-    options.onSpawn?.(pid);
+    // Known at once for a direct spawn, on `spawn` through the helper. A timeout or abort before
+    // then is acted on as soon as the group exists.
+    let pid: number | undefined;
 
     const { stdout, stderr } = child;
     let exited = false;
@@ -111,43 +102,51 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
       }, ms);
       timers.add(timer);
     };
-
-    const finish = (): void => {
-      if (done) return;
-      done = true;
+    const stopTimers = (): void => {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       options.abortSignal?.removeEventListener('abort', onAbort);
+    };
+
+    const finish = (group: number): void => {
+      if (done) return;
+      done = true;
+      stopTimers();
       // Whatever is left of the group (background jobs, a grandchild holding a pipe) goes now,
       // and so does every descendant that left the group (setsid, double fork): found by marker.
-      signalProcessGroup(pid, 'SIGKILL');
-      const escaped = sweepMarkedProcesses(marker, pid);
-      unregisterProcessGroup(pid);
-      options.groups?.delete(pid);
+      signalProcessGroup(group, 'SIGKILL');
       stdout.destroy();
       stderr.destroy();
       child.removeAllListeners();
       child.on('error', () => undefined);
+      releaseHelperChild(child);
       const output = capture.finish();
-      resolve({
-        ...output,
-        exitCode,
-        signal: exitSignal,
-        timedOut,
-        cancelled,
-        durationMs: Math.round(performance.now() - started),
-        ...(escaped.length === 0 ? {} : { killedEscapedProcesses: escaped }),
+      void sweepAfterCall(marker, group).then((escaped) => {
+        unregisterProcessGroup(group);
+        options.groups?.delete(group);
+        resolve({
+          ...output,
+          exitCode,
+          signal: exitSignal,
+          timedOut,
+          cancelled,
+          durationMs: Math.round(performance.now() - started),
+          ...(escaped.length === 0 ? {} : { killedEscapedProcesses: escaped }),
+        });
       });
     };
 
+    const signalGroup = (group: number): void => {
+      signalProcessGroup(group, 'SIGTERM');
+      later(killGraceMs, () => {
+        signalProcessGroup(group, 'SIGKILL');
+        later(AFTER_KILL_WAIT_MS, () => finish(group));
+      });
+    };
     const terminate = (): void => {
       if (terminating || done) return;
       terminating = true;
-      signalProcessGroup(pid, 'SIGTERM');
-      later(killGraceMs, () => {
-        signalProcessGroup(pid, 'SIGKILL');
-        later(AFTER_KILL_WAIT_MS, finish);
-      });
+      if (pid !== undefined) signalGroup(pid);
     };
 
     function onAbort(): void {
@@ -157,7 +156,17 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
     }
 
     const maybeFinish = (): void => {
-      if (exited && !stdoutOpen && !stderrOpen) finish();
+      if (exited && !stdoutOpen && !stderrOpen && pid !== undefined) finish(pid);
+    };
+
+    const spawned = (group: number): void => {
+      pid = group;
+      registerProcessGroup(group, marker);
+      options.groups?.add(group);
+      options.onSpawn?.(group);
+      if (terminating) signalGroup(group);
+      if (exited && (stdoutOpen || stderrOpen)) later(drainGraceMs, () => finish(group));
+      else maybeFinish();
     };
 
     const onOutput = options.onOutput;
@@ -189,24 +198,33 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
     });
     stdout.on('error', () => undefined);
     stderr.on('error', () => undefined);
-    child.on('error', () => {
+    child.on('error', (error: Error) => {
       // Errors after a successful spawn (e.g. kill on a dead pid) change nothing: 'exit' decides.
+      if (pid !== undefined || done) return;
+      done = true;
+      stopTimers();
+      releaseHelperChild(child);
+      reject(toHostFailure(error));
     });
-    child.on('exit', (code, signal) => {
+    child.on('exit', (code: number | null, signal: string | null) => {
       exited = true;
       exitCode = code;
       exitSignal = signal;
+      if (pid === undefined) return;
       if (!stdoutOpen && !stderrOpen) {
-        finish();
+        finish(pid);
         return;
       }
-      later(drainGraceMs, finish);
+      const group = pid;
+      later(drainGraceMs, () => finish(group));
     });
+    if (child.pid !== undefined) spawned(child.pid);
+    else child.once('spawn', () => child.pid !== undefined && spawned(child.pid));
 
     later(Math.max(0, options.timeoutMs - (performance.now() - started)), () => {
       if (done) return;
       timedOut = true;
-      if (exited) finish();
+      if (exited && pid !== undefined) finish(pid);
       else terminate();
     });
     options.abortSignal?.addEventListener('abort', onAbort, { once: true });

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 
+import { sweepMarkedProcesses } from '@a3s-lab/code-core/internal';
+import type { MarkedProcess, ProcessTable } from '@a3s-lab/code-core/internal';
+
+import { sweepThroughHelper } from './search/spawn-helper.js';
+
 /**
  * Environment variable every process started by `runProcess` carries, with a value unique to
  * the call. Descendants inherit it even when they leave the process group (`setsid`,
@@ -8,69 +13,60 @@ import { readdirSync, readFileSync } from 'node:fs';
  */
 export const PROCESS_MARKER_ENV = 'A3S_PROCESS_MARKER';
 
-/** A process found and killed by {@link sweepMarkedProcesses}. */
+/** A process found and killed by the sweep of a call that had left the call's group. */
 export interface SweptProcess {
   readonly pid: number;
   /** Its command name (`/proc/<pid>/comm`). */
   readonly command: string;
 }
 
+/** This process's view of the process table (Node's `fs` and `process`). */
+export const HOST_PROCESS_TABLE: ProcessTable = {
+  selfPid: process.pid,
+  readdirSync: (path) => readdirSync(path),
+  readFileSync: (path, encoding) => readFileSync(path, encoding),
+  kill: (pid, signal) => process.kill(pid, signal),
+};
+
 /** A fresh marker value for one call. */
 export function newProcessMarker(): string {
   return randomBytes(12).toString('hex');
 }
 
+/** The `NAME=value` environment entry of a call's `marker`. */
+export function processMarkerEntry(marker: string): string {
+  return `${PROCESS_MARKER_ENV}=${marker}`;
+}
+
+/** The killed processes that had left group `pgid`: the escapees a group kill misses. */
+export function escapedFrom(found: readonly MarkedProcess[], pgid: number): SweptProcess[] {
+  return found.filter((entry) => entry.pgid !== pgid).map(({ pid, command }) => ({ pid, command }));
+}
+
 /**
- * SIGKILLs every process whose environment carries `marker` (Linux: `/proc/<pid>/environ`;
- * elsewhere nothing is found) and returns those that had left process group `pgid`: the
- * escapees a group kill misses. Synchronous, so it also runs inside an `exit` handler.
+ * SIGKILLs every process whose environment carries `marker` and returns those that had left
+ * process group `pgid`. Synchronous (the host's exit handler); the end of a call sweeps through
+ * the spawn helper instead (`sweepThroughHelper`), off the host's event loop.
  */
-export function sweepMarkedProcesses(marker: string, pgid: number): SweptProcess[] {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  const needle = Buffer.from(`${PROCESS_MARKER_ENV}=${marker}\0`);
-  const escaped: SweptProcess[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
-    if (pid === process.pid) continue;
-    let environ: Buffer;
-    try {
-      environ = readFileSync(`/proc/${entry}/environ`);
-    } catch {
-      continue;
-    }
-    if (!environ.includes(needle)) continue;
-    const group = processGroupOf(entry);
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      continue;
-    }
-    if (group !== pgid) escaped.push({ pid, command: commandOf(entry) });
-  }
-  return escaped;
+export function sweepMarkedProcessesNow(marker: string, pgid: number): SweptProcess[] {
+  return escapedFrom(sweepMarkedProcesses(HOST_PROCESS_TABLE, [processMarkerEntry(marker)])[0] ?? [], pgid);
 }
 
-function processGroupOf(entry: string): number | null {
-  try {
-    const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces and parentheses): state ppid pgrp ...
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[2]);
-  } catch {
-    return null;
+/**
+ * The sweep at the end of a call (see {@link sweepMarkedProcessesNow}): through the spawn helper
+ * when it runs, so the `/proc` scan (which grows with the number of processes on the machine)
+ * does not block this process's event loop and calls ending together share one scan; in this
+ * process otherwise, or when the helper exits meanwhile. Never rejects.
+ */
+export async function sweepAfterCall(marker: string, pgid: number): Promise<SweptProcess[]> {
+  const entry = processMarkerEntry(marker);
+  const remote = sweepThroughHelper([entry]);
+  if (remote !== null) {
+    try {
+      return escapedFrom((await remote)[0] ?? [], pgid);
+    } catch {
+      // The helper went away: sweep here.
+    }
   }
-}
-
-function commandOf(entry: string): string {
-  try {
-    return readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
-  } catch {
-    return '?';
-  }
+  return sweepMarkedProcessesNow(marker, pgid);
 }
