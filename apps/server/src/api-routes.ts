@@ -6,6 +6,7 @@ import { followRunEvents } from './follow-run-events.js';
 import { formatSseMessage } from './format-sse-message.js';
 import { ServerError } from './server-error.js';
 import type { SessionHost } from './session-host.js';
+import { SessionSummaries } from './session-summaries.js';
 
 /** A W3C `traceparent` header value (version 00-fe, lowercase hex). */
 const TRACEPARENT = /^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
@@ -51,12 +52,13 @@ function knownQuery(c: Context, allowed: readonly string[]): void {
  */
 export function createApiRoutes(host: SessionHost, options: { readonly maxStreamMs: number }): Hono {
   const api = new Hono();
+  const summaries = new SessionSummaries(host.store);
 
-  api.get('/config', (c) => c.json({ workspaceRoots: host.workspaceRoots }));
+  api.get('/config', (c) => c.json({ workspaceRoots: host.workspaceRoots, model: host.defaultModel }));
 
   api.get('/sessions', async (c) => {
     knownQuery(c, []);
-    return c.json({ sessions: (await host.store.list()).map((entry) => ({ id: entry.sessionId, updatedAtMs: entry.updatedAtMs })) });
+    return c.json({ sessions: await summaries.list() });
   });
 
   api.post('/sessions', async (c) => {

@@ -68,6 +68,11 @@ export class SessionHost {
     return this.#options.workspaceRoots;
   }
 
+  /** The agent's default model (`provider/model`), shown by the browser UI. */
+  get defaultModel(): string {
+    return this.#options.agent.config.defaultModel;
+  }
+
   /** Ids of the sessions live in this process. */
   liveSessionIds(): string[] {
     return [...this.#live.keys()];
