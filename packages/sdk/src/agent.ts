@@ -495,7 +495,7 @@ export class Agent {
     const telemetry = mergeTelemetryOptions(this.config.telemetry, this.#options.telemetry, options.telemetry);
     const resolved = resolveSessionOptions({ ...(window === undefined ? {} : { maxContextTokens: window }), ...this.#configDefaults(), ...options, ...(telemetry === undefined ? {} : { telemetry }) });
     // Built first: a bad webFetch.allowHosts entry fails the session before anything is opened.
-    const services = createWebServices(resolved.webFetch, this.#searchEngines);
+    const services = createWebServices(resolved.webFetch, this.#searchEngines, resolved.sandbox?.network);
     const model = resolved.model ?? this.config.defaultModel;
     let backend = resolved.workspaceBackend;
     const ownsWorkspace = backend === undefined;

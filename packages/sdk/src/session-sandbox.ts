@@ -83,7 +83,7 @@ const MODE_STRICTNESS = { off: 0, auto: 1, required: 2 } as const;
 /**
  * An agent directory's `sandbox` block over the host's, strictest-wins (loading a directory
  * never widens authority): the stricter mode (unset = `auto`), the narrower network (`none` <
- * allow-list < `full`; two allow-lists intersect), the host's `allowWrite` only, `denyRead` lists
+ * allow-list < `full`; two allow-lists intersect; unset stays unset against `full`), the host's `allowWrite` only, `denyRead` lists
  * unioned, `autoAllowBash` only when both set it.
  */
 export function strictestSandbox(host: SandboxOptions | undefined, overlay: SandboxOptions | undefined): SandboxOptions | undefined {
@@ -92,10 +92,13 @@ export function strictestSandbox(host: SandboxOptions | undefined, overlay: Sand
   const overlayMode = overlay.mode ?? 'auto';
   const mode = MODE_STRICTNESS[overlayMode] > MODE_STRICTNESS[hostMode] ? overlayMode : hostMode;
   const denyRead = [...new Set([...(host?.denyRead ?? []), ...(overlay.denyRead ?? [])])];
-  const network = narrowerNetwork(host?.network ?? 'none', overlay.network ?? 'none');
+  // The web tools follow `sandbox.network` only when it is set (docs/decisions/sandbox.md): unset
+  // on the host's side stays unset unless the directory narrows it (processes get `none` either way).
+  const unset = host?.network === undefined && (overlay.network === undefined || overlay.network === 'full');
+  const network = unset ? undefined : narrowerNetwork(host?.network ?? 'none', overlay.network ?? 'none');
   return {
     mode,
-    network,
+    ...(network === undefined ? {} : { network }),
     ...(host?.allowWrite === undefined ? {} : { allowWrite: host.allowWrite }),
     ...(denyRead.length === 0 ? {} : { denyRead }),
     ...(host?.autoAllowBash === true && overlay.autoAllowBash === true ? { autoAllowBash: true } : {}),

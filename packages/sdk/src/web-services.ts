@@ -1,7 +1,7 @@
 import type { SearchEngineConfig, WebSearchConfig } from '@a3s-lab/code-config';
 import { CodeError } from '@a3s-lab/code-core';
 import { WEB_CLIENT_SERVICE } from '@a3s-lab/code-core/internal';
-import type { ToolServices, WebFetchOptions } from '@a3s-lab/code-core';
+import type { SandboxNetwork, ToolServices, WebFetchOptions } from '@a3s-lab/code-core';
 import { WEB_SEARCH_SERVICE, createBingRssEngine, createBraveEngine, createDuckDuckGoEngine, createWebSearchService } from '@a3s-lab/code-tools';
 import type { SearchEngine } from '@a3s-lab/code-tools';
 import { createSafeHttpClient } from '@a3s-lab/code-web';
@@ -47,13 +47,17 @@ function createEngine(name: string, engine: SearchEngineConfig): SearchEngine {
 /**
  * One session's web services: the safe HTTP client (its `webFetch` options: allow-list, caps)
  * under {@link WEB_CLIENT_SERVICE} and the search service (engines + per-session breakers) under
- * `WEB_SEARCH_SERVICE`.
+ * `WEB_SEARCH_SERVICE`. `network`: the session's `sandbox.network` when the host set one, a
+ * ceiling over every fetch and search (`none` refuses them, `{ allow }` lets only listed hosts
+ * through); unset, the web tools keep their own policy (decision: docs/decisions/sandbox.md).
  *
- * @throws CodeError SESSION_CONFIGURATION_ERROR for a bad `webFetch.allowHosts` entry.
+ * @throws CodeError SESSION_CONFIGURATION_ERROR for a bad `webFetch.allowHosts` or
+ *   `sandbox.network.allow` entry.
  */
-export function createWebServices(webFetch: WebFetchOptions | undefined, search: SearchEngineSet): ToolServices {
+export function createWebServices(webFetch: WebFetchOptions | undefined, search: SearchEngineSet, network?: SandboxNetwork): ToolServices {
   return {
     [WEB_CLIENT_SERVICE]: createSafeHttpClient({
+      ...(network === undefined ? {} : { network }),
       ...(webFetch?.allowHosts === undefined ? {} : { allowHosts: webFetch.allowHosts }),
       ...(webFetch?.maxResponseBytes === undefined ? {} : { maxResponseBytes: webFetch.maxResponseBytes }),
       ...(webFetch?.timeoutMs === undefined ? {} : { timeoutMs: webFetch.timeoutMs }),

@@ -267,7 +267,8 @@ describe.skipIf(!available)("an agent directory's sandbox block", () => {
     const a = await start([toolCallResponse('bash', { command: `echo pwned > ${canary}/dir` }), textResponse('tried')], undefined, `agent_dirs = [${JSON.stringify(dirs)}]\nsandbox { mode = "required" }`);
     const session = await a.sessionForAgentAsync(ws, 'rogue', { permissionPolicy: ALLOW_ALL });
     expect(session.sandboxStatus()).toEqual({ active: true, kind: 'bubblewrap', network: 'none' });
-    expect(session.core.options.sandbox).toEqual({ mode: 'required', network: 'none' });
+    // The host set no network: it stays unset (processes: none; the web tools keep their own policy).
+    expect(session.core.options.sandbox).toEqual({ mode: 'required' });
     await session.send('escape');
     expect(readdirSync(canary)).toEqual([]);
   });

@@ -36,6 +36,14 @@ export interface SafeHttpClientOptions {
   readonly resolver?: HostResolver;
   /** `user-agent` header. Default {@link DEFAULT_WEB_USER_AGENT}. */
   readonly userAgent?: string;
+  /**
+   * The session's sandbox network policy (`SessionOptions.sandbox.network`) as a ceiling over
+   * every hop: `none` refuses every fetch; `{ allow }` refuses any host:port not on the list
+   * (matched like the sandbox's proxy: the URL's host name or literal address, exactly) and lets
+   * a listed private host through the address guard (the host allowed it for `bash` too);
+   * `full` or absent: no ceiling, only the address guard and `allowHosts`.
+   */
+  readonly network?: 'none' | 'full' | { readonly allow: readonly string[] };
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -59,10 +67,14 @@ interface CheckedTarget {
  *   the caller (or followed, re-checked, with `redirects: 'all'`);
  * - one deadline covers the whole exchange; bodies are capped after decompression.
  *
- * @throws CodeError SESSION_CONFIGURATION_ERROR for a bad `allowHosts` entry.
+ * @throws CodeError SESSION_CONFIGURATION_ERROR for a bad `allowHosts` or `network.allow` entry.
  */
 export function createSafeHttpClient(options: SafeHttpClientOptions = {}): WebClient {
-  const allow = new HostAllowList(options.allowHosts ?? []);
+  const network = options.network;
+  const sandboxHosts = typeof network === 'object' ? network.allow : null;
+  const sandboxAllow = sandboxHosts === null ? null : new HostAllowList(sandboxHosts, 'sandbox.network.allow');
+  // A host on the sandbox allow-list is allowed to the web tools as it is to processes.
+  const allow = new HostAllowList([...(options.allowHosts ?? []), ...(sandboxHosts ?? [])]);
   const maxBytesCap = options.maxResponseBytes ?? DEFAULT_WEB_MAX_RESPONSE_BYTES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEB_TIMEOUT_MS;
   const maxRedirects = options.maxRedirects ?? DEFAULT_WEB_MAX_REDIRECTS;
@@ -76,6 +88,8 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): WebCl
     const host = normalizeHostName(url.hostname);
     const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
     if (host === '') throw refusedTarget(shown, 'the URL has no host');
+    if (network === 'none') throw refusedTarget(shown, "the session's sandbox network policy is 'none' (sandbox.network), for processes and web tools alike");
+    if (sandboxAllow !== null && !sandboxAllow.allowsHost(host, port)) throw refusedTarget(shown, `${host}:${port} is not on the sandbox network allow-list (sandbox.network.allow)`);
     const hostAllowed = allow.allowsHost(host, port);
     const named = blockedHostName(host);
     if (named !== null && !hostAllowed) throw refusedTarget(shown, named);

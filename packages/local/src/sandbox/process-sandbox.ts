@@ -16,6 +16,12 @@ import type { SandboxPolicy } from './sandbox-policy.js';
 export interface LocalSandboxOptions extends SandboxOptions {
   /** Bubblewrap binary; default `bwrap` on PATH, else /usr/bin/bwrap. */
   readonly bwrapPath?: string;
+  /**
+   * The platform to sandbox on; default `process.platform`. Only Linux has a sandbox (bubblewrap):
+   * on `darwin` (Seatbelt is not implemented) `required` throws SANDBOX_UNAVAILABLE naming the
+   * platform and `auto` reports `{ active: false, reason }`. Tests set it to check that path.
+   */
+  readonly platform?: NodeJS.Platform;
 }
 
 /** A process to start: executable (through PATH), argv and working directory. */
@@ -38,11 +44,11 @@ export class ProcessSandbox {
   #proxy: NetworkProxy | undefined;
 
   constructor(options: LocalSandboxOptions | undefined) {
-    const { bwrapPath, ...rest } = options ?? { mode: 'off' as const };
+    const { bwrapPath, platform, ...rest } = options ?? { mode: 'off' as const };
     this.policy = resolveSandboxPolicy(rest);
-    this.#probe = this.policy.mode === 'off' ? null : probeBubblewrap(bwrapPath);
+    this.#probe = this.policy.mode === 'off' ? null : probeBubblewrap(bwrapPath, platform);
     if (this.policy.mode === 'required' && this.#probe?.ok === false) {
-      throw new CodeError('SANDBOX_UNAVAILABLE', `the sandbox is required but cannot start: ${this.#probe.reason}`, { details: { reason: this.#probe.reason, kind: 'bubblewrap' } });
+      throw new CodeError('SANDBOX_UNAVAILABLE', `the sandbox is required but cannot start: ${this.#probe.reason}`, { details: { reason: this.#probe.reason, kind: 'bubblewrap', platform: platform ?? process.platform } });
     }
   }
 

@@ -2,6 +2,7 @@ import { lstat, realpath, rm } from 'node:fs/promises';
 import { posix } from 'node:path';
 
 import { isUnder } from './bwrap-args.js';
+import { neutraliseCreatedGitDir } from './created-git-dir.js';
 import { a3sConfigFiles, existingCandidates, FIXED_PROTECTED_PATHS } from './protected-mounts.js';
 
 /**
@@ -12,8 +13,9 @@ import { a3sConfigFiles, existingCandidates, FIXED_PROTECTED_PATHS } from './pro
  * namespace ended) was created by the command and is removed again. Returns the function to run
  * after the call, which resolves to the workspace-relative paths it removed.
  *
- * Not covered: a `.git` directory that did not exist (a command may `git init`), and paths below
- * it.
+ * A `.git` that did not exist when the call started (the command ran `git init`, `git clone .`,
+ * or wrote a `gitdir:` file) is checked after it by `neutraliseCreatedGitDir`: new hooks and a
+ * config setting more than `git init` writes are removed, a `.git` file or link goes entirely.
  */
 export async function guardAbsentProtectedPaths(rootReal: string): Promise<() => Promise<string[]>> {
   const gitExists = (await lstat(posix.join(rootReal, '.git')).catch(() => null)) !== null;
@@ -36,6 +38,7 @@ export async function guardAbsentProtectedPaths(rootReal: string): Promise<() =>
     if (!linked) for (const path of await a3sConfigFiles(rootReal)) if (!configBefore.has(path)) created.push(path);
     created.sort((a, b) => b.length - a.length);
     for (const path of created) if (path !== '.a3s') await removeInside(rootReal, path);
+    if (!gitExists) created.push(...(await neutraliseCreatedGitDir(rootReal)));
     return created;
   };
 }

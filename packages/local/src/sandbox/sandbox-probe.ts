@@ -16,12 +16,25 @@ const probes = new Map<string, SandboxProbe>();
 export const BWRAP_PATH_ENV = 'A3S_CODE_BWRAP';
 
 /**
+ * Why no sandbox can start on `platform`, or null on Linux. macOS has no bubblewrap, and a3s-code
+ * builds its sandbox argv itself (no library), so Seatbelt (`sandbox-exec`) is not implemented.
+ */
+export function unsupportedPlatformReason(platform: NodeJS.Platform): string | null {
+  if (platform === 'linux') return null;
+  if (platform === 'darwin') return "no sandbox on platform 'darwin' (macOS): Seatbelt is not implemented (a3s-code builds bubblewrap's argv itself, and bubblewrap is Linux-only)";
+  return `no sandbox on platform '${platform}': bubblewrap is Linux-only`;
+}
+
+/**
  * Finds bubblewrap (`explicit`, else `$A3S_CODE_BWRAP`, else `bwrap` on PATH, else
  * /usr/bin/bwrap) and runs one trivial sandbox with it. The result is cached per binary for the
  * life of the process. Only the host sets these (a command's environment never reaches here).
+ * `platform` (default `process.platform`): anything but Linux has no sandbox (see
+ * {@link unsupportedPlatformReason}).
  */
-export function probeBubblewrap(explicit?: string): SandboxProbe {
-  if (process.platform !== 'linux') return { ok: false, reason: `no sandbox for platform '${process.platform}' (bubblewrap is Linux-only; Seatbelt is not implemented)` };
+export function probeBubblewrap(explicit?: string, platform: NodeJS.Platform = process.platform): SandboxProbe {
+  const unsupported = unsupportedPlatformReason(platform);
+  if (unsupported !== null) return { ok: false, reason: unsupported };
   const fromEnv = process.env[BWRAP_PATH_ENV];
   const path = explicit ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv) ?? findOnPath('bwrap') ?? '/usr/bin/bwrap';
   let probe = probes.get(path);
