@@ -1,15 +1,11 @@
 import { Hono } from 'hono';
-import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { followRunEvents } from './follow-run-events.js';
 import { formatSseMessage } from './format-sse-message.js';
+import { cursor, knownQuery, readJson, traceparentOf } from './request-input.js';
 import { ServerError } from './server-error.js';
 import type { SessionHost } from './session-host.js';
-import { SessionSummaries } from './session-summaries.js';
-
-/** A W3C `traceparent` header value (version 00-fe, lowercase hex). */
-const TRACEPARENT = /^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
 
 /** Interval of SSE keep-alive comments (so idle proxies do not cut a stream waiting on a confirmation). */
 export const SSE_KEEPALIVE_MS = 15_000;
@@ -18,33 +14,6 @@ const createSessionBody = z.strictObject({ workspace: z.string().min(1).max(4096
 const sendBody = z.strictObject({ prompt: z.string().min(1).max(200_000) });
 const confirmBody = z.strictObject({ approved: z.boolean(), reason: z.string().max(2000).optional() });
 
-async function readJson<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
-  let value: unknown;
-  try {
-    value = await c.req.json();
-  } catch {
-    throw new ServerError('BAD_REQUEST', 'the body must be a JSON object');
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ServerError('BAD_REQUEST', `invalid body: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`, { issues: parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })) });
-  }
-  return parsed.data;
-}
-
-function cursor(value: string | undefined, name: string): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (!/^\d{1,15}$/.test(value)) throw new ServerError('BAD_REQUEST', `${name} must be a non-negative integer; got '${value}'`, { field: name });
-  return Number(value);
-}
-
-function knownQuery(c: Context, allowed: readonly string[]): void {
-  for (const key of Object.keys(c.req.queries())) {
-    if (!allowed.includes(key)) throw new ServerError('BAD_REQUEST', `unknown query parameter '${key}'`, { field: key });
-  }
-}
-
 /**
  * The JSON + SSE API under `/api` (every route behind the request guard). Sessions are reached
  * through `host`, which resumes them from the store under their lease; see README.md for the
@@ -52,13 +21,12 @@ function knownQuery(c: Context, allowed: readonly string[]): void {
  */
 export function createApiRoutes(host: SessionHost, options: { readonly maxStreamMs: number }): Hono {
   const api = new Hono();
-  const summaries = new SessionSummaries(host.store);
 
-  api.get('/config', (c) => c.json({ workspaceRoots: host.workspaceRoots, model: host.defaultModel }));
+  api.get('/config', (c) => c.json({ workspaceRoots: host.workspaceRoots }));
 
   api.get('/sessions', async (c) => {
     knownQuery(c, []);
-    return c.json({ sessions: await summaries.list() });
+    return c.json({ sessions: (await host.store.list()).map((entry) => ({ id: entry.sessionId, updatedAtMs: entry.updatedAtMs })) });
   });
 
   api.post('/sessions', async (c) => {
@@ -93,9 +61,8 @@ export function createApiRoutes(host: SessionHost, options: { readonly maxStream
 
   api.post('/sessions/:id/runs', async (c) => {
     const body = await readJson(c, sendBody);
-    // W3C trace context: a caller's `traceparent` makes the run's spans its children (an invalid one is ignored, as the spec says).
-    const traceparent = c.req.header('traceparent')?.trim();
-    return c.json(await host.startRun(c.req.param('id'), body.prompt, traceparent !== undefined && TRACEPARENT.test(traceparent) ? traceparent : undefined), 202);
+    // W3C trace context: a caller's `traceparent` makes the run's spans its children.
+    return c.json(await host.startRun(c.req.param('id'), body.prompt, traceparentOf(c)), 202);
   });
 
   api.get('/sessions/:id/runs/:runId', async (c) => {

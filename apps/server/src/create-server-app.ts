@@ -6,6 +6,7 @@ import type { RequestGuardOptions } from './request-guard.js';
 import { ServerError, toErrorResponse } from './server-error.js';
 import type { SessionHost } from './session-host.js';
 import { createUiRoutes } from './ui-routes.js';
+import { createChatRoutes } from './ui-message-stream/chat-routes.js';
 
 /** What {@link createServerApp} wires together. */
 export interface ServerAppOptions extends RequestGuardOptions {
@@ -47,6 +48,7 @@ export function createServerApp(options: ServerAppOptions): Hono {
     c.header('Cache-Control', 'no-store');
   });
   app.route('/api', createApiRoutes(options.host, { maxStreamMs: options.maxStreamMs }));
+  app.route('/api', createChatRoutes(options.host));
   if (options.ui) app.route('/', createUiRoutes());
   return app;
 }

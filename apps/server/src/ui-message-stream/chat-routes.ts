@@ -1,0 +1,113 @@
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { Session } from '@a3s-lab/code';
+import { SSE_KEEPALIVE_MS } from '../api-routes.js';
+import { knownQuery, readJson, traceparentOf } from '../request-input.js';
+import { ServerError } from '../server-error.js';
+import type { SessionHandle, SessionHost } from '../session-host.js';
+import { chatIntentOf, chatRequestBody } from './chat-request.js';
+import type { ApprovalAnswer } from './chat-request.js';
+import { streamRunAsUIMessages } from './stream-run-as-ui-messages.js';
+import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-chunk.js';
+
+/**
+ * Answers the client's approval answers for run `runId` and returns the sequence the
+ * continuation starts after: the latest `confirmation_required` they answer (where the earlier
+ * stream stopped). An answer the session no longer waits for (given meanwhile in another tab,
+ * timed out) is skipped: the stream shows what the run recorded.
+ */
+async function answerApprovals(session: Session, runId: string, answers: readonly ApprovalAnswer[]): Promise<number> {
+  const events = await session.runEvents(runId);
+  const asked = new Map<string, number>();
+  for (const event of events) {
+    if (event.type !== 'confirmation_required') continue;
+    const id = event.payload['confirmation_id'] ?? event.payload['tool_id'];
+    if (typeof id === 'string') asked.set(id, Number(event.metadata?.['sequence']));
+  }
+  let from = -1;
+  for (const answer of answers) {
+    const sequence = asked.get(answer.approvalId);
+    if (sequence === undefined) continue;
+    from = Math.max(from, sequence);
+    await session.confirmToolUse(answer.approvalId, answer.approved, answer.reason);
+  }
+  if (from < 0) throw new ServerError('BAD_REQUEST', `run '${runId}' asked none of the approvals answered`, { runId, approvalIds: answers.map((a) => a.approvalId) });
+  return from;
+}
+
+/** Streams run `runId` of the held session as the UI message stream; releases the handle when done. */
+function uiMessageStream(c: Context, handle: SessionHandle, runId: string, from: number): Response {
+  for (const [name, value] of Object.entries(UI_MESSAGE_STREAM_HEADERS)) c.header(name, value);
+  return streamSSE(c, async (stream) => {
+    const abort = new AbortController();
+    // A closed connection stops this stream only: the run goes on (cancel is its own request).
+    stream.onAbort(() => abort.abort());
+    const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => abort.abort()), SSE_KEEPALIVE_MS);
+    try {
+      for await (const text of streamRunAsUIMessages(handle.session, runId, from, abort.signal)) await stream.write(text);
+    } finally {
+      clearInterval(keepAlive);
+      handle.release();
+    }
+  });
+}
+
+/**
+ * The AI SDK UI message stream endpoints (`useChat` with `DefaultChatTransport`, chat id = the
+ * session id): `POST /sessions/:id/chat` starts a run of the last user message, or answers the
+ * approvals of the last assistant message and continues its run; `GET
+ * /sessions/:id/chat/:streamId/stream` is the transport's resume request (204 when no run is
+ * running), a replay of the run from its recorded events.
+ */
+export function createChatRoutes(host: SessionHost): Hono {
+  const chat = new Hono();
+
+  chat.post('/sessions/:id/chat', async (c) => {
+    knownQuery(c, []);
+    const sessionId = c.req.param('id');
+    const body = await readJson(c, chatRequestBody);
+    if (body.id !== sessionId) throw new ServerError('BAD_REQUEST', `the chat id must be the session id '${sessionId}'`, { field: 'id' });
+    const intent = chatIntentOf(body);
+    if (intent.kind === 'prompt') {
+      const run = await host.startRun(sessionId, intent.prompt, traceparentOf(c));
+      return uiMessageStream(c, await host.open(sessionId), run.id, 0);
+    }
+    const handle = await host.open(sessionId);
+    try {
+      if (!(await handle.session.runs()).some((r) => r.id === intent.runId)) throw new ServerError('NOT_FOUND', `no run '${intent.runId}' (the assistant message id is its run id)`, { runId: intent.runId });
+      const from = await answerApprovals(handle.session, intent.runId, intent.answers);
+      return uiMessageStream(c, handle, intent.runId, from);
+    } catch (error) {
+      handle.release();
+      throw error;
+    }
+  });
+
+  chat.get('/sessions/:id/chat/:streamId/stream', async (c) => {
+    knownQuery(c, []);
+    const sessionId = c.req.param('id');
+    const streamId = c.req.param('streamId');
+    const handle = await host.open(sessionId);
+    try {
+      let runId: string | null = null;
+      if (streamId === sessionId) {
+        const current = await handle.session.currentRun();
+        runId = current !== null && current.status === 'running' ? current.id : null;
+      } else {
+        if (!(await handle.session.runs()).some((r) => r.id === streamId)) throw new ServerError('NOT_FOUND', `no run '${streamId}' in session '${sessionId}'`, { runId: streamId });
+        runId = streamId;
+      }
+      if (runId === null) {
+        handle.release();
+        return c.body(null, 204);
+      }
+      return uiMessageStream(c, handle, runId, 0);
+    } catch (error) {
+      handle.release();
+      throw error;
+    }
+  });
+
+  return chat;
+}
