@@ -1,0 +1,8 @@
+// Public surface of @a3s-lab/code-postgres. Every export is listed by name.
+export { openDatabase } from './database.js';
+export type { Database, DatabaseOptions, Listener, QueryResult, Queryable } from './database.js';
+export { MIGRATIONS, STORE_MIGRATIONS, migrate } from './migrations.js';
+export type { Migration } from './migrations.js';
+export { databaseName } from './database-name.js';
+export { PostgresSessionStore } from './postgres-session-store.js';
+export type { PostgresSessionEntry, PostgresSessionPage, PostgresSessionQuery, PostgresSessionStoreOptions } from './postgres-session-store.js';
