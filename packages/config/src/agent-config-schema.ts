@@ -50,7 +50,7 @@ export const agentConfigJsonSchema = {
   properties: {
     defaultModel: { type: 'string', pattern: '^[^/]+/.+$', description: 'provider/model' },
     providers: { type: 'array', minItems: 1, items: { $ref: '#/$defs/provider' } },
-    storageBackend: { enum: ['memory', 'file', 's3'] },
+    storageBackend: { enum: ['memory', 'file', 's3', 'postgres'] },
     sessionsDir: { type: 'string', minLength: 1 },
     agentDirs: { type: 'array', items: { type: 'string', minLength: 1 } },
     thinkingBudget: { type: 'integer', minimum: 0 },
@@ -69,6 +69,14 @@ export const agentConfigJsonSchema = {
         forcePathStyle: { type: 'boolean' },
         bucket: { type: 'string', minLength: 3 },
         prefix: { type: 'string' },
+      },
+    },
+    postgres: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['url'],
+      properties: {
+        url: { type: 'string', pattern: '^postgres(ql)?://' },
       },
     },
     webSearch: {

@@ -136,6 +136,15 @@ export interface S3StorageConfig {
   readonly prefix?: string;
 }
 
+/**
+ * `postgres { url = env("DATABASE_URL") }`: the PostgreSQL server of `storage_backend = "postgres"`
+ * (sessions in its `a3s_sessions` table, through `@a3s-lab/code-postgres`).
+ */
+export interface PostgresStorageConfig {
+  /** `postgres://user:password@host:port/database` (or `postgresql://`). */
+  readonly url: string;
+}
+
 /** `web_search { default_engines = [...]  engines "duckduckgo" {} ... }`. */
 export interface WebSearchConfig {
   /** Engines a call that names none uses. Default: the first configured engine. */
@@ -179,8 +188,8 @@ export interface AgentConfig extends AgentSessionDefaults {
   readonly defaultModel: string;
   /** Providers in source order. */
   readonly providers: readonly ProviderConfig[];
-  /** Where sessions are stored by default. Default `memory`. `s3` needs an `s3 { bucket ... }` block. */
-  readonly storageBackend: 'memory' | 'file' | 's3';
+  /** Where sessions are stored by default. Default `memory`. `s3` needs an `s3 { bucket ... }` block, `postgres` a `postgres { url }` block. */
+  readonly storageBackend: 'memory' | 'file' | 's3' | 'postgres';
   /** Absolute directory of the file session store. Default `.a3s/sessions` under the base directory. */
   readonly sessionsDir: string;
   /** Absolute agent directories. Default `[]`. */
@@ -191,6 +200,8 @@ export interface AgentConfig extends AgentSessionDefaults {
   readonly mcpServers: readonly McpServerEntryConfig[];
   /** `s3 { ... }`: the S3 connection of `storage_backend = "s3"` and `s3://` workspaces. */
   readonly s3?: S3StorageConfig;
+  /** `postgres { ... }`: the PostgreSQL server of `storage_backend = "postgres"`. */
+  readonly postgres?: PostgresStorageConfig;
   /** `web_search { ... }`: the search engines of `web_search`. */
   readonly webSearch?: WebSearchConfig;
   /** Absolute path of the config file, when the config came from a file. */

@@ -17,6 +17,7 @@ export type {
   ModelConfig,
   ModelLimitConfig,
   PermissionPolicyConfig,
+  PostgresStorageConfig,
   ProviderConfig,
   ProviderKind,
   SearchEngineConfig,

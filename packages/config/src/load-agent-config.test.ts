@@ -199,7 +199,7 @@ describe('loadAgentConfig: schema violations', () => {
     );
     expect(error.details['issues']).toEqual(
       expect.arrayContaining([
-        { path: '/storageBackend', message: 'must be one of "memory", "file", "s3"', line: 3, column: 1 },
+        { path: '/storageBackend', message: 'must be one of "memory", "file", "s3", "postgres"', line: 3, column: 1 },
         { path: '/maxToolRounds', message: 'must be >= 1', line: 2, column: 1 },
         { path: '/providers/0/models/0/toolCall', message: 'must be boolean', line: 5, column: 16 },
         { path: '/providers/0/models/0/limit/context', message: 'must be integer', line: 5, column: 35 },
@@ -314,6 +314,21 @@ s3 {
     expect(failure(() => loadAgentConfig(`${MINIMAL}storage_backend = "s3"\ns3 { region = "us-east-1" }`)).message).toMatch(/needs an s3 \{/);
     expect(failure(() => loadAgentConfig(`${MINIMAL}storage_backend = "s3"`)).message).toMatch(/needs an s3 \{/);
     expect(failure(() => loadAgentConfig(`${MINIMAL}s3 { region = "us-east-1"  bukket = "x" }`)).message).toMatch(/bukket/);
+  });
+});
+
+describe('loadAgentConfig: postgres storage', () => {
+  it('reads storage_backend = "postgres" with its postgres block, the URL from env()', () => {
+    const config = loadAgentConfig(`${MINIMAL}storage_backend = "postgres"\npostgres { url = env("DATABASE_URL") }`, { env: { DATABASE_URL: 'postgresql://app:pw@db:5432/a3s' } });
+    expect(config.storageBackend).toBe('postgres');
+    expect(config.postgres).toEqual({ url: 'postgresql://app:pw@db:5432/a3s' });
+  });
+
+  it('refuses storage_backend = "postgres" without a url, a URL of another scheme, and unknown keys', () => {
+    expect(failure(() => loadAgentConfig(`${MINIMAL}storage_backend = "postgres"`)).message).toMatch(/needs a postgres \{ url/);
+    expect(failure(() => loadAgentConfig(`${MINIMAL}storage_backend = "postgres"\npostgres { }`)).message).toMatch(/url/);
+    expect(failure(() => loadAgentConfig(`${MINIMAL}postgres { url = "mysql://db/x" }`)).message).toMatch(/url/);
+    expect(failure(() => loadAgentConfig(`${MINIMAL}postgres { url = "postgres://db/x"  pool_size = 3 }`)).message).toMatch(/poolSize|pool_size/);
   });
 });
 

@@ -181,6 +181,11 @@ export function toAgentConfig(document: AclDocument, options: ToAgentConfigOptio
     throw aclSyntaxError('storage_backend = "s3" needs an s3 { region = "..."  bucket = "..." } block naming the bucket of the sessions', at, file);
   }
 
+  if (known['storageBackend'] === 'postgres' && typeof (known['postgres'] as { url?: unknown } | undefined)?.url !== 'string') {
+    const at = positions.get('/storageBackend') ?? { line: 1, column: 1 };
+    throw aclSyntaxError('storage_backend = "postgres" needs a postgres { url = env("DATABASE_URL") } block naming the server of the sessions', at, file);
+  }
+
   const absolute = (path: string): string => resolve(options.baseDir, path);
   return {
     ...known,
