@@ -56,6 +56,10 @@ describe('POST /api/sessions/:id/chat (UI message stream)', () => {
     expect(message.parts.at(-1)).toMatchObject({ type: 'text', text: 'It says sample.', state: 'done' });
     expect(message.metadata).toMatchObject({ runId: run?.id, sessionId: id, status: 'completed', usage: { inputTokens: expect.any(Number), outputTokens: expect.any(Number) } });
 
+    // History: the same message, folded server-side from the same projection, after the prompt.
+    const history = await h.json<{ messages: UIMessage[] }>(`/api/sessions/${id}/messages`);
+    expect(history.messages).toEqual([{ id: `${run?.id ?? ''}:prompt`, role: 'user', parts: [{ type: 'text', text: 'What does the README say?' }] }, message]);
+
     // The wire itself: the protocol header, SSE data lines, [DONE] last; a finished run replays whole.
     const replay = await h.api(`/api/sessions/${id}/chat/${run?.id ?? ''}/stream`);
     expect(replay.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
@@ -102,6 +106,8 @@ describe('POST /api/sessions/:id/chat (UI message stream)', () => {
     expect(chat.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     const replayed = await lastMessageOf(await chatTransport(h.server.url, id).reconnectToStream({ chatId: message.id }).then((s) => s!));
     expect(replayed.parts).toEqual(message.parts);
+    const history = await h.json<{ messages: UIMessage[] }>(`/api/sessions/${id}/messages`);
+    expect(history.messages[1]).toEqual(message);
   });
 
   it('a dropped connection does not cancel the run; the resume request replays it into the same message', async () => {

@@ -8,6 +8,7 @@ import { ServerError } from '../server-error.js';
 import type { SessionHandle, SessionHost } from '../session-host.js';
 import { chatIntentOf, chatRequestBody } from './chat-request.js';
 import type { ApprovalAnswer } from './chat-request.js';
+import { runMessages } from './run-messages.js';
 import { streamRunAsUIMessages } from './stream-run-as-ui-messages.js';
 import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-chunk.js';
 
@@ -58,7 +59,8 @@ function uiMessageStream(c: Context, handle: SessionHandle, runId: string, from:
  * session id): `POST /sessions/:id/chat` starts a run of the last user message, or answers the
  * approvals of the last assistant message and continues its run; `GET
  * /sessions/:id/chat/:streamId/stream` is the transport's resume request (204 when no run is
- * running), a replay of the run from its recorded events.
+ * running), a replay of the run from its recorded events; `GET /sessions/:id/messages` is the
+ * conversation as `UIMessage[]` (history for a reloaded page or another tab).
  */
 export function createChatRoutes(host: SessionHost): Hono {
   const chat = new Hono();
@@ -107,6 +109,11 @@ export function createChatRoutes(host: SessionHost): Hono {
       handle.release();
       throw error;
     }
+  });
+
+  chat.get('/sessions/:id/messages', async (c) => {
+    knownQuery(c, []);
+    return c.json({ messages: await host.use(c.req.param('id'), (session) => runMessages(session)) });
   });
 
   return chat;
