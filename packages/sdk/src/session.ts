@@ -289,12 +289,12 @@ export class Session {
 
   /** Registers `/name`: typed into `send()` / `stream()`, it runs `handler` instead of a model turn. */
   registerCommand(name: string, description: string, handler: SlashCommandHandler): void {
-    this.#core.registerCommand(name, description, handler);
+    this.#core.features.commands.register(name, description, handler);
   }
 
   /** Every slash command (built-ins: help, tools, model, cost, history, status, compact, clear). */
   listCommands(): SlashCommandInfo[] {
-    return this.#core.listCommands();
+    return this.#core.features.commands.list();
   }
 
   // ---- MCP ----------------------------------------------------------------------------------
@@ -455,7 +455,7 @@ export class Session {
 
   /** The session's plan (planning phase and `update_plan`), in order; `task_updated` streams it. */
   plan(): PlanItem[] {
-    return this.#core.plan();
+    return this.#core.features.planning.items();
   }
 
   // ---- subagents ----------------------------------------------------------------------------
@@ -473,7 +473,7 @@ export class Session {
     if (background !== undefined && background !== false) {
       throw new CodeError('SESSION_CONFIGURATION_ERROR', "task({ background: true }) is not supported yet: await session.task(...) or run tasks concurrently with session.tasks([...])", { details: { field: 'background' } });
     }
-    return this.#core.task(request).then(toTaskResult);
+    return this.#core.features.subagents.task(request).then(toTaskResult);
   }
 
   /**
@@ -481,7 +481,7 @@ export class Session {
    * with the ToolResult fields of {@link task}.
    */
   tasks(tasks: readonly SubagentTaskRequest[], options: SubagentFanOutOptions = {}): Promise<TaskResult[]> {
-    return this.#core.tasks(tasks, options).then((results) => results.map(toTaskResult));
+    return this.#core.features.subagents.tasks(tasks, options).then((results) => results.map(toTaskResult));
   }
 
   /**
@@ -489,12 +489,12 @@ export class Session {
    * registered definition (its kind's tools and prompt, `maxSteps`, `confirmationInheritance`).
    */
   registerWorkerAgent(spec: WorkerAgentSpec): SubagentDefinition {
-    return this.#core.registerWorkerAgent(spec);
+    return this.#core.features.subagents.registerWorkerAgent(spec);
   }
 
   /** Agents this session can delegate to (built-ins and workers). */
   agents(): readonly SubagentDefinition[] {
-    return this.#core.agents();
+    return this.#core.features.subagents.agents();
   }
 
   // ---- persistence & evidence ---------------------------------------------------------------
@@ -530,8 +530,8 @@ export class Session {
    * Attaches external `a3s.verification_report.v1` documents to the session's evidence. All are
    * validated first: one bad document rejects with SESSION_ERROR and nothing is recorded.
    */
-  recordVerificationReports(reports: readonly unknown[]): Promise<VerificationReportV1[]> {
-    return this.#core.recordVerificationReports(reports);
+  async recordVerificationReports(reports: readonly unknown[]): Promise<VerificationReportV1[]> {
+    return this.#core.features.verification.record(reports);
   }
 
   /**
@@ -540,17 +540,17 @@ export class Session {
    * kind, description, command, required, timeoutMs }])`.
    */
   verifyCommands(subject: string, commands: readonly VerificationCommand[]): Promise<VerificationReportV1> {
-    return this.#core.verifyCommands(subject, commands);
+    return this.#core.features.verification.verifyCommands(subject, commands);
   }
 
   /** Every retained verification report, oldest first. */
   verificationReports(): VerificationReportV1[] {
-    return this.#core.verificationReports();
+    return this.#core.features.verification.reports();
   }
 
   /** What the next `agent_end` would carry as `verification_summary` (`null` without reports). */
   verificationSummary(): VerificationSummary | null {
-    return this.#core.verificationSummary();
+    return this.#core.features.verification.summary();
   }
 
   /** Sets (or with `null` removes) a label kept in snapshots. */

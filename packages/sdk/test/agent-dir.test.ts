@@ -103,7 +103,7 @@ describe('agent directories', () => {
     expect(handle.sessions().get('nightly')?.core.options.maxToolRounds).toBe(7);
     expect(handle.sessions().get('nightly')?.toolNames()).toEqual(expect.arrayContaining(['count_todos', 'Skill', 'search_skills', 'mcp__fx__echo']));
     expect((await handle.sessions().get('hourly')?.tool('mcp__fx__echo', { text: 'from a schedule' }))?.output).toBe('from a schedule');
-    expect(handle.sessions().get('nightly')?.core.skills().map((s) => s.name)).toEqual(['tidy']);
+    expect(handle.sessions().get('nightly')?.core.features.skills.list().map((s) => s.name)).toEqual(['tidy']);
     // Hour by hour, letting each fire finish (a fire still running when the next is due is skipped).
     for (const [at, count] of [['2026-12-02T00:30:00Z', 1], ['2026-12-02T01:30:00Z', 2], ['2026-12-02T02:30:00Z', 4]] as const) {
       await clock.advanceTo(at);
