@@ -555,12 +555,12 @@ export class Session {
 
   /** Sets (or with `null` removes) a label kept in snapshots. */
   setLabel(key: string, value: string | null): void {
-    this.#core.setLabel(key, value);
+    this.#core.features.labels.set(key, value);
   }
 
   /** The session's labels. */
   labels(): Record<string, string> {
-    return this.#core.labels();
+    return this.#core.features.labels.all();
   }
 
   // ---- lifecycle ----------------------------------------------------------------------------

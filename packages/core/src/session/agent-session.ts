@@ -43,7 +43,6 @@ export class AgentSession {
   readonly ownsWorkspace: boolean;
   readonly #parts: SessionParts;
   readonly #resumed: boolean;
-  readonly #labels = new Map<string, string>();
   #starting: Promise<void> | null = null;
   #closing: Promise<void> | null = null;
 
@@ -53,16 +52,7 @@ export class AgentSession {
     this.options = init.options;
     this.ownsWorkspace = init.ownsWorkspace ?? false;
     this.#resumed = init.snapshot !== undefined;
-    this.#parts = composeSession(init, [
-      {
-        name: 'labels',
-        capture: () => ({ labels: this.labels() }),
-        restore: (snapshot) => {
-          this.#labels.clear();
-          for (const [k, v] of Object.entries(snapshot.labels)) this.#labels.set(k, v);
-        },
-      },
-    ]);
+    this.#parts = composeSession(init);
     this.sandboxStatus = this.#parts.sandboxStatus;
     this.features = this.#parts.features;
   }
@@ -229,21 +219,6 @@ export class AgentSession {
   /** A retained artifact by URI, or `null`. */
   getArtifact(uri: string): Artifact | null {
     return this.#parts.artifacts.get(uri);
-  }
-
-  // ---- labels -------------------------------------------------------------------------------
-
-  /** Host labels kept in snapshots (tenant, ticket, branch...). `null` removes one. */
-  setLabel(key: string, value: string | null): void {
-    if (typeof key !== 'string' || key.length === 0 || key.length > 128) throw new CodeError('SESSION_ERROR', 'label keys are 1-128 characters', { details: { field: 'key' } });
-    if (value === null) this.#labels.delete(key);
-    else if (typeof value !== 'string' || value.length > 4096) throw new CodeError('SESSION_ERROR', 'label values are strings of at most 4096 characters', { details: { field: 'value' } });
-    else this.#labels.set(key, value);
-  }
-
-  /** The session's labels. */
-  labels(): Record<string, string> {
-    return Object.fromEntries(this.#labels);
   }
 
   // ---- state & persistence ------------------------------------------------------------------

@@ -20,6 +20,7 @@ import { ContextCompactor } from './context-compactor.js';
 import { Conversation } from './conversation.js';
 import type { FeatureContext } from './features/feature-context.js';
 import { generationFeature } from './features/generation-feature.js';
+import { labelsFeature } from './features/labels-feature.js';
 import { planningFeature } from './features/planning-feature.js';
 import { skillsFeature } from './features/skills-feature.js';
 import { slashCommandsFeature } from './features/slash-commands-feature.js';
@@ -54,6 +55,7 @@ function registerFeatures(ctx: FeatureContext, parts: { readonly compactor: () =
     verification: verificationFeature(ctx),
     generation: generationFeature(ctx),
     commands: slashCommandsFeature(ctx, { planning, ...parts }),
+    labels: labelsFeature(),
   };
 }
 
