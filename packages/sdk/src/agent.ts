@@ -19,6 +19,7 @@ import type { LlmClientFactory } from './create-llm-client.js';
 import { loadMcp } from './load-mcp.js';
 import type { McpToolSourceHandle } from './mcp-tool-source-handle.js';
 import { configuredSessionStore, s3ConfigCredentials, s3WorkspaceFromConfig } from './s3-from-config.js';
+import { PostgresSessionStore } from './postgres-session-store.js';
 import { S3SessionStore } from './s3-session-store.js';
 import { s3CredentialValues } from './s3-workspace-backend.js';
 import { modelContextWindow } from './model-context-window.js';
@@ -113,8 +114,8 @@ export class Agent {
 
   readonly #options: AgentCreateOptions;
   readonly #document: LoadedAclDocument;
-  /** The S3 store this agent built from its config (its client is released by `close()`). */
-  readonly #ownedS3Store: S3SessionStore | null;
+  /** The S3 or Postgres store this agent built from its config (its client or pool is released by `close()`). */
+  readonly #ownedStore: S3SessionStore | PostgresSessionStore | null;
   /**
    * Policies every session of this agent also obeys (strictest wins): for an agent derived for an
    * agent directory, the permission policy of the host's configuration, which the directory's
@@ -130,7 +131,7 @@ export class Agent {
     this.#factory = options.llmClientFactory ?? createLlmClient;
     this.#env = options.env ?? process.env;
     this.sessionStore = sessionStore ?? configuredSessionStore(config);
-    this.#ownedS3Store = sessionStore === undefined && this.sessionStore instanceof S3SessionStore ? this.sessionStore : null;
+    this.#ownedStore = sessionStore === undefined && (this.sessionStore instanceof S3SessionStore || this.sessionStore instanceof PostgresSessionStore) ? this.sessionStore : null;
     this.#toolSources = [...(options.toolSources ?? [])];
     this.#mcp = mcp.source;
     this.#ownsMcp = mcp.owned;
@@ -577,7 +578,7 @@ export class Agent {
     await Promise.all([...this.#sessions].map((s) => s.closeAsync()));
     this.#sessions.clear();
     if (this.#ownsMcp) await this.#mcp?.close();
-    await this.#ownedS3Store?.close();
+    await this.#ownedStore?.close();
   }
 
   /** Attaches the tool sources (host sources, then the config's MCP servers when `inheritMcp`) to a new session's surface. */

@@ -17,6 +17,7 @@ describe('@a3s-lab/code public surface', () => {
       'InvocationRuntime',
       'LocalWorkspaceBackend',
       'MemorySessionStore',
+      'PostgresSessionStore',
       'S3SessionStore',
       'S3WorkspaceBackend',
       'SESSION_SNAPSHOT_SCHEMA',

@@ -23,6 +23,10 @@ export type { LocalSandboxOptions } from '@a3s-lab/code-local';
 export { S3WorkspaceBackend } from './s3-workspace-backend.js';
 export { S3SessionStore } from './s3-session-store.js';
 export type { S3ConnectionOptions, S3SessionStoreOptions, S3WorkspaceBackendOptions } from '@a3s-lab/code-core';
+// PostgreSQL support lives in the optional @a3s-lab/code-postgres, loaded on first use; the options
+// are plain data declared here (no pg or PGlite type in these typings).
+export { PostgresSessionStore } from './postgres-session-store.js';
+export type { PostgresSessionPage, PostgresSessionQuery, PostgresSessionStoreOptions } from './postgres-session-store-types.js';
 export {
   AGENT_EVENT_TYPES_V1,
   CodeError,
@@ -76,4 +80,5 @@ export type {
   TelemetryOptions,
   WebFetchOptions,
   WorkspaceBackend,
+  WorkspaceOverlay,
 } from '@a3s-lab/code-core';

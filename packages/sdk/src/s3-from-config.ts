@@ -3,19 +3,25 @@ import { CodeError, MemorySessionStore } from '@a3s-lab/code-core';
 import type { SessionStore } from '@a3s-lab/code-core';
 import { FileSessionStore } from '@a3s-lab/code-local';
 
+import { PostgresSessionStore } from './postgres-session-store.js';
 import { S3SessionStore } from './s3-session-store.js';
 import { S3WorkspaceBackend } from './s3-workspace-backend.js';
 
 /** Default key prefix of session documents with `storage_backend = "s3"`. */
 export const DEFAULT_S3_SESSIONS_PREFIX = 'sessions';
 
-/** The store of the config's `storage_backend`: memory (default), `file` under `sessions_dir`, or `s3` per its `s3 { }` block. */
+/** The store of the config's `storage_backend`: memory (default), `file` under `sessions_dir`, `s3` per its `s3 { }` block, or `postgres` per its `postgres { url }` block. */
 export function configuredSessionStore(config: AgentConfig): SessionStore {
   if (config.storageBackend === 'file') return new FileSessionStore(config.sessionsDir);
   if (config.storageBackend === 's3') {
     const s3 = config.s3;
     if (s3?.bucket === undefined) throw new CodeError('CONFIG_ERROR', 'storage_backend = "s3" needs an s3 { bucket = "..." } block', { details: { field: 's3.bucket' } });
     return new S3SessionStore({ ...connectionOf(s3), bucket: s3.bucket, prefix: s3.prefix ?? DEFAULT_S3_SESSIONS_PREFIX });
+  }
+  if (config.storageBackend === 'postgres') {
+    const url = config.postgres?.url;
+    if (url === undefined) throw new CodeError('CONFIG_ERROR', 'storage_backend = "postgres" needs a postgres { url = env("DATABASE_URL") } block', { details: { field: 'postgres.url' } });
+    return new PostgresSessionStore({ connectionString: url });
   }
   return new MemorySessionStore('memory:agent');
 }
