@@ -7,7 +7,7 @@ import { abortError } from '@a3s-lab/code-core/internal';
 import { OutputCapture } from './output-capture.js';
 import { registerProcessGroup, signalProcessGroup, unregisterProcessGroup } from './process-registry.js';
 import { newProcessMarker, PROCESS_MARKER_ENV, sweepAfterCall } from './process-sweep.js';
-import { releaseHelperChild, spawnThroughHelper } from './search/spawn-helper.js';
+import { HELPER_LOST, releaseHelperChild, spawnThroughHelper } from './search/spawn-helper.js';
 import type { HelperChild } from './search/spawn-helper.js';
 
 /** Default byte budget across stdout and stderr together (1 MiB: half head, half tail). */
@@ -199,8 +199,17 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
     stdout.on('error', () => undefined);
     stderr.on('error', () => undefined);
     child.on('error', (error: Error) => {
-      // Errors after a successful spawn (e.g. kill on a dead pid) change nothing: 'exit' decides.
-      if (pid !== undefined || done) return;
+      if (done) return;
+      if (pid !== undefined) {
+        // After a successful spawn only a lost spawn helper is reported here (a failed kill is
+        // not): its exit report will not come, so the call ends when the pipes close (or at the
+        // deadline), exit code unknown.
+        if (!exited && (error as { code?: unknown }).code === HELPER_LOST) {
+          exited = true;
+          maybeFinish();
+        }
+        return;
+      }
       done = true;
       stopTimers();
       releaseHelperChild(child);

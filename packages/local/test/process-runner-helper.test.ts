@@ -110,4 +110,26 @@ describe.runIf(process.platform === 'linux')('runProcess through the spawn helpe
     // The helper answers a sweep for a marker nobody carries with nothing.
     expect(await sweepThroughHelper(['A3S_PROCESS_MARKER=none-such'])).toEqual([[]]);
   });
+
+  it('ends a call whose helper died under it at the deadline, kills its group, and runs the next call', async () => {
+    let pid = 0;
+    let killed = false;
+    const result = await runProcess({
+      file: 'sh',
+      args: ['-c', 'echo $PPID; exec sleep 30'],
+      cwd: root,
+      env,
+      timeoutMs: 1000,
+      killGraceMs: 100,
+      onSpawn: (p) => void (pid = p),
+      onOutput: (_stream, text) => {
+        if (killed) return;
+        killed = true;
+        process.kill(Number(text.trim()), 'SIGKILL');
+      },
+    });
+    expect(result).toMatchObject({ timedOut: true, exitCode: null });
+    expect(gone(pid)).toBe(true);
+    expect((await runProcess({ file: 'sh', args: ['-c', 'echo next'], cwd: root, env, timeoutMs: 10_000 })).stdout).toBe('next\n');
+  });
 });

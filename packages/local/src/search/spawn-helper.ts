@@ -23,6 +23,8 @@ import type { MarkedProcess } from '@a3s-lab/code-core/internal';
 const HELPER_SOURCE = String.raw`
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
+// A transpiler that keeps function names (tsx, esbuild's keepNames) wraps them in __name.
+const __name = (target) => target;
 const sweepMarkedProcesses = (${sweepMarkedProcesses.toString()});
 const table = { selfPid: process.pid, readdirSync: (path) => fs.readdirSync(path), readFileSync: (path, encoding) => fs.readFileSync(path, encoding), kill: (pid, signal) => process.kill(pid, signal) };
 // A host that went away mid-send is not an error here: 'disconnect' ends the helper.
@@ -36,7 +38,14 @@ const sweepAll = () => {
   const batch = sweeps;
   sweeps = [];
   const markers = [...new Set(batch.flatMap((request) => request.markers))];
-  const found = sweepMarkedProcesses(table, markers);
+  let found;
+  try {
+    found = sweepMarkedProcesses(table, markers);
+  } catch (error) {
+    // The host sweeps itself.
+    for (const request of batch) send({ type: 'swept', id: request.id, error: String(error && error.message) });
+    return;
+  }
   const byMarker = new Map(markers.map((marker, index) => [marker, found[index]]));
   for (const request of batch) send({ type: 'swept', id: request.id, found: request.markers.map((marker) => byMarker.get(marker) ?? []) });
 };
@@ -86,6 +95,12 @@ process.on('disconnect', () => {
   for (const { child, detached } of children.values()) killChild(child, detached);
   process.exit(0);
 });
+// Nothing it started may outlive it, even when it fails.
+process.on('uncaughtException', (error) => {
+  for (const { child, detached } of children.values()) killChild(child, detached);
+  process.stderr.write('a3s spawn helper: ' + String(error && error.stack) + '\n');
+  process.exit(1);
+});
 `;
 
 interface HelperMessage {
@@ -96,6 +111,7 @@ interface HelperMessage {
   readonly signal?: string | null;
   readonly message?: string;
   readonly found?: MarkedProcess[][];
+  readonly error?: string;
 }
 
 /**
@@ -118,6 +134,9 @@ export interface HelperSpawnOptions {
   /** Starts the child as the leader of a new process group (and session): `spawn`'s `detached`. */
   readonly detached?: boolean;
 }
+
+/** The `code` of the error a helper child emits when the helper exited under it. */
+export const HELPER_LOST = 'A3S_SPAWN_HELPER_LOST';
 
 let helper: ChildProcess | null = null;
 /** True once the helper said it runs: until then (and if it never does) spawns are direct. */
@@ -247,7 +266,8 @@ function startHelper(): ChildProcess | null {
         const sweep = pendingSweeps.get(message.id);
         pendingSweeps.delete(message.id);
         if (pending.size === 0 && pendingSweeps.size === 0) unrefHelper();
-        sweep?.resolve(message.found ?? []);
+        if (message.error === undefined) sweep?.resolve(message.found ?? []);
+        else sweep?.reject(new Error(message.error));
         return;
       }
       const child = pending.get(message.id);
@@ -266,7 +286,7 @@ function startHelper(): ChildProcess | null {
       if (!helperReady) helperFailed = true;
       helper = null;
       helperReady = false;
-      for (const child of [...pending.values()]) child.failed(new Error('the spawn helper exited'));
+      for (const child of [...pending.values()]) child.failed(Object.assign(new Error('the spawn helper exited'), { code: HELPER_LOST }));
       for (const sweep of [...pendingSweeps.values()]) sweep.reject(new Error('the spawn helper exited'));
       pendingSweeps.clear();
     };
