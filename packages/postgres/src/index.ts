@@ -6,3 +6,7 @@ export type { Migration } from './migrations.js';
 export { databaseName } from './database-name.js';
 export { PostgresSessionStore } from './postgres-session-store.js';
 export type { PostgresSessionEntry, PostgresSessionPage, PostgresSessionQuery, PostgresSessionStoreOptions } from './postgres-session-store.js';
+export { createFleet, Fleet, FLEET_QUEUE } from './fleet/fleet.js';
+export type { FleetOptions, FleetWorkHandle } from './fleet/fleet.js';
+export type { FleetAgent, FleetPendingConfirmation, FleetRequest, FleetRun, FleetRunStatus, FleetSession, ReconcileDecision } from './fleet/fleet-types.js';
+export { PgRunJournal } from './fleet/pg-run-journal.js';

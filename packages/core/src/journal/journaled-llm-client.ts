@@ -20,6 +20,8 @@ export function journaledLlmClient(inner: LlmClient, journal: RunJournal, purpos
         yield* recorded;
         return;
       }
+      // The first live turn after a replay: what the lost attempt streamed of it is provisional.
+      if (journal.liveAfterReplay?.() === true) yield { type: 'attempt_start', attempt: 2, retryReason: 'resumed' };
       const events: LlmStreamEvent[] = [];
       for await (const event of inner.stream(request, options)) {
         if (event.type === 'attempt_start') {

@@ -49,6 +49,13 @@ export interface RunJournal {
   recordConfirmationRequest(toolId: string, request: { readonly toolName: string; readonly args: unknown }): Promise<void>;
   /** Records the answer the session received. */
   recordConfirmationAnswer(toolId: string, answer: JournaledAnswer): Promise<void>;
+  /**
+   * Asked when a model response is not recorded: `true` when it is the first live step of an
+   * attempt that replayed an earlier attempt's steps. The turn then starts with `turn_start`
+   * (`retry: true`, `reason: 'resumed'`), so hosts drop what the lost attempt streamed of it.
+   * Default: never.
+   */
+  liveAfterReplay?(): boolean;
 }
 
 /** The journal key of a tool call. */

@@ -1,0 +1,173 @@
+import { CodeError, createAgentEvent, toCodeError } from '@a3s-lab/code-core';
+import type { AgentEvent, SendResult, SessionSnapshotV1, SessionStore } from '@a3s-lab/code-core';
+
+import type { Database, DatabaseOptions, Queryable } from '../database.js';
+import { PostgresSessionStore } from '../postgres-session-store.js';
+import type { FleetAgent, FleetRunStatus, FleetSession } from './fleet-types.js';
+import { PgRunJournal } from './pg-run-journal.js';
+
+/** Label a saved session carries: the fleet run whose result it holds. */
+export const FLEET_RUN_LABEL = 'a3s.fleet.run';
+
+/** A run this process executes right now (what cancel and remote confirmations reach). */
+export interface ActiveRun {
+  readonly runId: string;
+  readonly session: FleetSession;
+  readonly journal: PgRunJournal;
+  cancelling: boolean;
+}
+
+/** What a worker runs runs with. */
+export interface WorkerContext {
+  readonly db: Database;
+  readonly storeOptions: DatabaseOptions;
+  readonly agent: FleetAgent;
+  readonly workerId: string;
+  readonly active: Map<string, ActiveRun>;
+}
+
+interface Claim {
+  readonly attempt: number;
+  readonly sessionId: string;
+  readonly prompt: string;
+  readonly base: string | null;
+  readonly cancelRequested: boolean;
+}
+
+/**
+ * Executes (or resumes) one run to its end on this process: claims the next attempt, resumes the
+ * session from the snapshot the run started from, replays the journal and runs live from the
+ * first unrecorded step, then writes the outcome. Returns without touching the run when it is
+ * already over, or when another attempt took it over meanwhile (this worker lost its lease).
+ * Rejects only on database failures (pg-boss then retries the job).
+ */
+export async function executeRun(ctx: WorkerContext, runId: string): Promise<void> {
+  const claim = await claimRun(ctx, runId);
+  if (claim === null) return;
+  let session: FleetSession | null = null;
+  const journal = await PgRunJournal.open(ctx.db, runId, claim.attempt, () => {
+    const active = ctx.active.get(runId);
+    if (active !== undefined) void active.session.cancelAsync().catch(() => undefined);
+  });
+  try {
+    if (claim.cancelRequested) {
+      journal.event(terminalError(runId, 'SESSION_ERROR', 'run cancelled before it started', { cancelled: true }));
+      await journal.finish((tx) => setStatus(tx, runId, 'cancelled', { error: { code: 'SESSION_ERROR', message: 'run cancelled before it started' } }));
+      return;
+    }
+    const store = new PostgresSessionStore(ctx.storeOptions);
+    try {
+      const latest = await store.load(claim.sessionId);
+      if (latest === null) {
+        const message = `session '${claim.sessionId}' is not in the fleet's session store`;
+        journal.event(terminalError(runId, 'SESSION_ERROR', message, {}));
+        await journal.finish((tx) => setStatus(tx, runId, 'failed', { error: { code: 'SESSION_ERROR', message } }));
+        return;
+      }
+      const recorded = journal.recordedResult();
+      if (recorded !== null && latest.labels[FLEET_RUN_LABEL] === runId) {
+        // The previous attempt saved the session and died before writing the end.
+        await journal.finish((tx) => setStatus(tx, runId, 'completed', { result: recorded }));
+        return;
+      }
+      const baseText = claim.base ?? JSON.stringify(latest);
+      if (claim.base === null) await ctx.db.query('UPDATE a3s_fleet_runs SET base_snapshot = $2 WHERE run_id = $1 AND attempts = $3', [runId, baseText, claim.attempt]);
+      const base = JSON.parse(baseText) as SessionSnapshotV1;
+      session = await ctx.agent.resumeSessionAsync(claim.sessionId, { sessionStore: baseStore(store, base), autoSave: false });
+      const active: ActiveRun = { runId, session, journal, cancelling: false };
+      ctx.active.set(runId, active);
+      let capturing = true;
+      const unsubscribe = session.onEvent((event) => {
+        if (capturing) journal.event(event);
+      });
+      let outcome: { ok: true; result: SendResult } | { ok: false; error: CodeError };
+      try {
+        outcome = { ok: true, result: await session.send({ prompt: claim.prompt, journal }) };
+      } catch (error) {
+        outcome = { ok: false, error: toCodeError(error) };
+      } finally {
+        capturing = false;
+        unsubscribe();
+        ctx.active.delete(runId);
+      }
+      if (journal.lost !== null) return;
+      await finishRun(runId, journal, session, outcome, active.cancelling);
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    if (journal.lost !== null) return;
+    throw error;
+  } finally {
+    await session?.closeAsync().catch(() => undefined);
+  }
+}
+
+async function claimRun(ctx: WorkerContext, runId: string): Promise<Claim | null> {
+  return ctx.db.transaction(async (tx) => {
+    const found = await tx.query<{ status: FleetRunStatus; attempts: number; session_id: string; request: { prompt: string }; base_snapshot: string | null; cancel_requested: boolean }>(
+      'SELECT status, attempts, session_id, request, base_snapshot, cancel_requested FROM a3s_fleet_runs WHERE run_id = $1 FOR UPDATE',
+      [runId],
+    );
+    const row = found.rows[0];
+    // Over, or waiting for the host: the job has nothing to do.
+    if (row === undefined || (row.status !== 'queued' && row.status !== 'running')) return null;
+    const attempt = Number(row.attempts) + 1;
+    await tx.query("UPDATE a3s_fleet_runs SET status = 'running', attempts = $2, worker_id = $3, updated_at = now() WHERE run_id = $1", [runId, attempt, ctx.workerId]);
+    return { attempt, sessionId: row.session_id, prompt: row.request.prompt, base: row.base_snapshot, cancelRequested: row.cancel_requested };
+  });
+}
+
+async function finishRun(runId: string, journal: PgRunJournal, session: FleetSession, outcome: { ok: true; result: SendResult } | { ok: false; error: CodeError }, cancelling: boolean): Promise<void> {
+  if (!outcome.ok && outcome.error.details['needs_reconciliation'] === true) {
+    const reconciliation = { toolId: String(outcome.error.details['tool_id']), toolName: String(outcome.error.details['tool_name']) };
+    await journal.finish((tx) => setStatus(tx, runId, 'needs_reconciliation', { reconciliation, error: { code: outcome.error.code, message: outcome.error.message } }));
+    return;
+  }
+  const result = outcome.ok ? { text: outcome.result.text, turns: outcome.result.turns, toolCallsCount: outcome.result.toolCallsCount } : null;
+  if (result !== null) await journal.recordResult(result);
+  session.setLabel(FLEET_RUN_LABEL, runId);
+  let saveError: CodeError | null = null;
+  try {
+    await session.save();
+  } catch (error) {
+    saveError = toCodeError(error);
+  }
+  if (saveError !== null) {
+    const error = { code: saveError.code, message: `the run ended but its session could not be saved: ${saveError.message}` };
+    await journal.finish((tx) => setStatus(tx, runId, 'failed', { error }));
+    return;
+  }
+  if (outcome.ok) {
+    await journal.finish((tx) => setStatus(tx, runId, 'completed', { result }));
+    return;
+  }
+  const cancelled = cancelling || outcome.error.details['cancelled'] === true;
+  await journal.finish((tx) => setStatus(tx, runId, cancelled ? 'cancelled' : 'failed', { error: { code: outcome.error.code, message: outcome.error.message } }));
+}
+
+/** Sets a run's end (or `needs_reconciliation`) inside a journal write. */
+export async function setStatus(tx: Queryable, runId: string, status: FleetRunStatus, fields: { readonly result?: unknown; readonly error?: unknown; readonly reconciliation?: unknown }): Promise<void> {
+  const final = status === 'completed' || status === 'failed' || status === 'cancelled';
+  await tx.query(
+    `UPDATE a3s_fleet_runs SET status = $2, result = $3::jsonb, error = $4::jsonb, reconciliation = $5::jsonb, updated_at = now(), finished_at = ${final ? 'now()' : 'NULL'} WHERE run_id = $1`,
+    [runId, status, fields.result === undefined ? null : JSON.stringify(fields.result), fields.error === undefined ? null : JSON.stringify(fields.error), fields.reconciliation === undefined ? null : JSON.stringify(fields.reconciliation)],
+  );
+}
+
+/** The `error` event a run ends with when it never reached a session. */
+export function terminalError(runId: string, code: string, message: string, details: Record<string, unknown>): AgentEvent {
+  return createAgentEvent('error', { run_id: runId, code, message, details });
+}
+
+/** The store a resumed attempt opens its session from: loads the run's base snapshot, saves to the real store. */
+function baseStore(store: PostgresSessionStore, base: SessionSnapshotV1): SessionStore {
+  return {
+    name: store.name,
+    capabilities: store.capabilities,
+    load: (sessionId) => Promise.resolve(sessionId === base.sessionId ? structuredClone(base) : null),
+    save: (snapshot) => store.save(snapshot),
+    delete: (sessionId) => store.delete(sessionId),
+    list: () => store.list(),
+  };
+}

@@ -1,0 +1,417 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+
+import { CodeError } from '@a3s-lab/code-core';
+import type { AgentEvent } from '@a3s-lab/code-core';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { PgBoss, fromPglite } from 'pg-boss';
+
+import { openDatabase } from '../database.js';
+import type { Database, DatabaseOptions, Listener } from '../database.js';
+import { migrate } from '../migrations.js';
+import { PostgresSessionStore } from '../postgres-session-store.js';
+import { readEvents } from './fleet-events.js';
+import type { FleetAgent, FleetPendingConfirmation, FleetRequest, FleetRun, FleetRunStatus, ReconcileDecision } from './fleet-types.js';
+import { executeRun, setStatus, terminalError } from './fleet-worker.js';
+import type { ActiveRun, WorkerContext } from './fleet-worker.js';
+import { confirmationKey, EVENTS_CHANNEL } from './pg-run-journal.js';
+
+/** The pg-boss queue of fleet runs. */
+export const FLEET_QUEUE = 'a3s-fleet-runs';
+/** Channel cancel and confirm notify (payload: the run id). */
+const CONTROL_CHANNEL = 'a3s_fleet_control';
+/** pg-boss's floor for a job heartbeat. */
+const MIN_LEASE_MS = 10_000;
+
+/** Options of {@link createFleet}. */
+export type FleetOptions = DatabaseOptions & {
+  /** Builds the sessions runs execute in (`@a3s-lab/code`'s `Agent`). */
+  readonly agent: FleetAgent;
+  /** This process's name in `run().workerId`. Default `<hostname>:<pid>:<random>`. */
+  readonly workerId?: string;
+  /**
+   * A worker that stops heartbeating loses its runs to another within this time (pg-boss job
+   * heartbeat). Default 30000; at least 10000 (pg-boss's heartbeat floor); whole seconds.
+   */
+  readonly leaseMs?: number;
+  /** How often waiting readers and workers look at the database besides LISTEN/NOTIFY, ms. Default 500. */
+  readonly pollMs?: number;
+};
+
+/** A running `work()` loop. */
+export interface FleetWorkHandle {
+  /** Stops taking runs and waits for the runs in progress to end (drain). Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Durable runs across processes over one PostgreSQL database (or PGlite): runs are queued as
+ * pg-boss jobs, executed by any process that calls `work()`, journaled step by step so that a run
+ * whose worker dies resumes on another from its last step, and observed, cancelled and confirmed
+ * from any process.
+ */
+export class Fleet {
+  /** Sessions runs execute in live here (`agent.sessionAsync(workspace, { sessionStore: fleet.sessionStore })`). */
+  readonly sessionStore: PostgresSessionStore;
+  readonly workerId: string;
+  readonly #db: Database;
+  readonly #boss: PgBoss;
+  readonly #ctx: WorkerContext;
+  readonly #pollMs: number;
+  readonly #owned: (() => Promise<void>) | null;
+  readonly #waiters = new Map<string, Set<() => void>>();
+  #eventsListener: Listener | null = null;
+  #controlListener: Listener | null = null;
+  #controlTimer: ReturnType<typeof setInterval> | null = null;
+  readonly #handles = new Set<FleetWorkHandle>();
+  #closed: Promise<void> | null = null;
+
+  /** @internal Use {@link createFleet}. */
+  constructor(parts: { db: Database; boss: PgBoss; storeOptions: DatabaseOptions; agent: FleetAgent; workerId: string; pollMs: number; owned: (() => Promise<void>) | null }) {
+    this.#db = parts.db;
+    this.#boss = parts.boss;
+    this.#pollMs = parts.pollMs;
+    this.#owned = parts.owned;
+    this.workerId = parts.workerId;
+    this.sessionStore = new PostgresSessionStore(parts.storeOptions);
+    this.#ctx = { db: parts.db, storeOptions: parts.storeOptions, agent: parts.agent, workerId: parts.workerId, active: new Map<string, ActiveRun>() };
+  }
+
+  /** @internal */
+  async start(): Promise<void> {
+    this.#eventsListener = await this.#db.listen(EVENTS_CHANNEL, (runId) => this.#wake(runId));
+  }
+
+  /**
+   * Queues a run of `sessionId` (which must be in {@link sessionStore}). One run per session at a
+   * time: SESSION_BUSY while one is queued, running or waiting for reconciliation.
+   */
+  async submit(sessionId: string, request: FleetRequest): Promise<{ readonly runId: string }> {
+    this.#open();
+    const prompt = promptOf(request);
+    const exists = await this.#db.query('SELECT 1 FROM a3s_sessions WHERE session_id = $1', [sessionId]);
+    if (exists.rows.length === 0) throw new CodeError('SESSION_ERROR', `session '${sessionId}' is not in the fleet's session store: create it with sessionStore: fleet.sessionStore first`, { details: { sessionId } });
+    const runId = `run_${randomUUID()}`;
+    try {
+      await this.#db.query("INSERT INTO a3s_fleet_runs (run_id, session_id, request, status) VALUES ($1, $2, $3::jsonb, 'queued')", [runId, sessionId, JSON.stringify({ prompt })]);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === '23505') {
+        throw new CodeError('SESSION_BUSY', `session '${sessionId}' already has a run queued, running or waiting for reconciliation`, { details: { sessionId } });
+      }
+      throw error;
+    }
+    await this.#enqueue(runId);
+    return { runId };
+  }
+
+  /** Executes queued runs on this process, at most `concurrency` at once (default 1). */
+  async work(options: { readonly concurrency?: number } = {}): Promise<FleetWorkHandle> {
+    this.#open();
+    const concurrency = options.concurrency ?? 1;
+    if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > 256) throw new CodeError('CONFIG_ERROR', 'concurrency must be an integer from 1 to 256', { details: { field: 'concurrency', value: concurrency } });
+    await this.#startControl();
+    const id = await this.#boss.work<{ runId: string }>(FLEET_QUEUE, { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: Math.max(0.5, this.#pollMs / 1000) }, async (jobs) => {
+      for (const job of jobs) await executeRun(this.#ctx, job.data.runId);
+    });
+    let stopped: Promise<void> | null = null;
+    const handle: FleetWorkHandle = {
+      stop: () =>
+        (stopped ??= (async () => {
+          await this.#boss.offWork(FLEET_QUEUE, { id, wait: true });
+          this.#handles.delete(handle);
+        })()),
+    };
+    this.#handles.add(handle);
+    return handle;
+  }
+
+  /**
+   * The run's v1 events in sequence order (`metadata.sequence`, from 1), from any process, without
+   * gaps or duplicates across worker changes; ends after the run's last event once it is over (or
+   * waits for reconciliation). `afterSequence` resumes a stream.
+   */
+  events(runId: string, options: { readonly afterSequence?: number; readonly signal?: AbortSignal } = {}): AsyncIterable<AgentEvent> {
+    this.#open();
+    return readEvents({ db: this.#db, runId, afterSequence: options.afterSequence ?? 0, pollMs: this.#pollMs, wait: (signal) => this.#waitFor(runId, signal), run: () => this.run(runId), ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  }
+
+  /** The run, or `null` when unknown. */
+  async run(runId: string): Promise<FleetRun | null> {
+    const found = await this.#db.query<RunRow>('SELECT * FROM a3s_fleet_runs WHERE run_id = $1', [runId]);
+    const row = found.rows[0];
+    return row === undefined ? null : toRun(row);
+  }
+
+  /** Cancels a run from any process; `false` when it is already over. */
+  async cancel(runId: string): Promise<boolean> {
+    this.#open();
+    const outcome = await this.#db.transaction(async (tx) => {
+      const found = await tx.query<{ status: FleetRunStatus }>('SELECT status FROM a3s_fleet_runs WHERE run_id = $1 FOR UPDATE', [runId]);
+      const status = found.rows[0]?.status;
+      if (status === undefined || status === 'completed' || status === 'failed' || status === 'cancelled') return false;
+      if (status === 'running') {
+        await tx.query('UPDATE a3s_fleet_runs SET cancel_requested = true, updated_at = now() WHERE run_id = $1', [runId]);
+        await tx.query('SELECT pg_notify($1, $2)', [CONTROL_CHANNEL, runId]);
+        return true;
+      }
+      // Queued or waiting for reconciliation: nobody runs it, it ends here.
+      const last = await tx.query<{ seq: number | null }>('SELECT max(seq) AS seq FROM a3s_fleet_events WHERE run_id = $1', [runId]);
+      const event = terminalError(runId, 'SESSION_ERROR', 'run cancelled: cancelled by host', { cancelled: true });
+      const seq = Number(last.rows[0]?.seq ?? 0) + 1;
+      await tx.query('INSERT INTO a3s_fleet_events (run_id, seq, event, attempt) VALUES ($1, $2, $3::jsonb, 0)', [runId, seq, JSON.stringify({ ...event, metadata: { ...event.metadata, sequence: seq, run_id: runId } })]);
+      await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, runId]);
+      await setStatus(tx, runId, 'cancelled', { error: { code: 'SESSION_ERROR', message: 'run cancelled: cancelled by host' } });
+      return true;
+    });
+    return outcome;
+  }
+
+  /**
+   * Answers a pending confirmation of a run from any process: the worker running it applies it at
+   * once; a run whose worker died applies it when another resumes it. `false` when the call has no
+   * pending confirmation (unknown, already answered).
+   */
+  async confirm(runId: string, toolId: string, approved: boolean, reason?: string): Promise<boolean> {
+    this.#open();
+    const key = confirmationKey(toolId);
+    return this.#db.transaction(async (tx) => {
+      const found = await tx.query<{ status: FleetRunStatus; attempts: number }>('SELECT status, attempts FROM a3s_fleet_runs WHERE run_id = $1 FOR UPDATE', [runId]);
+      const run = found.rows[0];
+      if (run === undefined || (run.status !== 'running' && run.status !== 'queued')) return false;
+      const steps = await tx.query<{ kind: string }>('SELECT kind FROM a3s_fleet_steps WHERE run_id = $1 AND key = $2', [runId, key]);
+      if (!steps.rows.some((s) => s.kind === 'confirmation_request') || steps.rows.some((s) => s.kind === 'confirmation_answer')) return false;
+      await tx.query(
+        `INSERT INTO a3s_fleet_steps (run_id, step, key, kind, value, attempt)
+         SELECT $1, coalesce(max(step), 0) + 1, $2, 'confirmation_answer', $3::jsonb, $4 FROM a3s_fleet_steps WHERE run_id = $1`,
+        [runId, key, JSON.stringify({ approved, ...(reason === undefined ? {} : { reason }) }), Number(run.attempts)],
+      );
+      await tx.query('SELECT pg_notify($1, $2)', [CONTROL_CHANNEL, runId]);
+      return true;
+    });
+  }
+
+  /** Confirmations runs wait for, across the fleet, oldest first. */
+  async pendingConfirmations(): Promise<FleetPendingConfirmation[]> {
+    const found = await this.#db.query<{ run_id: string; session_id: string; key: string; value: { toolName: string; args: unknown }; created_at: Date }>(
+      `SELECT s.run_id, r.session_id, s.key, s.value, s.created_at FROM a3s_fleet_steps s JOIN a3s_fleet_runs r USING (run_id)
+        WHERE s.kind = 'confirmation_request' AND r.status IN ('queued', 'running')
+          AND NOT EXISTS (SELECT 1 FROM a3s_fleet_steps a WHERE a.run_id = s.run_id AND a.key = s.key AND a.kind = 'confirmation_answer')
+        ORDER BY s.created_at`,
+    );
+    return found.rows.map((row) => ({ runId: row.run_id, sessionId: row.session_id, toolId: row.key.slice('confirmation-'.length), toolName: row.value.toolName, args: row.value.args, requestedAt: new Date(row.created_at) }));
+  }
+
+  /**
+   * Resolves a `needs_reconciliation` run: `{ retry: true }` executes the call again, `{ output,
+   * exitCode }` records the outcome the host observed; the run is queued again and resumes.
+   */
+  async reconcile(runId: string, toolId: string, decision: ReconcileDecision): Promise<void> {
+    this.#open();
+    const retry = typeof decision === 'object' && decision !== null && 'retry' in decision && decision.retry === true;
+    if (!retry && (typeof decision !== 'object' || decision === null || !('output' in decision) || typeof decision.output !== 'string' || !Number.isSafeInteger(decision.exitCode))) {
+      throw new CodeError('CONFIG_ERROR', 'reconcile expects { retry: true } or { output: string, exitCode: integer }', { details: { field: 'decision' } });
+    }
+    await this.#db.transaction(async (tx) => {
+      const found = await tx.query<{ status: FleetRunStatus; attempts: number; reconciliation: { toolId: string } | null }>('SELECT status, attempts, reconciliation FROM a3s_fleet_runs WHERE run_id = $1 FOR UPDATE', [runId]);
+      const run = found.rows[0];
+      if (run === undefined || run.status !== 'needs_reconciliation' || run.reconciliation?.toolId !== toolId) {
+        throw new CodeError('SESSION_ERROR', `run '${runId}' does not wait for the reconciliation of '${toolId}'`, { details: { runId, toolId, status: run?.status ?? null } });
+      }
+      const value = retry ? {} : { output: (decision as { output: string }).output, exitCode: (decision as { exitCode: number }).exitCode };
+      await tx.query(
+        `INSERT INTO a3s_fleet_steps (run_id, step, key, kind, value, attempt)
+         SELECT $1, coalesce(max(step), 0) + 1, $2, $3, $4::jsonb, $5 FROM a3s_fleet_steps WHERE run_id = $1`,
+        [runId, `tool-${toolId}`, retry ? 'tool_retry' : 'tool_reconciled', JSON.stringify(value), Number(run.attempts)],
+      );
+      await tx.query("UPDATE a3s_fleet_runs SET status = 'queued', reconciliation = NULL, error = NULL, updated_at = now() WHERE run_id = $1", [runId]);
+    });
+    await this.#enqueue(runId);
+  }
+
+  /** Stops working (draining), stops pg-boss and ends the connections this fleet opened. Idempotent. */
+  close(): Promise<void> {
+    this.#closed ??= (async () => {
+      await Promise.all([...this.#handles].map((h) => h.stop()));
+      if (this.#controlTimer !== null) clearInterval(this.#controlTimer);
+      await this.#controlListener?.unlisten();
+      await this.#eventsListener?.unlisten();
+      for (const waiters of this.#waiters.values()) for (const wake of waiters) wake();
+      await this.#boss.stop({ graceful: true, close: true, timeout: 30_000 });
+      await this.sessionStore.close();
+      await this.#db.close();
+      await this.#owned?.();
+    })();
+    return this.#closed;
+  }
+
+  async #enqueue(runId: string): Promise<void> {
+    try {
+      await this.#boss.send(FLEET_QUEUE, { runId });
+    } catch (error) {
+      await setStatus(this.#db, runId, 'failed', { error: { code: 'QUEUE_ERROR', message: `the run could not be queued: ${error instanceof Error ? error.message : String(error)}` } });
+      throw new CodeError('QUEUE_ERROR', `run '${runId}' could not be queued: ${error instanceof Error ? error.message : String(error)}`, { details: { runId }, cause: error });
+    }
+  }
+
+  #open(): void {
+    if (this.#closed !== null) throw new CodeError('SESSION_CLOSED', 'the fleet is closed');
+  }
+
+  #wake(runId: string): void {
+    const waiters = this.#waiters.get(runId);
+    if (waiters === undefined) return;
+    this.#waiters.delete(runId);
+    for (const wake of waiters) wake();
+  }
+
+  /** Resolves on the run's next events notification, after `pollMs`, or on abort. */
+  #waitFor(runId: string, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let set = this.#waiters.get(runId);
+      if (set === undefined) this.#waiters.set(runId, (set = new Set()));
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        set.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.#pollMs);
+      signal?.addEventListener('abort', done, { once: true });
+      set.add(done);
+    });
+  }
+
+  /** Cancels and remote answers reach the runs of this process: NOTIFY, and a poll as the floor. */
+  async #startControl(): Promise<void> {
+    if (this.#controlListener !== null) return;
+    this.#controlListener = await this.#db.listen(CONTROL_CHANNEL, (runId) => {
+      const active = this.#ctx.active.get(runId);
+      if (active !== undefined) void this.#applyControl([active]).catch(() => undefined);
+    });
+    this.#controlTimer = setInterval(() => {
+      if (this.#ctx.active.size > 0) void this.#applyControl([...this.#ctx.active.values()]).catch(() => undefined);
+    }, this.#pollMs);
+    this.#controlTimer.unref?.();
+  }
+
+  async #applyControl(runs: readonly ActiveRun[]): Promise<void> {
+    const ids = runs.map((r) => r.runId);
+    const cancels = await this.#db.query<{ run_id: string }>('SELECT run_id FROM a3s_fleet_runs WHERE run_id = ANY($1::text[]) AND cancel_requested', [ids]);
+    for (const row of cancels.rows) {
+      const active = this.#ctx.active.get(row.run_id);
+      if (active === undefined || active.cancelling) continue;
+      active.cancelling = true;
+      void active.session.cancelAsync().catch(() => undefined);
+    }
+    for (const active of runs) {
+      if (active.cancelling) continue;
+      const pending = await active.session.pendingConfirmations();
+      if (pending.length === 0) continue;
+      const answers = await this.#db.query<{ key: string; value: { approved: boolean; reason?: string } }>(
+        "SELECT key, value FROM a3s_fleet_steps WHERE run_id = $1 AND kind = 'confirmation_answer' AND key = ANY($2::text[])",
+        [active.runId, pending.map((p) => confirmationKey(p.toolId))],
+      );
+      for (const answer of answers.rows) {
+        await active.session.confirmToolUse(answer.key.slice('confirmation-'.length), answer.value.approved, answer.value.reason);
+      }
+    }
+  }
+}
+
+interface RunRow {
+  run_id: string;
+  session_id: string;
+  request: { prompt: string };
+  status: FleetRunStatus;
+  attempts: number;
+  worker_id: string | null;
+  result: FleetRun['result'];
+  error: FleetRun['error'];
+  reconciliation: FleetRun['reconciliation'];
+  created_at: Date | string;
+  updated_at: Date | string;
+  finished_at: Date | string | null;
+}
+
+function toRun(row: RunRow): FleetRun {
+  return {
+    runId: row.run_id,
+    sessionId: row.session_id,
+    status: row.status,
+    attempts: Number(row.attempts),
+    workerId: row.worker_id,
+    prompt: row.request.prompt,
+    result: row.result,
+    error: row.error,
+    reconciliation: row.reconciliation,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
+  };
+}
+
+function promptOf(request: FleetRequest): string {
+  if (typeof request === 'string') return request;
+  if (typeof request === 'object' && request !== null && typeof request.prompt === 'string') {
+    const extra = Object.keys(request).filter((k) => k !== 'prompt');
+    if (extra.length > 0) throw new CodeError('CONFIG_ERROR', `fleet runs carry the prompt only; not supported yet: ${extra.join(', ')}`, { details: { field: extra[0] } });
+    return request.prompt;
+  }
+  throw new CodeError('CONFIG_ERROR', 'submit expects a prompt string or { prompt }', { details: { field: 'request' } });
+}
+
+/**
+ * Opens a {@link Fleet} over `connectionString`, a `pg` `pool` or `pglite` (an instance or
+ * `{ dataDir }`): migrates the package's tables, starts pg-boss (its own schema) and the queue.
+ *
+ * @throws CodeError CONFIG_ERROR for bad options (a `leaseMs` under 10000: pg-boss's heartbeat floor).
+ */
+export async function createFleet(options: FleetOptions): Promise<Fleet> {
+  if (typeof options !== 'object' || options === null || typeof (options as { agent?: { resumeSessionAsync?: unknown } }).agent?.resumeSessionAsync !== 'function') {
+    throw new CodeError('CONFIG_ERROR', 'createFleet needs { agent } (an @a3s-lab/code Agent)', { details: { field: 'agent' } });
+  }
+  const leaseMs = options.leaseMs ?? 30_000;
+  if (!Number.isSafeInteger(leaseMs) || leaseMs < MIN_LEASE_MS || leaseMs % 1000 !== 0 || leaseMs > 3_600_000) {
+    throw new CodeError('CONFIG_ERROR', `leaseMs must be whole seconds from ${MIN_LEASE_MS} (pg-boss's job heartbeat floor) to 3600000, got ${String(leaseMs)}`, { details: { field: 'leaseMs', value: leaseMs } });
+  }
+  const pollMs = options.pollMs ?? 500;
+  if (!Number.isSafeInteger(pollMs) || pollMs < 20 || pollMs > 60_000) throw new CodeError('CONFIG_ERROR', 'pollMs must be an integer from 20 to 60000', { details: { field: 'pollMs', value: pollMs } });
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  if (typeof workerId !== 'string' || workerId.length === 0 || workerId.length > 200) throw new CodeError('CONFIG_ERROR', 'workerId must be a string of 1-200 characters', { details: { field: 'workerId' } });
+
+  const kinds = (['connectionString', 'pool', 'pglite'] as const).filter((k) => (options as Record<string, unknown>)[k] !== undefined);
+  if (kinds.length !== 1) throw new CodeError('CONFIG_ERROR', `createFleet needs exactly one of connectionString, pool or pglite (got ${kinds.length === 0 ? 'none' : kinds.join(', ')})`, { details: { field: 'connectionString' } });
+  let storeOptions: DatabaseOptions;
+  let bossDb: ConstructorParameters<typeof PgBoss>[0];
+  let owned: (() => Promise<void>) | null = null;
+  if ('pglite' in options && options.pglite !== undefined) {
+    const given = options.pglite;
+    const instance = given instanceof PGlite || typeof (given as { query?: unknown }).query === 'function' ? (given as PGlite) : await PGlite.create((given as { dataDir?: string }).dataDir);
+    if (instance !== given) owned = () => instance.close();
+    storeOptions = { pglite: instance };
+    bossDb = { db: fromPglite(instance), backend: 'pglite' };
+  } else {
+    const pool = 'pool' in options && options.pool !== undefined ? options.pool : new pg.Pool({ connectionString: (options as { connectionString: string }).connectionString, max: 10 });
+    if (!('pool' in options && options.pool !== undefined)) owned = () => pool.end();
+    storeOptions = { pool };
+    bossDb = 'connectionString' in options && options.connectionString !== undefined ? { connectionString: options.connectionString, max: 4 } : { db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) } };
+  }
+  const db = await openDatabase(storeOptions);
+  await migrate(db);
+  const leaseSeconds = leaseMs / 1000;
+  const boss = new PgBoss({
+    ...bossDb,
+    superviseIntervalSeconds: Math.max(1, Math.floor(leaseSeconds / 10)),
+    monitorIntervalSeconds: Math.max(1, Math.floor(leaseSeconds / 10)),
+    instanceName: workerId.slice(0, 100),
+  });
+  boss.on('error', () => undefined);
+  await boss.start();
+  const queue = { heartbeatSeconds: leaseSeconds, retryLimit: 1_000_000, retryDelay: 0, expireInSeconds: 86_400 };
+  if ((await boss.getQueue(FLEET_QUEUE)) === null) await boss.createQueue(FLEET_QUEUE, queue).catch(() => undefined);
+  else await boss.updateQueue(FLEET_QUEUE, queue);
+  const fleet = new Fleet({ db, boss, storeOptions, agent: options.agent, workerId, pollMs, owned });
+  await fleet.start();
+  return fleet;
+}

@@ -1,0 +1,225 @@
+import { CodeError } from '@a3s-lab/code-core';
+import type { AgentEvent, JournaledAnswer, JournaledToolCall, LlmStreamEvent, RunJournal, ToolOutput } from '@a3s-lab/code-core';
+
+import type { Database, Queryable } from '../database.js';
+import { decodeJson, encodeJson } from './json-codec.js';
+
+/** Channel every events write notifies (payload: the run id). */
+export const EVENTS_CHANNEL = 'a3s_fleet_events';
+
+type StepKind = 'model' | 'tool_start' | 'tool_outcome' | 'tool_reconciled' | 'tool_retry' | 'confirmation_request' | 'confirmation_answer' | 'result';
+
+interface StepRow {
+  readonly key: string;
+  readonly kind: StepKind;
+  readonly value: unknown;
+}
+
+/** Delay before pending events are written when no step forces them out. */
+const EVENT_FLUSH_MS = 5;
+
+/**
+ * The {@link RunJournal} of one attempt of a fleet run, over PostgreSQL or PGlite. Every write is
+ * one transaction that first checks the attempt still owns the run (`attempts` and `status =
+ * running` under the run row's lock: a worker that lost its lease cannot record anything), then
+ * writes the events emitted so far (so events never lag behind the steps they led to), then the
+ * step, numbered after the run's last one. Steps are read once when the attempt starts; answers
+ * given from other processes are read when asked for.
+ *
+ * Events: an attempt that resumes a run whose events were already written drops the events it
+ * regenerates while replaying recorded steps, and writes from its first live step on, so readers
+ * see one sequence without gaps or duplicates.
+ */
+export class PgRunJournal implements RunJournal {
+  readonly runId: string;
+  readonly attempt: number;
+  readonly #db: Database;
+  readonly #steps = new Map<string, StepRow>();
+  readonly #onLost: (error: CodeError) => void;
+  #chain: Promise<void> = Promise.resolve();
+  #pending: { seq: number; event: AgentEvent }[] = [];
+  #flushTimer: ReturnType<typeof setTimeout> | null = null;
+  #seq: number;
+  #suppress: boolean;
+  #liveAfterReplay = false;
+  #lost: CodeError | null = null;
+
+  private constructor(db: Database, runId: string, attempt: number, lastSeq: number, onLost: (error: CodeError) => void) {
+    this.#db = db;
+    this.runId = runId;
+    this.attempt = attempt;
+    this.#seq = lastSeq;
+    this.#suppress = lastSeq > 0;
+    this.#onLost = onLost;
+  }
+
+  /** The journal of `attempt`, with the run's recorded steps loaded. */
+  static async open(db: Database, runId: string, attempt: number, onLost: (error: CodeError) => void): Promise<PgRunJournal> {
+    const last = await db.query<{ seq: number | null }>('SELECT max(seq) AS seq FROM a3s_fleet_events WHERE run_id = $1', [runId]);
+    const journal = new PgRunJournal(db, runId, attempt, Number(last.rows[0]?.seq ?? 0), onLost);
+    const steps = await db.query<StepRow>('SELECT key, kind, value FROM a3s_fleet_steps WHERE run_id = $1 ORDER BY step', [runId]);
+    for (const row of steps.rows) journal.#remember(row);
+    return journal;
+  }
+
+  /** The error that stopped this attempt's writes (another attempt owns the run), or `null`. */
+  get lost(): CodeError | null {
+    return this.#lost;
+  }
+
+  /** The recorded result of a run whose final step was written (a crash between that and the run's end). */
+  recordedResult(): unknown {
+    return this.#steps.get(`result-${this.runId}`)?.value ?? null;
+  }
+
+  // ---- events --------------------------------------------------------------------------------
+
+  /** Takes one event of the run, in emission order (synchronously, from the session's listener). */
+  event(event: AgentEvent): void {
+    if (this.#suppress || this.#lost !== null) return;
+    this.#seq += 1;
+    this.#pending.push({ seq: this.#seq, event: { ...event, metadata: { ...event.metadata, sequence: this.#seq, run_id: this.runId } } });
+    this.#flushTimer ??= setTimeout(() => {
+      this.#flushTimer = null;
+      void this.#write(null).catch(() => undefined);
+    }, EVENT_FLUSH_MS);
+  }
+
+  /** Writes the pending events and the run's end in one transaction (`finish` decides the row). */
+  finish(update: (tx: Queryable) => Promise<void>): Promise<void> {
+    return this.#write(update);
+  }
+
+  // ---- RunJournal ----------------------------------------------------------------------------
+
+  modelResponse(key: string): Promise<readonly LlmStreamEvent[] | null> {
+    const row = this.#steps.get(key);
+    if (row === undefined) {
+      this.#liveAfterReplay = this.#suppress;
+      this.#goLive();
+      return Promise.resolve(null);
+    }
+    return Promise.resolve(decodeJson<LlmStreamEvent[]>(row.value));
+  }
+
+  liveAfterReplay(): boolean {
+    const value = this.#liveAfterReplay;
+    this.#liveAfterReplay = false;
+    return value;
+  }
+
+  recordModelResponse(key: string, events: readonly LlmStreamEvent[]): Promise<void> {
+    return this.#step(key, 'model', events);
+  }
+
+  toolCall(key: string): Promise<JournaledToolCall | null> {
+    const row = this.#steps.get(key);
+    if (row === undefined || row.kind === 'tool_start' || row.kind === 'tool_retry' || row.kind === 'tool_reconciled') this.#goLive();
+    if (row === undefined) return Promise.resolve(null);
+    if (row.kind === 'tool_outcome' || row.kind === 'tool_reconciled') return Promise.resolve({ outcome: decodeJson<ToolOutput>(row.value), retry: false });
+    return Promise.resolve({ outcome: null, retry: row.kind === 'tool_retry' });
+  }
+
+  recordToolStart(key: string, call: { readonly toolName: string; readonly args: unknown }): Promise<void> {
+    return this.#step(key, 'tool_start', call);
+  }
+
+  recordToolOutcome(key: string, outcome: ToolOutput): Promise<void> {
+    return this.#step(key, 'tool_outcome', outcome);
+  }
+
+  async confirmationAnswer(toolId: string): Promise<JournaledAnswer | null> {
+    const key = confirmationKey(toolId);
+    const known = this.#steps.get(key);
+    if (known?.kind === 'confirmation_answer') return decodeJson<JournaledAnswer>(known.value);
+    const row = await this.#db.query<{ value: unknown }>("SELECT value FROM a3s_fleet_steps WHERE run_id = $1 AND key = $2 AND kind = 'confirmation_answer' ORDER BY step DESC LIMIT 1", [this.runId, key]);
+    const answer = row.rows[0];
+    if (answer === undefined) {
+      this.#goLive();
+      return null;
+    }
+    return decodeJson<JournaledAnswer>(answer.value);
+  }
+
+  recordConfirmationRequest(toolId: string, request: { readonly toolName: string; readonly args: unknown }): Promise<void> {
+    return this.#step(confirmationKey(toolId), 'confirmation_request', request);
+  }
+
+  recordConfirmationAnswer(toolId: string, answer: JournaledAnswer): Promise<void> {
+    return this.#step(confirmationKey(toolId), 'confirmation_answer', answer);
+  }
+
+  /** Records the run's result before the session is saved (a crash in between replays to it). */
+  recordResult(result: unknown): Promise<void> {
+    return this.#step(`result-${this.runId}`, 'result', result);
+  }
+
+  // ---- writes --------------------------------------------------------------------------------
+
+  #goLive(): void {
+    this.#suppress = false;
+  }
+
+  #remember(row: StepRow): void {
+    this.#steps.set(row.key, row);
+  }
+
+  #step(key: string, kind: StepKind, value: unknown): Promise<void> {
+    const text = encodeJson(value);
+    return this.#write(async (tx) => {
+      await tx.query(
+        `INSERT INTO a3s_fleet_steps (run_id, step, key, kind, value, attempt)
+         SELECT $1, coalesce(max(step), 0) + 1, $2, $3, $4::jsonb, $5 FROM a3s_fleet_steps WHERE run_id = $1`,
+        [this.runId, key, kind, text, this.attempt],
+      );
+      this.#remember({ key, kind, value: text });
+    });
+  }
+
+  /** One fenced transaction: the lease check, the pending events, then `then` (a step or the end). */
+  #write(then: ((tx: Queryable) => Promise<void>) | null): Promise<void> {
+    const next = this.#chain.then(async () => {
+      if (this.#lost !== null) throw this.#lost;
+      if (this.#flushTimer !== null) {
+        clearTimeout(this.#flushTimer);
+        this.#flushTimer = null;
+      }
+      const events = this.#pending;
+      if (events.length === 0 && then === null) return;
+      this.#pending = [];
+      try {
+        await this.#db.transaction(async (tx) => {
+          const owner = await tx.query<{ attempts: number; status: string }>('SELECT attempts, status FROM a3s_fleet_runs WHERE run_id = $1 FOR UPDATE', [this.runId]);
+          const row = owner.rows[0];
+          if (row === undefined || Number(row.attempts) !== this.attempt || row.status !== 'running') {
+            throw new CodeError('QUEUE_ERROR', `run '${this.runId}': attempt ${this.attempt} no longer owns the run (now attempt ${row?.attempts ?? '-'}, ${row?.status ?? 'deleted'}); its worker lost the lease`, {
+              details: { runId: this.runId, attempt: this.attempt, leaseLost: true },
+            });
+          }
+          if (events.length > 0) {
+            await tx.query(
+              `INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
+               SELECT $1, e.seq, e.event, $3 FROM jsonb_to_recordset($2::jsonb) AS e(seq integer, event jsonb)`,
+              [this.runId, JSON.stringify(events), this.attempt],
+            );
+            await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, this.runId]);
+          }
+          if (then !== null) await then(tx);
+        });
+      } catch (error) {
+        if (CodeError.hasCode(error, 'QUEUE_ERROR') && error.details['leaseLost'] === true) {
+          this.#lost = error;
+          this.#onLost(error);
+        }
+        throw error;
+      }
+    });
+    this.#chain = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** The journal key of a confirmation. */
+export function confirmationKey(toolId: string): string {
+  return `confirmation-${toolId}`;
+}

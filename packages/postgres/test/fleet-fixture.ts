@@ -1,0 +1,80 @@
+// Shared parts of the fleet tests: a scripted model whose every turn is a function of the request
+// (so any worker process can continue any run), a counting HTTP service the `bash` calls hit, the
+// ACL pointing an agent at the model server.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RecordedRequest, ScenarioFunction, ScriptedModelServer, ScriptedResponse } from '@a3s-lab/code-testing';
+
+/** Inline ACL of an agent on the scripted server (Anthropic protocol), bash/read allowed. */
+export function fleetAcl(server: Pick<ScriptedModelServer, 'anthropicBaseUrl'>, extra = ''): string {
+  return `
+default_model = "anthropic/claude-test"
+sandbox { network = "full" }
+${extra}
+providers "anthropic" {
+  api_key = "sk-ant-test-key-000000"
+  base_url = "${server.anthropicBaseUrl}"
+  models "claude-test" { tool_call = true  limit = { context = 200000  output = 4096 } }
+}
+`;
+}
+
+interface AnthropicBody {
+  readonly messages?: readonly { readonly role: string; readonly content: string | readonly { readonly type: string; readonly text?: string }[] }[];
+}
+
+/** The job name (first user text, `job <name>`) and the turn (assistant messages so far) of a request. */
+export function jobTurnOf(request: RecordedRequest): { job: string; turn: number } {
+  const messages = (request.body as AnthropicBody | undefined)?.messages ?? [];
+  const first = messages[0];
+  const text = typeof first?.content === 'string' ? first.content : (first?.content.find((p) => p.type === 'text')?.text ?? '');
+  const job = /job (\S+)/.exec(text)?.[1] ?? 'unknown';
+  return { job, turn: messages.filter((m) => m.role === 'assistant').length };
+}
+
+/** One request the model server answered, for the "never asked twice for a recorded turn" check. */
+export interface SeenTurn {
+  readonly job: string;
+  readonly turn: number;
+  readonly atMs: number;
+}
+
+/**
+ * The crash-matrix model: turn 0 `bash` hitting `<hitUrl>/<job>-a`, turn 1 `read` of a file,
+ * turn 2 `bash` hitting `<job>-b` (slowly, so kills land inside tools too), turn 3 the answer.
+ * Tool call ids are derived from job and turn: deterministic on any process.
+ */
+export function crashScenario(hitUrl: string, seen: SeenTurn[]): ScenarioFunction {
+  return (request): ScriptedResponse => {
+    const { job, turn } = jobTurnOf(request);
+    seen.push({ job, turn, atMs: Date.now() });
+    const id = (n: number): string => `toolu_${job}_${turn}_${n}`;
+    switch (turn) {
+      case 0:
+        return { text: `working on ${job}`, toolCalls: [{ id: id(0), name: 'bash', input: { command: `curl -sf ${hitUrl}/${job}-a` } }], chunkDelayMs: 5 };
+      case 1:
+        return { toolCalls: [{ id: id(0), name: 'read', input: { file_path: 'notes.txt' } }] };
+      case 2:
+        return { toolCalls: [{ id: id(0), name: 'bash', input: { command: `sleep 0.1; curl -sf ${hitUrl}/${job}-b; sleep 0.1` } }] };
+      default:
+        return { text: ['done ', job], chunkDelayMs: 5 };
+    }
+  };
+}
+
+/** A counting HTTP service on 127.0.0.1: `GET /hit/<key>` counts one hit of `key`. */
+export async function startCounter(): Promise<{ url: string; hits: Map<string, number>; close(): Promise<void> }> {
+  const hits = new Map<string, number>();
+  const server = createServer((req, res) => {
+    const key = (req.url ?? '').replace(/^\/hit\//, '');
+    hits.set(key, (hits.get(key) ?? 0) + 1);
+    res.end(`hit ${key}\n`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hit`,
+    hits,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,71 @@
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent } from '@a3s-lab/code';
+import type { AgentEvent } from '@a3s-lab/code-core';
+import { startScriptedModelServer } from '@a3s-lab/code-testing';
+import type { ScriptedModelServer } from '@a3s-lab/code-testing';
+import { startPostgres } from '@a3s-lab/code-testing/postgres';
+import type { PostgresDatabase } from '@a3s-lab/code-testing/postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFleet } from '../src/index.js';
+import type { Fleet } from '../src/index.js';
+import { crashScenario, fleetAcl, startCounter } from './fleet-fixture.js';
+import type { SeenTurn } from './fleet-fixture.js';
+
+async function collect(iterable: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
+  for await (const event of iterable) events.push(event);
+  return events;
+}
+
+describe('fleet in one process (real PostgreSQL)', () => {
+  let pg: PostgresDatabase;
+  let model: ScriptedModelServer;
+  let counter: Awaited<ReturnType<typeof startCounter>>;
+  let agent: Agent;
+  let fleet: Fleet;
+  let dir: string;
+  const seen: SeenTurn[] = [];
+
+  beforeAll(async () => {
+    pg = await startPostgres();
+    counter = await startCounter();
+    model = await startScriptedModelServer({ scenario: crashScenario(counter.url, seen) });
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-fleet-')));
+    writeFileSync(join(dir, 'notes.txt'), 'the notes\n');
+    agent = await Agent.create(fleetAcl(model));
+    fleet = await createFleet({ agent, connectionString: pg.connectionString, leaseMs: 10_000, pollMs: 50 });
+  });
+
+  afterAll(async () => {
+    await fleet?.close();
+    await agent?.close();
+    await model?.close();
+    await counter?.close();
+    await pg?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('submits, works, streams the events in order and records the run', async () => {
+    const session = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: 'job-s1' });
+    await session.closeAsync();
+    const { runId } = await fleet.submit('job-s1', 'job s1');
+    await expect(fleet.submit('job-s1', 'job s1 again')).rejects.toMatchObject({ code: 'SESSION_BUSY' });
+    expect(await fleet.run(runId)).toMatchObject({ status: 'queued', attempts: 0, workerId: null });
+    const handle = await fleet.work({ concurrency: 2 });
+    const events = await collect(fleet.events(runId));
+    await handle.stop();
+    expect(events.map((e) => e.metadata?.sequence)).toEqual(events.map((_, i) => i + 1));
+    expect(events[0]?.type).toBe('agent_start');
+    expect(events.at(-1)).toMatchObject({ type: 'agent_end', payload: { text: 'done s1' } });
+    expect(await fleet.run(runId)).toMatchObject({ status: 'completed', attempts: 1, workerId: fleet.workerId, result: { text: 'done s1', toolCallsCount: 3 } });
+    expect(counter.hits.get('s1-a')).toBe(1);
+    expect(counter.hits.get('s1-b')).toBe(1);
+    // The session's store holds the finished conversation.
+    const saved = await fleet.sessionStore.load('job-s1');
+    expect(saved?.conversation.length).toBe(8);
+    // Reading again from the start returns the same sequence.
+    expect((await collect(fleet.events(runId))).map((e) => e.type)).toEqual(events.map((e) => e.type));
+  });
+});
