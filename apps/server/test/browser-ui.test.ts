@@ -1,43 +1,50 @@
-// The browser UI driven by Debian's chromium through playwright-core (no browser download):
-// send a prompt against the scripted model, see tool calls stream, approve one confirmation and
-// deny another from the keyboard, reload mid-run and see the stream resume without duplicates,
-// replay a finished run, and read it on a narrow screen. Screenshots go to reports/server-ui/.
-// Skipped, with the reason printed, only when /usr/bin/chromium is absent (CI installs it).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// The browser UI (React + @ai-sdk/react's useChat on the UI message stream, built by Vite into
+// dist/ui) driven by Debian's chromium through playwright-core (no browser download), against a
+// real server, agent and the scripted model server. One browser for the whole file; each case
+// opens its own tabs. Screenshots (1280 and 420 px) go to $A3S_UI_SCREENSHOTS or reports/server-ui/.
+// Skipped, with the reason printed, only when /usr/bin/chromium is absent outside CI.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { textResponse, toolCallResponse } from '@a3s-lab/code-testing';
-import { startServerHarness, TEST_TOKEN } from './server-harness.js';
+import { hangResponse, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
+import type { RunRecord } from '@a3s-lab/code';
+import { collectSse, startServerHarness, TEST_TOKEN } from './server-harness.js';
 import type { ServerHarness } from './server-harness.js';
 
 /** Where Debian's chromium package puts the browser. */
 export const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** The flags every browser test launches chromium with. */
+export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-quic', '--disable-component-update', '--disable-sync'];
 const here = dirname(fileURLToPath(import.meta.url));
-const shots = resolve(here, '..', '..', '..', 'reports', 'server-ui');
+const shots = resolve(process.env['A3S_UI_SCREENSHOTS'] ?? join(here, '..', '..', '..', 'reports', 'server-ui'));
+const uiBuilt = existsSync(join(here, '..', 'dist', 'ui', 'index.html'));
 const hasChromium = existsSync(CHROMIUM);
 // Locally a missing browser skips (with this message); in CI, where .ci/run installs it, it fails.
 const skip = !hasChromium && process.env['CI'] !== 'true';
 if (skip) console.warn(`browser UI tests skipped: ${CHROMIUM} not found (apt-get install chromium; .ci/run installs it)`);
 
-describe.skipIf(skip)('browser UI (chromium)', () => {
+describe.skipIf(skip)('browser UI (chromium, UI message stream)', () => {
   let h: ServerHarness;
   let context: BrowserContext;
-  let page: Page;
   let profile: string;
 
   beforeAll(async () => {
     if (!hasChromium) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package for these tests`);
-    h = await startServerHarness({ confirmationPolicy: { defaultTimeoutMs: 60_000, timeoutAction: 'reject' }, maxStreamMs: 400 });
+    if (!uiBuilt) throw new Error('dist/ui is missing: run `pnpm --filter @a3s-lab/server run build` first (Vite builds the UI)');
+    h = await startServerHarness({ confirmationPolicy: { defaultTimeoutMs: 60_000, timeoutAction: 'reject' } });
     profile = mkdtempSync(join(tmpdir(), 'a3s-chromium-'));
     mkdirSync(shots, { recursive: true });
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1100, height: 800 } });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(10_000);
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1280, height: 800 } });
+    // The token arrives once in the fragment; every later tab of this origin reads it from storage.
+    const first = context.pages()[0] ?? (await context.newPage());
+    await first.goto(`${h.server.url}/#token=${TEST_TOKEN}`);
+    await first.locator('.empty', { hasText: 'Start a session' }).waitFor();
+    expect(first.url()).not.toContain(TEST_TOKEN);
+    await first.close();
   });
   afterAll(async () => {
     await context?.close();
@@ -45,131 +52,126 @@ describe.skipIf(skip)('browser UI (chromium)', () => {
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
-  /** Sequence numbers of the rendered events, in page order. */
-  const renderedSeqs = (): Promise<number[]> => page.evaluate<number[]>('[...document.querySelectorAll("#log [data-seq]")].map((n) => Number(n.dataset.seq))');
+  async function tab(path = '/'): Promise<Page> {
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${h.server.url}${path}`);
+    return page;
+  }
 
-  it('sends a prompt, streams tool cards with a coloured diff, approves one call and denies another from the keyboard', async () => {
-    h.model.setScenario([
-      toolCallResponse('edit', { file_path: 'src/add.js', old_string: 'a - b', new_string: 'a + b' }),
-      toolCallResponse('bash', { command: 'rm -rf src' }),
-      textResponse('Fixed add(); I did not delete src.'),
-    ]);
-    await page.goto(`${h.server.url}/#token=${TEST_TOKEN}`);
-    await page.locator('#status', { hasText: 'ready' }).waitFor();
-    // The token left the address bar.
-    expect(page.url()).not.toContain(TEST_TOKEN);
-    await page.fill('#workspace-input', h.repo);
-    await page.click('#session-form button');
-    await page.locator('#session-select option').first().waitFor({ state: 'attached' });
-    await page.fill('#prompt-input', 'Fix add() in src/add.js');
-    await page.press('#prompt-input', 'Control+Enter');
+  /** Types `prompt` on a fresh tab at `/` and presses Enter: the UI creates a session and runs it. */
+  async function sendFromNewTab(prompt: string): Promise<{ page: Page; sessionId: string }> {
+    const page = await tab('/');
+    await page.locator('#workspace-input').fill(h.repo);
+    await page.locator('#prompt-input').fill(prompt);
+    await page.locator('#prompt-input').press('Enter');
+    await page.waitForURL(/\/sessions\/s_[0-9a-f-]+$/);
+    return { page, sessionId: decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1) ?? '') };
+  }
 
-    const approve = page.locator('.approval .approve');
-    await approve.waitFor();
-    expect(await page.locator('.approval').getAttribute('aria-label')).toBe('Approve edit?');
-    expect(await page.locator('.approval .countdown').textContent()).toMatch(/\d+ s left/);
-    await approve.focus();
-    await page.keyboard.press('Enter');
-    await page.locator('details.tool[data-tool-name="edit"][data-exit-code="0"]').waitFor({ state: 'attached' });
-    await page.locator('.approval[aria-label="Approve bash?"] .deny').waitFor();
-    await page.locator('.approval .deny').focus();
-    await page.keyboard.press('Enter');
-    await page.locator('#log[data-run-status="completed"]').waitFor({ state: 'attached' });
+  async function runningRun(sessionId: string): Promise<RunRecord> {
+    let found: RunRecord | undefined;
+    await expect.poll(async () => (found = (await h.json<{ runs: RunRecord[] }>(`/api/sessions/${sessionId}/runs`)).runs.find((r) => r.status === 'running'))).toBeDefined();
+    if (found === undefined) throw new Error('no running run');
+    return found;
+  }
 
-    await page.locator('details.tool[data-tool-name="edit"] summary').click();
-    expect(await page.locator('details.tool[data-tool-name="edit"] .diff .add').first().textContent()).toContain('a + b');
-    expect(await page.locator('details.tool[data-tool-name="edit"] .diff .del').first().textContent()).toContain('a - b');
-    expect(await page.locator('details.tool[data-tool-name="bash"]').getAttribute('class')).toContain('failed');
-    expect(await page.locator('#log').textContent()).toContain('Fixed add(); I did not delete src.');
-    expect(readFileSync(join(h.repo, 'src', 'add.js'), 'utf8')).toContain('a + b');
-    expect(existsSync(join(h.repo, 'src'))).toBe(true);
-    await page.screenshot({ path: join(shots, 'run-approved-and-denied.png'), fullPage: true });
+  it('Send with no session creates one and runs the prompt; markdown is rendered without raw HTML; the end is printed once', async () => {
+    h.model.setScenario([textResponse(['## Done\n\nThe **fix** is in `src/add.js`:\n\n- one\n- two\n\n', '<img src=x onerror="window.__xss=1">\n\n[bad](javascript:alert(1)) and [docs](https://example.com/docs)'])]);
+    const { page, sessionId } = await sendFromNewTab('Fix add() in src/add.js');
+    const answer = page.locator('.msg.assistant').last();
+    await answer.locator('.run-end').waitFor();
+    expect(await answer.locator('h3').textContent()).toBe('Done');
+    expect(await answer.locator('strong').textContent()).toBe('fix');
+    expect(await answer.locator('code').textContent()).toBe('src/add.js');
+    expect(await answer.locator('li').count()).toBe(2);
+    // Raw HTML stays text; a javascript: link is not a link.
+    expect(await page.locator('.conversation img').count()).toBe(0);
+    expect(await answer.textContent()).toContain('<img src=x onerror=');
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
+    expect(await answer.locator('a').count()).toBe(1);
+    expect(await answer.locator('a').getAttribute('href')).toBe('https://example.com/docs');
+    expect(await page.locator('.run-end').count()).toBe(1);
+    expect(await page.locator('.run-end').textContent()).toMatch(/^Run completed/);
+    // The list shows the session by its first prompt and workspace.
+    const entry = page.locator(`.session[data-session-id="${sessionId}"]`);
+    await entry.locator('.session-title', { hasText: 'Fix add() in src/add.js' }).waitFor();
+    expect(await entry.locator('.session-meta').textContent()).toContain('repo');
+    await page.screenshot({ path: join(shots, 'new-session-1280.png') });
+    await page.close();
   });
 
-  it('a reload mid-run resumes the stream without duplicates or gaps, and the pending approval comes back', async () => {
-    h.model.setScenario([toolCallResponse('bash', { command: 'echo resumed' }), textResponse('Echoed.')]);
-    await page.fill('#prompt-input', 'Echo something');
-    await page.click('#send-button');
-    await page.locator('.approval .approve').waitFor();
-    const before = await renderedSeqs();
-    expect(before.length).toBeGreaterThan(1);
-    await page.reload();
-    await page.locator('.approval .approve').waitFor();
-    const after = await renderedSeqs();
-    expect(after).toEqual(before);
-    await page.locator('.approval .approve').click();
-    await page.locator('#log[data-run-status="completed"]').waitFor({ state: 'attached' });
-    const all = await renderedSeqs();
-    expect(new Set(all).size).toBe(all.length);
-    expect(all).toEqual([...all].sort((a, b) => a - b));
-    expect(Number(await page.locator('#log').getAttribute('data-last-seq'))).toBeGreaterThan(after.at(-1) ?? 0);
-    expect(await page.locator('#log').getAttribute('data-duplicates')).toBe('0');
-    expect(await page.locator('details.tool[data-tool-name="bash"] .output').textContent()).toContain('resumed');
-    await page.screenshot({ path: join(shots, 'reload-resumed.png'), fullPage: true });
-  });
-
-  it('a dropped connection reconnects with Last-Event-ID and resumes without duplicates or gaps', async () => {
-    // This server ends every event stream after maxStreamMs without its `end` event, as a proxy
-    // cutting connections would: the UI must reconnect from its last sequence each time.
-    h.model.setScenario([toolCallResponse('bash', { command: 'echo again' }), textResponse('Again.')]);
-    await page.fill('#prompt-input', 'Echo again');
-    await page.click('#send-button');
-    await page.locator('.approval .approve').waitFor();
-    await expect.poll(async () => Number(await page.locator('#log').getAttribute('data-reconnects'))).toBeGreaterThanOrEqual(2);
-    const before = await renderedSeqs();
-    await page.locator('.approval .approve').click();
-    await page.locator('#log[data-run-status="completed"]').waitFor({ state: 'attached' });
-    const all = await renderedSeqs();
-    expect(all.slice(0, before.length)).toEqual(before);
-    expect(new Set(all).size).toBe(all.length);
-    expect(all).toEqual([...all].sort((a, b) => a - b));
-    expect(await page.locator('#log').getAttribute('data-duplicates')).toBe('0');
-    expect(await page.locator('details.tool[data-tool-name="bash"] .output').textContent()).toContain('again');
-  });
-
-  it('opens a finished run from the run list and replays it from the event log', async () => {
-    const runs = page.locator('#runs button');
-    // The list settles once every run shows as completed (the refresh after the last run ended).
-    await expect.poll(() => page.locator('#runs button[data-status="completed"]').count()).toBe(3);
-    // Newest first: the first run is the last button.
-    const first = runs.last();
-    const runId = await first.getAttribute('data-run-id');
-    await first.focus();
-    await page.keyboard.press('Enter');
-    await page.locator(`#log[data-run-id="${runId ?? ''}"][data-run-status="completed"]`).waitFor({ state: 'attached' });
-    expect(await page.locator('#log').textContent()).toContain('Fixed add(); I did not delete src.');
-    expect(await page.locator('details.tool[data-tool-name="edit"]').count()).toBe(1);
-    const seqs = await renderedSeqs();
-    expect(seqs[0]).toBe(1);
-    expect(await page.locator('.approval').count()).toBe(0);
-    await page.screenshot({ path: join(shots, 'replay.png'), fullPage: true });
-  });
-
-  it('is readable on a narrow screen (no horizontal scrolling)', async () => {
-    await page.setViewportSize({ width: 360, height: 740 });
-    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-    expect(overflow).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(shots, 'narrow.png'), fullPage: true });
-  });
-
-  it('without a token the UI asks for one; a wrong token is refused and asked for again', async () => {
-    const fresh = await context.newPage();
-    try {
-      await fresh.goto(`${h.server.url}/`);
-      await fresh.locator('#token-input').waitFor();
-      await fresh.locator('#app').waitFor({ state: 'hidden' });
-      expect(await fresh.locator('#app').isHidden()).toBe(true);
-      await fresh.fill('#token-input', 'wrong-token-wrong-token-wrong');
-      await fresh.press('#token-input', 'Enter');
-      await fresh.locator('#status', { hasText: 'token needed' }).waitFor();
-      await fresh.locator('#auth').waitFor({ state: 'visible' });
-      expect(await fresh.locator('#auth').isVisible()).toBe(true);
-      await fresh.fill('#token-input', TEST_TOKEN);
-      await fresh.press('#token-input', 'Enter');
-      await fresh.locator('#status', { hasText: 'ready' }).waitFor();
-      expect(await fresh.locator('#session-select option').count()).toBeGreaterThan(0);
-    } finally {
-      await fresh.close();
+  it('two tabs on one session both show the pending approval; approving in one updates the other; a denial is drawn as denied', async () => {
+    h.model.setScenario([toolCallResponse('bash', { command: 'echo from-two-tabs' }), toolCallResponse('bash', { command: 'rm -rf src' }), textResponse('Echoed; **did not** delete `src`.')]);
+    const { page: a, sessionId } = await sendFromNewTab('Echo, then clean up');
+    await a.locator('.tool[data-outcome="needs-approval"]').waitFor();
+    const b = await tab(`/sessions/${sessionId}`);
+    await b.locator('.tool[data-outcome="needs-approval"] .approve').click();
+    // Tab A never clicked: the answer given in B shows there, then A gets the next approval.
+    await a.locator('.tool[data-outcome="done"]', { hasText: 'from-two-tabs' }).waitFor();
+    await a.locator('.tool[data-outcome="needs-approval"]', { hasText: 'rm -rf src' }).waitFor();
+    await b.locator('.tool[data-outcome="needs-approval"]', { hasText: 'rm -rf src' }).waitFor();
+    await a.locator('.tool[data-outcome="needs-approval"] .deny').click();
+    for (const page of [a, b]) {
+      const denied = page.locator('.tool[data-outcome="denied"]');
+      await denied.waitFor();
+      expect(await denied.locator('.badge').textContent()).toBe('denied');
+      expect(await denied.locator('.exit').count()).toBe(0);
+      await page.locator('.run-end').waitFor();
+      expect(await page.locator('.run-end').count()).toBe(1);
+      expect(await page.locator('.msg.assistant').last().textContent()).toContain('Echoed; did not delete src.');
     }
+    expect(existsSync(join(h.repo, 'src'))).toBe(true);
+    await a.locator('.tool[data-outcome="done"] summary').click();
+    await a.screenshot({ path: join(shots, 'two-tabs-1280.png'), fullPage: true });
+    await b.setViewportSize({ width: 420, height: 860 });
+    expect(await b.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBeLessThanOrEqual(0);
+    await b.screenshot({ path: join(shots, 'two-tabs-420.png'), fullPage: true });
+    await b.locator('.sessions-toggle').click();
+    await b.locator('.sessions').waitFor();
+    await b.screenshot({ path: join(shots, 'sessions-420.png') });
+    await a.close();
+    await b.close();
+  });
+
+  it('closing the tab mid-run does not cancel the run', async () => {
+    h.model.setScenario([textResponse(Array.from({ length: 30 }, (_, i) => `word${i} `), { chunkDelayMs: 40 })]);
+    const { page, sessionId } = await sendFromNewTab('Stream slowly');
+    await page.locator('.msg.assistant', { hasText: 'word1' }).waitFor();
+    const run = await runningRun(sessionId);
+    await page.close();
+    const events = await collectSse(await h.api(`/api/sessions/${sessionId}/runs/${run.id}/stream`));
+    expect(JSON.parse(events.at(-1)?.data ?? '{}')).toEqual({ runId: run.id, status: 'completed' });
+    const again = await tab(`/sessions/${sessionId}`);
+    await again.locator('.run-end', { hasText: 'Run completed' }).waitFor();
+    expect(await again.locator('.msg.assistant').last().textContent()).toContain('word29');
+    await again.close();
+  });
+
+  it('Esc (Stop) cancels the run on the server', async () => {
+    h.model.setScenario([hangResponse()]);
+    const { page, sessionId } = await sendFromNewTab('Hang forever');
+    await page.locator('#stop-button').waitFor();
+    const run = await runningRun(sessionId);
+    await page.locator('#prompt-input').press('Escape');
+    await page.locator('.run-end', { hasText: 'cancelled' }).waitFor();
+    expect((await h.json<RunRecord>(`/api/sessions/${sessionId}/runs/${run.id}`)).status).toBe('cancelled');
+    expect(await page.locator('#stop-button').count()).toBe(0);
+    await page.close();
+  });
+
+  it('without a token the UI asks for one; a wrong token is refused', async () => {
+    const page = await tab('/');
+    await page.evaluate("window.localStorage.removeItem('a3s.token')");
+    await page.reload();
+    await page.locator('#token-input').fill('wrong-token-wrong-token-wrong');
+    await page.locator('#token-input').press('Enter');
+    await page.locator('.gate .error', { hasText: 'refused' }).waitFor();
+    await page.locator('#token-input').fill(TEST_TOKEN);
+    await page.locator('#token-input').press('Enter');
+    await page.locator('.session').first().waitFor();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: join(shots, 'session-list-1280.png') });
+    await page.close();
   });
 });

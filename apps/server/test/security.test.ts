@@ -68,7 +68,14 @@ describe('Origin and Host (DNS rebinding, cross-site pages)', () => {
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(await page.text()).toContain('<script src="/app.js"');
+    // The Vite build: one hashed module script, no inline script (the CSP would refuse it).
+    const html = await page.text();
+    const script = /<script type="module" crossorigin src="(\/assets\/[\w.-]+\.js)"><\/script>/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const asset = await fetch(`${h.server.url}${script ?? ''}`);
+    expect(asset.headers.get('content-type')).toContain('text/javascript');
+    expect(asset.headers.get('cache-control')).toContain('immutable');
   });
 });
 
