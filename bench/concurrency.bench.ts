@@ -14,6 +14,10 @@
 // Targets (issue 36): 200 sessions >= 0.8x ideal, lag p99 <= 25 ms, RSS <= 400 MB; 1,000 idle
 // sessions <= 100 MB above baseline. On a shared 2-core machine the CPU, not the model, is the
 // limit well before 200 sessions: the figures say how far.
+// The reference, measured in the same run right after each level (BARE=0 leaves it out): the same
+// job and model server through a bare `ai` loop (`concurrency-bare.mjs`: generateText with the 4
+// tools implemented plainly, no governance, no sandbox), the same number of sessions in a child
+// process of its own; our throughput is printed as a ratio to it as well as to ideal.
 //
 // Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/concurrency.bench.ts
 // Env: LEVELS=1,50,200   LATENCY_MS=50   IDLE=1000   TOOLS=read,grep,edit,bash (TOOLS=read,edit: no
@@ -27,11 +31,13 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Agent } from '../packages/sdk/src/index.js';
 import type { Session } from '../packages/sdk/src/index.js';
+import { findRipgrep } from '../packages/local/src/search/ripgrep-path.js';
 import { JOB_TURNS } from './concurrency-model-server.js';
 
 const LEVELS = (process.env['LEVELS'] ?? '1,50,200').split(',').map(Number);
 const LATENCY_MS = Number(process.env['LATENCY_MS'] ?? 50);
 const IDLE = Number(process.env['IDLE'] ?? 1000);
+const BARE = process.env['BARE'] !== '0';
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const quantile = (values: readonly number[], q: number): number => {
@@ -67,6 +73,31 @@ function workspace(name: string): string {
 }
 
 const anomalies: string[] = [];
+
+interface BareLevel {
+  readonly level: number;
+  readonly wall: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly lagP99: number;
+  readonly peakRss: number;
+  readonly cpuMs: number;
+  readonly anomalies: number;
+}
+
+/** The bare `ai` loop at `level` concurrent sessions, in a child process (see concurrency-bare.mjs). */
+async function bareLevel(level: number): Promise<BareLevel> {
+  const file = fileURLToPath(new URL('./concurrency-bare.mjs', import.meta.url));
+  const bare = spawn(process.execPath, ['--expose-gc', file], {
+    env: { ...process.env, A3S_BASE_URL: baseUrl, A3S_ROOT: root, LEVELS: String(level), LATENCY_MS: String(LATENCY_MS), JOB_TURNS: String(JOB_TURNS), RG: (await findRipgrep()) ?? 'rg' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  bare.stdout!.on('data', (chunk: Buffer) => void (out += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => bare.once('exit', resolve));
+  if (code !== 0) throw new Error(`the bare loop exited with ${code}`);
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as BareLevel;
+}
 
 /** Runs the job on `session`; returns the overhead of each turn (ms beyond the model latency). */
 async function job(session: Session): Promise<number[]> {
@@ -117,6 +148,16 @@ try {
     if (anomalies.length > 0) console.log(`     ${anomalies.length} session(s) off script, first: ${anomalies[0]}`);
     anomalies.length = 0;
     await Promise.all(sessions.map((session) => session.close()));
+    if (BARE) {
+      const bare = await bareLevel(level);
+      console.log(
+        `      bare ai loop: wall ${bare.wall.toFixed(0)} ms, ${(ideal / bare.wall).toFixed(2)}x of ideal | per-turn overhead p50 ${bare.p50.toFixed(1)} ms, p99 ${bare.p99.toFixed(1)} ms` +
+          ` | event-loop lag p99 ${bare.lagP99.toFixed(1)} ms | peak RSS ${mb(bare.peakRss)} | CPU ${(bare.cpuMs / turns).toFixed(2)} ms per turn${bare.anomalies > 0 ? ` | ${bare.anomalies} off script` : ''}`,
+      );
+      console.log(
+        `      ours / bare: throughput ${(bare.wall / wall).toFixed(2)}x, per-turn overhead p50 ${(quantile(overheads, 0.5) / bare.p50).toFixed(2)}x, CPU per turn ${((used.user + used.system) / 1000 / bare.cpuMs).toFixed(2)}x, peak RSS ${(peak / bare.peakRss).toFixed(2)}x`,
+      );
+    }
   }
 
   // 1,000 idle open sessions on one workspace (reads only).
