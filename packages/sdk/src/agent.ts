@@ -27,7 +27,7 @@ import { findProjectInstructions, projectInstructionsSection } from './project-i
 import { directorySkills, loadSkillDirs } from './load-skills.js';
 import type { SkippedSkill } from './load-skills.js';
 import { secretEnvironmentValues } from './secret-environment.js';
-import { Session } from './session.js';
+import { Session, sessionRuntime } from './session.js';
 import { SessionExtensions } from './session-extensions.js';
 import { sessionToolSurface } from './session-tool-surface.js';
 import { AgentDirHandle, systemClock } from './agent-dir-server.js';
@@ -407,7 +407,7 @@ export class Agent {
     await this.#preloadTelemetry(options);
     const store = this.#storeFor(options);
     // A session of this agent closed without waiting (`close()`) may still be publishing.
-    await Promise.all([...this.#sessions].filter((s) => s.id === sessionId).map((s) => (s.closed ? s.core.close() : s.flushSaves()).catch(() => undefined)));
+    await Promise.all([...this.#sessions].filter((s) => s.id === sessionId).map((s) => (s.closed ? sessionRuntime(s).close() : s.flushSaves()).catch(() => undefined)));
     const snapshot = await this.#loadSnapshot(store, sessionId, () => store.load(sessionId));
     return this.#resume(store, snapshot, options);
   }
@@ -433,7 +433,7 @@ export class Agent {
   async replaceSessionAsync(session: Session, options: SessionOptions = {}): Promise<Session> {
     if (this.#closed) throw new CodeError('SESSION_CLOSED', 'agent is closed');
     if (session.closed) throw new CodeError('SESSION_CLOSED', `session '${session.id}' is closed`, { details: { sessionId: session.id } });
-    const core = session.core;
+    const core = sessionRuntime(session);
     if (core.currentRun() !== null) throw new CodeError('SESSION_BUSY', `session '${session.id}' is running; replace it when idle`, { details: { sessionId: session.id } });
     const store = core.store;
     if (store === null) throw new CodeError('SESSION_ERROR', `session '${session.id}' has no sessionStore: only persisted sessions can be replaced`, { details: { sessionId: session.id } });

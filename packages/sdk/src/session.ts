@@ -1,7 +1,7 @@
-import type { ActiveTool, Attachment, AgentEvent, Artifact, EventStream, HookConfig, HookEventName, HookHandler, HookMatcher, PendingConfirmation, RunEventPage, RunRecord, SendRequest, SendResult, PlanItem, SessionSnapshotV1, SessionStateV1, SlashCommandHandler, SlashCommandInfo, SessionStore, ToolDefinition, AnyTool, SubagentDefinition, SubagentFanOutOptions, SubagentTaskRequest, VerificationCommand, VerificationReportV1, VerificationSummary, WorkerAgentSpec } from '@a3s-lab/code-core';
+import type { LlmMessage, SkillDefinition, ActiveTool, Attachment, AgentEvent, Artifact, EventStream, HookConfig, HookEventName, HookHandler, HookMatcher, PendingConfirmation, RunEventPage, RunRecord, SendRequest, SendResult, PlanItem, SessionSnapshotV1, SessionStateV1, SlashCommandHandler, SlashCommandInfo, SessionStore, ToolDefinition, AnyTool, SubagentDefinition, SubagentFanOutOptions, SubagentTaskRequest, VerificationCommand, VerificationReportV1, VerificationSummary, WorkerAgentSpec } from '@a3s-lab/code-core';
 import type { AgentSession } from '@a3s-lab/code-core/internal';
 import { CodeError } from '@a3s-lab/code-core';
-import type { McpServerConfig, McpServerStatus, McpToolChanges, McpTransportConfig } from '@a3s-lab/code-core';
+import type { McpServerConfig, McpServerStatus, McpToolChanges } from '@a3s-lab/code-core';
 import { toProgramArgs } from '@a3s-lab/code-ptc';
 import type { ProgramOptions } from '@a3s-lab/code-ptc';
 import { SessionExtensions } from './session-extensions.js';
@@ -13,6 +13,7 @@ import type { FromJsonSchema } from '@a3s-lab/code-core';
 import type { SandboxStatus } from '@a3s-lab/code-core';
 import { sandboxMcpTransport } from './session-sandbox.js';
 import type { TaskResult, ToolResult } from './tool-result-view.js';
+import { SessionAliases } from './session-aliases.js';
 
 /** Options of `readFile`. */
 export interface ReadFileOptions {
@@ -62,25 +63,22 @@ export interface GitOptions {
  * host control-plane calls that skip permission and confirmation but keep hooks, budget,
  * timeouts, cancellation and redaction, and never touch the transcript.
  */
-export class Session {
+export class Session extends SessionAliases {
   readonly #core: AgentSession;
   readonly #onClosed: ((session: Session) => void) | undefined;
   readonly #extensions: SessionExtensions;
 
   /** @internal created by `Agent`. */
   constructor(core: AgentSession, onClosed?: (session: Session) => void, extensions?: SessionExtensions) {
+    super();
     this.#core = core;
     this.#onClosed = onClosed;
     this.#extensions = extensions ?? new SessionExtensions(sessionToolSurface(core));
+    runtimes.set(this, core);
   }
 
   /** Session id. */
-  get id(): string {
-    return this.#core.id;
-  }
-
-  /** Session id (the original package's name for {@link id}). */
-  get sessionId(): string {
+  override get id(): string {
     return this.#core.id;
   }
 
@@ -98,11 +96,6 @@ export class Session {
     return this.#core.sandboxStatus;
   }
 
-  /** The core runtime, for hosts that need lower-level access. */
-  get core(): AgentSession {
-    return this.#core;
-  }
-
   // ---- conversation -------------------------------------------------------------------------
 
   /**
@@ -110,33 +103,18 @@ export class Session {
    * totalTokens, ... }`. `send(prompt, attachments)` is the positional form of
    * `send({ prompt, attachments })`.
    */
-  send(request: string | SendRequest, attachments?: readonly Attachment[]): Promise<SendResult> {
+  override send(request: string | SendRequest, attachments?: readonly Attachment[]): Promise<SendResult> {
     return this.#core.send(withAttachments(request, attachments));
   }
 
   /** Streams a prompt's v1 events; `await stream.next()` -> `{ value, done }`. */
-  stream(request: string | SendRequest, attachments?: readonly Attachment[]): Promise<EventStream<SendResult>> {
+  override stream(request: string | SendRequest, attachments?: readonly Attachment[]): Promise<EventStream<SendResult>> {
     return this.#core.stream(withAttachments(request, attachments));
   }
 
-  /** Compatibility alias of `send(prompt, attachments)`. */
-  sendWithAttachments(prompt: string, attachments: readonly Attachment[]): Promise<SendResult> {
-    return this.send(prompt, attachments);
-  }
-
-  /** Compatibility alias of `stream(prompt, attachments)`. */
-  streamWithAttachments(prompt: string, attachments: readonly Attachment[]): Promise<EventStream<SendResult>> {
-    return this.stream(prompt, attachments);
-  }
-
-  /** Compatibility alias of {@link send} with the object form. */
-  sendRequest(request: SendRequest): Promise<SendResult> {
-    return this.#core.send(request);
-  }
-
-  /** Compatibility alias of {@link stream} with the object form. */
-  streamRequest(request: SendRequest): Promise<EventStream<SendResult>> {
-    return this.#core.stream(request);
+  /** A copy of the conversation: every message the model has seen, oldest first. */
+  history(): LlmMessage[] {
+    return this.#core.history();
   }
 
   /** Observes every event of the session; returns an unsubscribe function. */
@@ -240,14 +218,9 @@ export class Session {
   }
 
   /** git: `git({ command: 'status' })`, `git('log', { limit: 5 })`. */
-  async git(command: GitOptions | GitOptions['command'], options: Record<string, unknown> = {}): Promise<ToolResult> {
+  override async git(command: GitOptions | GitOptions['command'], options: Record<string, unknown> = {}): Promise<ToolResult> {
     const args = typeof command === 'string' ? { command, ...options } : { ...command };
     return this.tool('git', args);
-  }
-
-  /** Compatibility alias of the positional {@link git} form. */
-  async gitCommand(command: GitOptions['command'], options: Record<string, unknown> = {}): Promise<ToolResult> {
-    return this.git(command, options);
   }
 
   /** Runs a sandboxed JavaScript program (PTC) whose tool calls are governed by the kernel. */
@@ -308,24 +281,9 @@ export class Session {
    * @throws CodeError CONFIG_ERROR (invalid config), MCP_ERROR (cannot connect or list tools, a
    *   session server of that name exists, the package is missing), SESSION_CLOSED.
    */
-  async addMcp(config: McpServerConfig): Promise<number> {
+  override async addMcp(config: McpServerConfig): Promise<number> {
     // A stdio server with `transport.sandbox` starts inside bubblewrap (host-only).
     return (await this.#extensions.mcp()).addMcp(await sandboxMcpTransport(config));
-  }
-
-  /**
-   * Compatibility form of {@link addMcp}: `addMcpServer(config)` or positional
-   * `addMcpServer(name, transport, env?, timeoutMs?)`.
-   */
-  async addMcpServer(nameOrConfig: string | McpServerConfig, transport?: McpTransportConfig, env?: Readonly<Record<string, string>>, timeoutMs?: number): Promise<number> {
-    if (typeof nameOrConfig !== 'string') return this.addMcp(nameOrConfig);
-    if (transport === undefined) throw new CodeError('CONFIG_ERROR', `addMcpServer('${nameOrConfig}', transport, env?, timeoutMs?) needs a transport`, { details: { field: 'transport' } });
-    return this.addMcp({ name: nameOrConfig, transport, ...(env === undefined ? {} : { env }), ...(timeoutMs === undefined ? {} : { timeoutMs }) });
-  }
-
-  /** Compatibility alias of {@link addMcp}. */
-  async addMcpServerConfig(config: McpServerConfig): Promise<number> {
-    return this.addMcp(config);
   }
 
   /**
@@ -453,6 +411,11 @@ export class Session {
     return (JSON.parse(result.output) as { object: unknown }).object;
   }
 
+  /** The skills of this session (instruction and persona): from `skillDirs`, agent directories and `inlineSkills`. */
+  skills(): SkillDefinition[] {
+    return this.#core.features.skills.list();
+  }
+
   /** The session's plan (planning phase and `update_plan`), in order; `task_updated` streams it. */
   plan(): PlanItem[] {
     return this.#core.features.planning.items();
@@ -571,36 +534,31 @@ export class Session {
   }
 
   /** Closes the session (cancels in-flight work, releases the workspace). Idempotent. */
-  async closeAsync(): Promise<void> {
+  override async closeAsync(): Promise<void> {
     await this.#core.close();
     // After the core: in-flight MCP calls are cancelled and settled before their clients close.
     await this.#extensions.close();
     this.#onClosed?.(this);
   }
 
-  /**
-   * Compatibility: starts cancelling the running operation without waiting; `true` when one was
-   * running (like `cancelRun`). Prefer {@link cancelAsync}.
-   */
-  cancel(): boolean {
+  protected override cancelRunning(): boolean {
     const running = this.#core.currentRun();
-    if (running === null) return false;
-    return this.#core.cancelRun(running.id);
+    return running !== null && this.#core.cancelRun(running.id);
   }
 
-  /** Compatibility: starts closing without waiting. Prefer {@link closeAsync}. */
-  close(): void {
-    void this.closeAsync();
-  }
-
-  get closed(): boolean {
+  override get closed(): boolean {
     return this.#core.closed;
   }
+}
 
-  /** True once the session is closed (the original package's form of {@link closed}). */
-  isClosed(): boolean {
-    return this.#core.closed;
-  }
+/** The runtime behind each session, for the SDK's own recipes (`Agent`); never exposed to hosts. */
+const runtimes = new WeakMap<Session, AgentSession>();
+
+/** @internal The runtime of `session` (the SDK's `Agent` replaces and resumes through it). */
+export function sessionRuntime(session: Session): AgentSession {
+  const core = runtimes.get(session);
+  if (core === undefined) throw new CodeError('SESSION_ERROR', 'not a session of this SDK');
+  return core;
 }
 
 /** Page size `glob` asks for when collecting every match (small enough to stay under the inline output bound). */

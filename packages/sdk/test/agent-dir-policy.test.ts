@@ -40,7 +40,7 @@ describe("an agent directory's agent.acl cannot lift the host's permission rules
       [toolCallResponse('bash', { command: 'touch bashed.txt' }), textResponse('tried')],
     );
     const session = await agent.sessionForAgentAsync(ws, 'rogue');
-    expect(session.core.options.permissionPolicy).toMatchObject({ deny: ['bash*'], defaultDecision: 'allow' });
+    expect(session.snapshot().options.permissionPolicy).toMatchObject({ deny: ['bash*'], defaultDecision: 'allow' });
     await session.send('Run it');
     expect(existsSync(join(ws, 'bashed.txt'))).toBe(false);
     expect(toolResultsOf(server.requests.at(-1)!)[0]?.content).toMatch(/Permission denied: .*bash\*/);
@@ -53,7 +53,7 @@ describe("an agent directory's agent.acl cannot lift the host's permission rules
       [toolCallResponse('write', { file_path: 'out.txt', content: 'x' }), textResponse('tried')],
     );
     const session = await agent.sessionForAgentAsync(ws, 'rogue');
-    expect(session.core.options.permissionPolicy).toMatchObject({ allow: ['read'], defaultDecision: 'ask' });
+    expect(session.snapshot().options.permissionPolicy).toMatchObject({ allow: ['read'], defaultDecision: 'ask' });
     const asked: AgentEvent[] = [];
     session.onEvent((e) => {
       if (e.type !== 'confirmation_required') return;

@@ -100,10 +100,10 @@ describe('agent directories', () => {
     expect([...handle.sessions().keys()].sort()).toEqual(['hourly', 'nightly']);
     expect(handle.sessions().get('nightly')?.id).toBe('schedule:nightly');
     // agent.acl was merged over the agent's configuration.
-    expect(handle.sessions().get('nightly')?.core.options.maxToolRounds).toBe(7);
+    expect(handle.sessions().get('nightly')?.snapshot().options.maxToolRounds).toBe(7);
     expect(handle.sessions().get('nightly')?.toolNames()).toEqual(expect.arrayContaining(['count_todos', 'Skill', 'search_skills', 'mcp__fx__echo']));
     expect((await handle.sessions().get('hourly')?.tool('mcp__fx__echo', { text: 'from a schedule' }))?.output).toBe('from a schedule');
-    expect(handle.sessions().get('nightly')?.core.features.skills.list().map((s) => s.name)).toEqual(['tidy']);
+    expect(handle.sessions().get('nightly')?.skills().map((s) => s.name)).toEqual(['tidy']);
     // Hour by hour, letting each fire finish (a fire still running when the next is due is skipped).
     for (const [at, count] of [['2026-12-02T00:30:00Z', 1], ['2026-12-02T01:30:00Z', 2], ['2026-12-02T02:30:00Z', 4]] as const) {
       await clock.advanceTo(at);
@@ -122,12 +122,12 @@ describe('agent directories', () => {
 
     // Restart: each schedule resumes its own session from the store and continues its history.
     const again = await h.agent.serveAgentDir(agentDir, h.dir, { sessionStore: store, clock });
-    expect(again.sessions().get('nightly')?.core.history()).toHaveLength(4);
-    expect(again.sessions().get('hourly')?.core.history()).toHaveLength(6);
+    expect(again.sessions().get('nightly')?.history()).toHaveLength(4);
+    expect(again.sessions().get('hourly')?.history()).toHaveLength(6);
     await clock.advanceTo('2026-12-03T02:00:00Z');
     while (again.fires().filter((f) => f.schedule === 'nightly').length < 1) await new Promise((r) => setTimeout(r, 20));
     await again.stop();
-    expect(again.sessions().get('nightly')?.core.history()).toHaveLength(8);
+    expect(again.sessions().get('nightly')?.history()).toHaveLength(8);
     expect((await store.list()).map((e) => e.sessionId)).toEqual(['schedule:hourly', 'schedule:nightly']);
   });
 
@@ -186,7 +186,7 @@ describe('agent directories', () => {
     const agent = await Agent.create(aclFor(h.server, 'anthropic', `agent_dirs = ["${root}"]`));
     const session = await agent.sessionForAgentAsync(h.dir, 'janitor');
     expect(session.toolNames()).toContain('count_todos');
-    expect(session.core.options.maxToolRounds).toBe(7);
+    expect(session.snapshot().options.maxToolRounds).toBe(7);
     expect((await session.send('hello')).text).toBe('at your service');
     expect(systemPromptOf(h.server.requests.at(-1)!)).toContain('repository janitor');
     await expect(agent.sessionForAgentAsync(h.dir, 'nobody')).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION_ERROR', message: expect.stringContaining('janitor') });
@@ -215,7 +215,7 @@ describe('slash commands, project instructions, dynamic workflow', () => {
     expect(session.listCommands().map((c) => c.name)).toEqual(['clear', 'compact', 'cost', 'deploy', 'help', 'history', 'model', 'status', 'tools']);
     expect(h.server.requests.length).toBe(modelCalls);
     expect((await session.send('/clear')).text).toBe('conversation cleared (2 message(s) removed)');
-    expect(session.core.history()).toEqual([]);
+    expect(session.history()).toEqual([]);
     expect((await session.send('/unknown thing')).text).toBe('model saw /unknown');
     expect(h.server.requests.length).toBe(modelCalls + 1);
     expect(() => session.registerCommand('help', 'x', () => 'y')).toThrow(expect.objectContaining({ code: 'SESSION_ERROR' }));

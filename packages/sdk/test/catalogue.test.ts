@@ -81,8 +81,7 @@ describe('event catalogue and hook list', () => {
     h.server.setScenario([textResponse('Summary of the earlier work.'), textResponse('compacted answer')]);
     const small = h.agent.session(h.dir, { autoCompact: true, maxContextTokens: 2000, autoCompactThreshold: 0.5 });
     small.onEvent(collect);
-    small.core.restoreState({ ...small.state(), history: Array.from({ length: 12 }, (_, i) => ({ role: i % 2 === 0 ? ('user' as const) : ('assistant' as const), content: [{ type: 'text' as const, text: `turn ${i} ${'words '.repeat(150)}` }] })) });
-    await small.send('continue');
+    await small.send({ prompt: 'continue', history: Array.from({ length: 12 }, (_, i) => ({ role: i % 2 === 0 ? ('user' as const) : ('assistant' as const), content: [{ type: 'text' as const, text: `turn ${i} ${'words '.repeat(150)}` }] })) });
 
     // An MCP server changes a tool after it was accepted: mcp_tools_changed.
     const mcpServer = await startFixtureMcpHttpServer();

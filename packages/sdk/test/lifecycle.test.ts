@@ -58,7 +58,7 @@ describe.each(PROTOCOLS)('lifecycle over %s', (protocol) => {
     const result = await session.send('greet');
     expect(result.text).toBe('Hello world.');
     expect(h.server.requests).toHaveLength(2);
-    const assistant = session.core.history().filter((m) => m.role === 'assistant');
+    const assistant = session.history().filter((m) => m.role === 'assistant');
     expect(assistant).toEqual([{ role: 'assistant', content: [{ type: 'text', text: 'Hello world.' }] }]);
     // The next request carries the answer once.
     await h.server.setScenario([textResponse('again')]);
@@ -126,14 +126,14 @@ describe.each(PROTOCOLS)('lifecycle over %s', (protocol) => {
     const session = await h.agent.sessionAsync(h.dir, { autoCompact: true, maxContextTokens: 3_000 });
     // The first request cannot be compacted (nothing before the prompt); the second one can.
     await session.send('one');
-    const before = session.core.history();
+    const before = session.history();
     const running = session.send('two').catch((e: unknown) => e);
     for (let i = 0; i < 1_000 && !hung; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(hung).toBe(true);
     await session.cancelAsync();
     const error = await running;
     expect(CodeError.hasCode(error, 'SESSION_ERROR') && error.details['cancelled']).toBe(true);
-    expect(session.core.history()).toEqual(before);
+    expect(session.history()).toEqual(before);
     await h.server.setScenario([textResponse('short')]);
     const retried = await session.send('short please').catch((e: unknown) => e);
     expect(CodeError.isInstance(retried) && retried.code === 'SESSION_BUSY').toBe(false);

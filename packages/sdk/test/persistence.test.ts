@@ -58,7 +58,7 @@ describe.each(PROTOCOLS)('durable sessions over the %s wire protocol', (protocol
 
     const resumed = await h.agent.resumeSessionAsync('persist-1', { sessionStore: store });
     expect(resumed.id).toBe('persist-1');
-    expect(resumed.core.history()).toEqual(session.core.history());
+    expect(resumed.history()).toEqual(session.history());
     expect(await resumed.runs()).toEqual([runRecord]);
     expect(await resumed.runEvents(first.runId)).toEqual(events);
     const page = await resumed.runEventPage(first.runId, 2, 2);
@@ -103,7 +103,7 @@ describe.each(PROTOCOLS)('durable sessions over the %s wire protocol', (protocol
     expect(saves).toEqual(saves.map((_, i) => i));
     const latest = store.loadSync(session.id);
     const resumed = h.agent.resumeSession(session.id, { sessionStore: counting });
-    expect(resumed.core.history()).toEqual(latest?.conversation);
+    expect(resumed.history()).toEqual(latest?.conversation);
     expect((await resumed.runs()).map((r) => r.status)).toEqual(['completed', 'completed']);
   });
 
@@ -141,11 +141,11 @@ describe.each(PROTOCOLS)('durable sessions over the %s wire protocol', (protocol
     expect(session.closed).toBe(false);
     const replacement = await h.agent.replaceSessionAsync(session, { maxToolRounds: 9 });
     expect(replacement.id).toBe(session.id);
-    expect(replacement.core.options.maxToolRounds).toBe(9);
+    expect(replacement.snapshot().options.maxToolRounds).toBe(9);
     expect(session.closed).toBe(true);
-    expect(replacement.core.history()).toHaveLength(2);
+    expect(replacement.history()).toHaveLength(2);
     await replacement.send('again');
-    expect(replacement.core.history()).toHaveLength(4);
+    expect(replacement.history()).toHaveLength(4);
     // A busy session is refused.
     h.server.setScenario([textResponse('slow', { latencyMs: 300 })]);
     const busy = replacement.send('slow one');
@@ -170,18 +170,18 @@ describe.each(PROTOCOLS)('durable sessions over the %s wire protocol', (protocol
     await same.closeAsync();
     // A resume with new instructions rebuilds the prompt with them.
     const resumed = await h.agent.resumeSessionAsync('prompt-1', { sessionStore: store, instructions: 'Rule two: cite files.' });
-    expect(resumed.core.options.instructions).toBe('Rule two: cite files.');
+    expect(resumed.snapshot().options.instructions).toBe('Rule two: cite files.');
     await resumed.send('and now');
     const rebuilt = systemPromptOf(h.server.requests.at(-1)!);
     expect(rebuilt).toContain('Rule two: cite files.');
     expect(rebuilt).not.toContain('Rule one');
     // A replacement with a systemPrompt sends exactly that prompt.
     const replacement = await h.agent.replaceSessionAsync(resumed, { systemPrompt: 'You are the release captain.' });
-    expect(replacement.core.options.systemPrompt).toBe('You are the release captain.');
+    expect(replacement.snapshot().options.systemPrompt).toBe('You are the release captain.');
     await replacement.send('ship it');
     expect(systemPromptOf(h.server.requests.at(-1)!)).toMatch(/^You are the release captain\./);
     expect(systemPromptOf(h.server.requests.at(-1)!)).not.toContain('Rule two');
-    expect(replacement.core.history()).toHaveLength(8);
+    expect(replacement.history()).toHaveLength(8);
     await replacement.closeAsync();
   });
 
@@ -211,7 +211,7 @@ describe.each(PROTOCOLS)('durable sessions over the %s wire protocol', (protocol
     await sending.catch(() => undefined);
     const resumed = await h.agent.resumeSessionAsync(session.id, { sessionStore: store });
     expect(await resumed.pendingConfirmations()).toEqual([]);
-    expect(resumed.core.traceEvents().find((e) => e.type === 'confirmation_timeout')?.payload).toMatchObject({ tool_name: 'write', action: 'expired_on_resume' });
+    expect(resumed.snapshot().traces.find((e) => e.type === 'confirmation_timeout')?.payload).toMatchObject({ tool_name: 'write', action: 'expired_on_resume' });
     expect((await resumed.runs())[0]?.status).toBe('cancelled');
   });
 });
@@ -302,7 +302,7 @@ describe('sessions of a storage_backend = "file" agent', () => {
       await session.send('remember this');
       session.close();
       const resumed = await agent.resumeSessionAsync(session.id);
-      expect(resumed.core.history()).toHaveLength(2);
+      expect(resumed.history()).toHaveLength(2);
       expect((await resumed.send('and again')).text).toBe('second');
       await resumed.closeAsync();
 
@@ -311,7 +311,7 @@ describe('sessions of a storage_backend = "file" agent', () => {
       expect(readdirSync(sessionsDir)).toContain('idle-1.json');
       await idle.closeAsync();
       const back = await agent.resumeSessionAsync('idle-1');
-      expect(back.core.generation).toBe(0);
+      expect(back.snapshot().generation).toBe(0);
       expect((await back.save()).generation).toBe(1);
       await back.closeAsync();
       // The synchronous opener publishes it too (resumeSessionAsync waits for the write).
@@ -370,7 +370,7 @@ describe.skipIf(!built)('second process (built package)', () => {
       expect(JSON.stringify(h.server.requests.at(-1)?.body)).toContain('What is the answer?');
       // And its save is readable here.
       const back = await h.agent.resumeSessionAsync('two-process', { sessionStore: new FileSessionStore(sessions) });
-      expect(back.core.history()).toHaveLength(6);
+      expect(back.history()).toHaveLength(6);
     } finally {
       await h.cleanup();
       rmSync(sessions, { recursive: true, force: true });

@@ -54,13 +54,13 @@ describe.each(PROTOCOLS)('planning over the %s wire protocol', (protocol) => {
     const legacyOff = await h.agent.sessionAsync(h.dir, { planning: false });
     await legacyOff.send('1. do this\n2. then that');
     const auto = await h.agent.sessionAsync(h.dir);
-    expect(auto.core.options.planningMode).toBe('auto');
+    expect(auto.snapshot().options.planningMode).toBe('auto');
     await auto.send('What does this repo do?');
     expect(h.server.requests.filter(isPlanner)).toHaveLength(0);
     await auto.send('Refactor the parser, then update the tests, then bump the version.');
     expect(h.server.requests.filter(isPlanner)).toHaveLength(1);
     const legacyOn = await h.agent.sessionAsync(h.dir, { planning: true });
-    expect(legacyOn.core.options.planningMode).toBe('enabled');
+    expect(legacyOn.snapshot().options.planningMode).toBe('enabled');
     await legacyOn.send('hi');
     expect(h.server.requests.filter(isPlanner)).toHaveLength(2);
   });

@@ -268,7 +268,7 @@ describe.skipIf(!available)("an agent directory's sandbox block", () => {
     const session = await a.sessionForAgentAsync(ws, 'rogue', { permissionPolicy: ALLOW_ALL });
     expect(session.sandboxStatus()).toEqual({ active: true, kind: 'bubblewrap', network: 'none' });
     // The host set no network: it stays unset (processes: none; the web tools keep their own policy).
-    expect(session.core.options.sandbox).toEqual({ mode: 'required' });
+    expect(session.snapshot().options.sandbox).toEqual({ mode: 'required' });
     await session.send('escape');
     expect(readdirSync(canary)).toEqual([]);
   });

@@ -42,8 +42,8 @@ describe('skill directories and symlinks', () => {
     const agent = await Agent.create(aclFor(server, 'anthropic'), { onWarning: (w) => warnings.push(w) });
     cleanups.push(() => agent.close());
     const session = await agent.sessionAsync(root, { skillDirs: [join(root, 'skills-link')] });
-    expect(session.core.features.skills.list().map((s) => s.name).sort()).toEqual(['good', 'inner']);
-    expect(JSON.stringify(session.core.features.skills.list())).not.toContain('SECRET FROM OUTSIDE');
+    expect(session.skills().map((s) => s.name).sort()).toEqual(['good', 'inner']);
+    expect(JSON.stringify(session.skills())).not.toContain('SECRET FROM OUTSIDE');
     expect(warnings.flatMap((w) => (w.kind === 'skill_skipped' ? [[w.kind, w.path.split('/').at(-1), w.reason.replace(/\(.*\)/, '(...)')]] : [])).sort()).toEqual([
       ['skill_skipped', 'broken.md', 'it is a broken link'],
       ['skill_skipped', 'escape.md', 'its real path leaves the skill directory (...)'],

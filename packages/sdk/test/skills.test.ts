@@ -64,7 +64,7 @@ describe('skills', () => {
     writeFileSync(join(dir, 'changelog.md'), '---\nname: changelog\ndescription: Write changelog entries\nallowed-tools: read, git\ntags: [release]\n---\nOne line per change, imperative mood.\n');
     h = await startHarness('openai', []);
     const withDir = await h.agent.sessionAsync(h.dir, { skillDirs: [dir] });
-    expect(withDir.core.features.skills.list().map((s) => [s.name, s.allowedTools])).toEqual([['changelog', ['read', 'git']]]);
+    expect(withDir.skills().map((s) => [s.name, s.allowedTools])).toEqual([['changelog', ['read', 'git']]]);
     expect(withDir.toolNames()).toContain('Skill');
     const plain = await h.agent.sessionAsync(h.dir);
     expect(plain.toolNames()).not.toContain('Skill');

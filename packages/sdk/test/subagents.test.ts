@@ -305,7 +305,7 @@ describe('worker agents', () => {
     expect(systemPromptOf(h.server.requests.at(-1)!)).toContain('You explore a codebase without changing it');
     const worker = await h.agent.sessionForWorkerAsync(h.dir, { name: 'rev', description: 'review', kind: 'reviewer', maxSteps: 3 });
     expect(worker.toolNames().sort()).toEqual(['glob', 'grep', 'ls', 'read']);
-    expect(worker.core.options.maxToolRounds).toBe(3);
+    expect(worker.snapshot().options.maxToolRounds).toBe(3);
     await expect(h.agent.sessionForAgentAsync(h.dir, 'nope')).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION_ERROR' });
   });
 });
