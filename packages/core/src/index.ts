@@ -41,7 +41,7 @@ export { DefaultSecurityProvider, REDACTION_MARKER } from './security/security-p
 export type { DefaultSecurityProviderOptions, SecurityProvider } from './security/security-provider.js';
 export type { Artifact, ArtifactRef } from './artifacts/artifact-store.js';
 export type { WebClient, WebRequest, WebResponse } from './web/web-client.js';
-export type { BackendCallOptions, ByteRange, ExecOptions, ExecResult, GitOptions, GlobOptions, Page, SearchLine, SearchOptions, SearchOutputMode, SearchResult, WorkspaceBackend, WorkspaceCapabilities, WorkspaceCapability, WorkspaceEntry, WorkspaceEntryType, WorkspaceFile, WorkspaceStat, WriteFileOptions } from './workspace/workspace-backend.js';
+export type { BackendCallOptions, ByteRange, ExecOptions, ExecResult, GitOptions, GlobOptions, Page, SearchLine, SearchOptions, SearchOutputMode, SearchResult, WorkspaceBackend, WorkspaceCapabilities, WorkspaceCapability, WorkspaceEntry, WorkspaceEntryType, WorkspaceFile, WorkspaceOverlay, WorkspaceStat, WriteFileOptions } from './workspace/workspace-backend.js';
 export type { SandboxNetwork, SandboxOptions, SandboxStatus } from './workspace/sandbox-options.js';
 export type { LlmCallOptions, LlmClient, LlmContentPart, LlmMessage, LlmRequest, LlmStopReason, LlmStreamEvent, LlmUsage } from './llm/llm-client.js';
 export type { PermissionDecision, PermissionDecisionValue, PermissionPolicy, PermissionRequest } from './permission/permission-policy.js';

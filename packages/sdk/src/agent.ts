@@ -47,6 +47,7 @@ export interface ServeAgentDirOptions {
 }
 import { createSearchEngines, createWebServices } from './web-services.js';
 import type { SearchEngineSet } from './web-services.js';
+import { innerBackend, overlaidBackend } from './workspace-overlay.js';
 import { checkAgentTelemetry, mergeTelemetryOptions } from './session-telemetry-options.js';
 
 /** Options of {@link Agent.create}. */
@@ -445,7 +446,7 @@ export class Agent {
     }
     const snapshot = await core.save();
     if (core.currentRun() !== null || session.closed) throw new CodeError('SESSION_BUSY', `session '${session.id}' started an operation during replacement`, { details: { sessionId: session.id } });
-    const keepBackend = options.workspaceBackend === undefined && !core.ownsWorkspace ? { workspaceBackend: core.workspace } : {};
+    const keepBackend = options.workspaceBackend === undefined && !core.ownsWorkspace ? { workspaceBackend: innerBackend(core.workspace) } : {};
     const replacement = this.#resume(store, snapshot, { ...keepBackend, ...options });
     await session.closeAsync();
     return replacement;
@@ -511,9 +512,11 @@ export class Agent {
     const sandboxStatus = sessionSandboxStatus(backend, resolved.sandbox, ownsWorkspace);
     const degraded = sandboxWarning(sandboxStatus, resolved.sandbox, backend, ownsWorkspace || resolved.sandbox !== undefined);
     if (degraded !== null) (this.#options.onWarning ?? ((w) => process.emitWarning(w.message, { code: 'A3S_SANDBOX_UNAVAILABLE' })))(degraded);
+    // What the tools call: the host's overlay over the backend, confinement kept in front.
+    const toolWorkspace = resolved.workspaceOverlay === undefined ? backend : overlaidBackend(backend, resolved.workspaceOverlay);
     for (const worker of resolved.workerAgents ?? []) if (worker.model !== undefined) this.#checkModel(worker.model, worker.name);
     const llm = this.#factory(this.#configFor(model, options.maxContextTokens !== undefined), model, this.#env);
-    const available = selectToolsForWorkspace(defaultTools(), backend.capabilities);
+    const available = selectToolsForWorkspace(defaultTools(), toolWorkspace.capabilities);
     const tools = actingAs === undefined ? available : toolsFor(actingAs, available);
     // Keys written literally in the config are secrets too, like those from the environment.
     const configKeys = this.config.providers.flatMap((p) => (typeof p.apiKey === 'string' && p.apiKey.length >= 8 ? [p.apiKey] : []));
@@ -526,7 +529,7 @@ export class Agent {
     const core = new AgentSession({
       sessionId: resolved.sessionId ?? `sess_${randomUUID()}`,
       llm,
-      workspace: backend,
+      workspace: toolWorkspace,
       tools,
       options: resolved,
       security,

@@ -2,6 +2,8 @@ import { CodeError } from '@a3s-lab/code-core';
 import type { McpServerConfig, SandboxOptions, SandboxStatus, WorkspaceBackend } from '@a3s-lab/code-core';
 import { LocalWorkspaceBackend, sandboxedCommand } from '@a3s-lab/code-local';
 
+import { innerBackend } from './workspace-overlay.js';
+
 /** What `onWarning` receives when a session runs its processes without the sandbox it asked for (`mode: 'auto'`). */
 export interface SandboxUnavailableWarning {
   readonly kind: 'sandbox_unavailable';
@@ -38,9 +40,11 @@ export function sandboxedLocalBackend(workspace: string, sandbox: SandboxOptions
  *   sandboxed), SESSION_CONFIGURATION_ERROR (settings the passed backend does not apply).
  */
 export function sessionSandboxStatus(backend: WorkspaceBackend, requested: SandboxOptions | undefined, createdHere: boolean): SandboxStatus {
+  // An overlaid backend (workspaceOverlay) runs its processes in the one it wraps.
+  const base = innerBackend(backend);
   const status: SandboxStatus =
-    backend instanceof LocalWorkspaceBackend
-      ? backend.sandboxStatus()
+    base instanceof LocalWorkspaceBackend
+      ? base.sandboxStatus()
       : backend.capabilities.exec || backend.capabilities.git
         ? { active: false, kind: 'none', network: 'full', reason: `the '${backend.kind}' workspace backend runs its processes itself: only the local backend sandboxes them` }
         : { active: false, kind: 'none', network: 'none', reason: `the '${backend.kind}' workspace backend starts no processes` };

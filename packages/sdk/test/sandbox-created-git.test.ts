@@ -51,7 +51,7 @@ async function bash(command: string): Promise<AgentEvent[]> {
   const session = await agent.sessionAsync(ws, { permissionPolicy: ALLOW_ALL, sandbox: { mode: 'required' } });
   const events: AgentEvent[] = [];
   for await (const event of await session.stream('go')) events.push(event);
-  await session.close();
+  await session.closeAsync();
   return events;
 }
 
@@ -86,7 +86,7 @@ describe.skipIf(!available)('a .git created during a sandboxed call', () => {
   it('through verifyCommands too', async () => {
     const session = await agent.sessionAsync(ws, { permissionPolicy: ALLOW_ALL, sandbox: { mode: 'required' } });
     await session.verifyCommands('git init', [{ id: 'init', kind: 'test', description: 'init and hook', command: 'git init -q && echo evil > .git/hooks/post-checkout', required: false }]);
-    await session.close();
+    await session.closeAsync();
     expect(hooks()).toEqual([]);
   });
 });
@@ -112,7 +112,7 @@ describe('a platform without a sandbox (macOS: Seatbelt is not implemented)', ()
     expect(warnings).toEqual([expect.objectContaining({ kind: 'sandbox_unavailable', reason: expect.stringContaining('Seatbelt') })]);
     await session.send('go');
     expect(readFileSync(join(ws, 'ran.txt'), 'utf8')).toBe('ran\n');
-    await session.close();
+    await session.closeAsync();
     await backend.close();
   });
 });

@@ -135,7 +135,7 @@ describe.skipIf(!available)('one sandbox policy, every tool', () => {
     expect(readdirSync(join(ws, 'secrets'))).toEqual(['key.txt']);
     expect(readFileSync(join(ws, 'secrets', 'key.txt'), 'utf8')).toBe(`${SECRET}\n`);
     expect(outcomes.at(-1)).toMatchObject({ failed: false, text: expect.stringContaining('public notes') });
-    await session.close();
+    await session.closeAsync();
   });
 
   it('write rules: processes write the workspace and allowWrite; file tools the workspace only; nothing else', async () => {
@@ -156,7 +156,7 @@ describe.skipIf(!available)('one sandbox policy, every tool', () => {
     expect(readdirSync(cache).sort()).toEqual(['from-bash', 'from-program']);
     expect(readdirSync(canary)).toEqual([]);
     expect(existsSync(join(ws, 'in-ws-bash.txt')) && existsSync(join(ws, 'in-ws-write.txt'))).toBe(true);
-    await session.close();
+    await session.closeAsync();
   });
 
   it('protected paths: .git/hooks, .git/config and the agent config are written by no tool', async () => {
@@ -182,7 +182,7 @@ describe.skipIf(!available)('one sandbox policy, every tool', () => {
     expect(readFileSync(join(ws, 'agent.acl'), 'utf8')).toBe('default_model = "x/y"\n');
     expect(readFileSync(join(ws, '.a3s', 'config.acl'), 'utf8')).toBe('default_model = "x/y"\n');
     expect(existsSync(join(ws, '.a3s', 'hooks'))).toBe(false);
-    await session.close();
+    await session.closeAsync();
   });
 
   const fetchAll = (): Call[] => [
@@ -216,6 +216,6 @@ describe.skipIf(!available)('one sandbox policy, every tool', () => {
       expect(outcomes[1]?.text).toMatch(/not on the sandbox network allow-list/);
       expect(other.hits).toBe(hitsBefore);
     }
-    await session.close();
+    await session.closeAsync();
   });
 });

@@ -106,4 +106,4 @@ export const sessionOptionsJsonSchema = {
 } as const satisfies JsonSchema;
 
 /** Session options that are objects with methods rather than JSON; validated apart from the schema. */
-export const NON_JSON_SESSION_OPTIONS = ['workspaceBackend', 'sessionStore'] as const;
+export const NON_JSON_SESSION_OPTIONS = ['workspaceBackend', 'workspaceOverlay', 'sessionStore'] as const;

@@ -10,7 +10,7 @@ import type { RetentionLimits } from './run-store.js';
 import { isSessionStore } from './session-store.js';
 import type { SessionStore } from './session-store.js';
 import type { InlineSkill } from '../skills/inline-skills.js';
-import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
+import type { WorkspaceBackend, WorkspaceOverlay } from '../workspace/workspace-backend.js';
 import { checkTelemetryProviders, TELEMETRY_PROVIDER_KEYS } from '../telemetry/telemetry-options.js';
 import type { TelemetryOptions } from '../telemetry/telemetry-options.js';
 import type { SandboxOptions } from '../workspace/sandbox-options.js';
@@ -112,6 +112,12 @@ export interface SessionOptions {
   };
   /** Workspace backend (`LocalWorkspaceBackend`, `S3WorkspaceBackend`...); default a local backend rooted at the session workspace. */
   readonly workspaceBackend?: WorkspaceBackend;
+  /**
+   * Wraps the session's workspace backend (see {@link WorkspaceOverlay}): the tools call what it
+   * returns, behind the kernel and after path confinement, deny-read and protected-path checks
+   * of the wrapped backend. Host-only, not saved in snapshots (pass it again on resume).
+   */
+  readonly workspaceOverlay?: WorkspaceOverlay;
   /** Where `save()` and `autoSave` publish snapshots (`MemorySessionStore`, `FileSessionStore`, `S3SessionStore`...). */
   readonly sessionStore?: SessionStore;
   /** Session id; default generated. */
@@ -302,6 +308,7 @@ function checkBeyondSchema(input: Readonly<Record<string, unknown>>): void {
   if (backend !== undefined && (typeof backend !== 'object' || backend === null || typeof backend['readFile'] !== 'function' || typeof backend['resolvePath'] !== 'function' || typeof backend['capabilities'] !== 'object')) {
     fail('workspaceBackend', 'a WorkspaceBackend (capabilities, resolvePath, readFile...)', backend);
   }
+  if (input['workspaceOverlay'] !== undefined && typeof input['workspaceOverlay'] !== 'function') fail('workspaceOverlay', 'a function (backend) => WorkspaceBackend', input['workspaceOverlay']);
   checkTelemetryProviders(input['telemetry'] as Readonly<Record<string, unknown>> | undefined);
   if (input['sessionStore'] !== undefined && !isSessionStore(input['sessionStore'])) fail('sessionStore', 'a SessionStore (name, capabilities, save, load, delete, list)', input['sessionStore']);
   const typed = input as SessionOptions;
@@ -333,7 +340,7 @@ export function resolveSessionOptions(options: unknown = {}): ResolvedSessionOpt
   if (typeof options !== 'object' || Array.isArray(options)) fail('options', 'an object', options);
   // A field set to `undefined` means "not set".
   const input = Object.fromEntries(Object.entries(options as Record<string, unknown>).filter(([, value]) => value !== undefined));
-  const { workspaceBackend: _backend, sessionStore: _store, ...json } = input;
+  const { workspaceBackend: _backend, workspaceOverlay: _overlay, sessionStore: _store, ...json } = input;
   // The provider objects of `telemetry` are not JSON: checked in checkBeyondSchema.
   if (isPlainRecord(json['telemetry'])) {
     const { tracerProvider: _t, meterProvider: _m, ...telemetry } = json['telemetry'];

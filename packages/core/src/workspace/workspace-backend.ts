@@ -189,6 +189,19 @@ export interface GitOptions extends BackendCallOptions {
 }
 
 /**
+ * A function wrapping a session's workspace backend (`SessionOptions.workspaceOverlay`): it gets
+ * the backend the session would use (the default local, possibly sandboxed, one, or the
+ * `workspaceBackend` passed) and returns the backend the tools call. The session keeps its kernel
+ * in front of it (permission rules, hooks, confirmation) and confines every path first: each
+ * path-taking method is reached only with the canonical path the wrapped backend's
+ * `resolvePath` accepted (`forWrite` for writes and deletes: protected paths refused), so a path
+ * outside the workspace or on a deny-read list never reaches the overlay. Capabilities are the
+ * wrapped backend's, narrowed to what the overlay implements. Use: serve reads and writes from an
+ * editor's buffers (`a3s-code acp`), record or mirror file access.
+ */
+export type WorkspaceOverlay = (backend: WorkspaceBackend) => WorkspaceBackend;
+
+/**
  * A workspace: where tools read, write, search and run. Implementations: the local filesystem
  * (`@a3s-lab/code-local`), S3 (`@a3s-lab/code-s3`). Every method takes ONE options object with
  * an `abortSignal`. Absent things come back as `null`; host failures are thrown as
