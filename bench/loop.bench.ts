@@ -152,7 +152,7 @@ async function runSdkSession(): Promise<Timing> {
 const reference = await (async () => {
   const agent = await Agent.create(aclFor(server));
   const session = agent.session(dir);
-  const value = { system: session.core.systemPrompt(), tools: session.toolDefinitions() };
+  const value = { system: session.systemPrompt(), tools: session.toolDefinitions() };
   await agent.close();
   return value;
 })();

@@ -34,7 +34,7 @@ try {
     console.log(`${definition.name.padEnd(18)} ${String(bytes).padStart(6)} B`);
   }
   console.log(`tool definitions   ${String(tools).padStart(6)} B (${session.toolDefinitions().length} tools)`);
-  console.log(`system prompt      ${String(Buffer.byteLength(session.core.systemPrompt())).padStart(6)} B`);
+  console.log(`system prompt      ${String(Buffer.byteLength(session.systemPrompt())).padStart(6)} B`);
   await session.send('hi');
   const openai = await agent.sessionAsync(dir, { model: 'openai/gpt-test' });
   await openai.send('hi');

@@ -117,6 +117,11 @@ export class Session extends SessionAliases {
     return this.#core.history();
   }
 
+  /** The system prompt sent with every model request: the base prompt, then the delegation, skills and plan sections. */
+  systemPrompt(): string {
+    return this.#core.systemPrompt();
+  }
+
   /** Observes every event of the session; returns an unsubscribe function. */
   onEvent(listener: (event: AgentEvent) => void): () => void {
     return this.#core.subscribe(listener);
