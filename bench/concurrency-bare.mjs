@@ -81,7 +81,9 @@ async function job(dir) {
     tools: toolsFor(dir),
     stopWhen: stepCountIs(20),
     maxOutputTokens: 4096,
-    maxRetries: 0,
+    // The SDK's default (ours retries too): at 200 sessions a kept-alive socket the server has
+    // just closed is met now and then.
+    maxRetries: 2,
     onStepStart: () => {
       starts.push(performance.now());
     },
