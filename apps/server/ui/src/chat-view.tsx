@@ -74,11 +74,19 @@ export function ChatView(props: ChatViewProps): ReactNode {
 }
 
 function Conversation({ token, sessionId, initialPrompt, runningElsewhere, onActivity, onInitialPromptSent, onUnauthorized, history }: ChatViewProps & { readonly history: UIMessage[] }): ReactNode {
+  // The run a resume must replay: set when this tab knows which run moved (it may have ended by
+  // the time the request arrives, and the session's resume answers 204 once nothing runs).
+  const resumeRun = useRef<string | null>(null);
   const transport = useMemo(
     () =>
       new DefaultChatTransport({
         api: sessionPath(sessionId, '/chat'),
         headers: () => ({ authorization: `Bearer ${token}` }),
+        prepareReconnectToStreamRequest: ({ api, id }) => {
+          const streamId = resumeRun.current ?? id;
+          resumeRun.current = null;
+          return { api: `${api}/${encodeURIComponent(streamId)}/stream` };
+        },
         // The host reads only the last message (the prompt, or the approval answers): send only it.
         prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({ body: { id, messages: messages.slice(-1), trigger, ...(messageId === undefined ? {} : { messageId }) } }),
       }),
@@ -120,10 +128,13 @@ function Conversation({ token, sessionId, initialPrompt, runningElsewhere, onAct
   // Waiting on an approval: the next event of the run (an answer from any tab, a timeout, a
   // cancel) resumes the stream, which replays the run and shows what happened.
   useEffect(() => {
-    if (!waiting || meta.runId === undefined || meta.lastSequence === undefined) return;
+    const runId = meta.runId;
+    if (!waiting || runId === undefined || meta.lastSequence === undefined) return;
     const abort = new AbortController();
-    void waitForRunEvent(token, sessionId, meta.runId, meta.lastSequence, abort.signal).then((moved) => {
-      if (moved && !abort.signal.aborted) void resumeStream();
+    void waitForRunEvent(token, sessionId, runId, meta.lastSequence, abort.signal).then((moved) => {
+      if (!moved || abort.signal.aborted) return;
+      resumeRun.current = runId;
+      void resumeStream();
     });
     return () => abort.abort();
   }, [waiting, meta.runId, meta.lastSequence, token, sessionId, resumeStream]);
@@ -180,7 +191,7 @@ function Conversation({ token, sessionId, initialPrompt, runningElsewhere, onAct
 
   return (
     <>
-      <div className="conversation" role="log" aria-label="Conversation" data-status={status} data-run-status={meta.status ?? ''} data-run-id={meta.runId ?? ''}>
+      <div className="conversation" role="log" aria-label="Conversation" data-status={status} data-run-status={meta.status ?? ''} data-run-id={meta.runId ?? ''} data-last-sequence={meta.lastSequence ?? ''}>
         {messages.length === 0 ? (
           <div className="empty">
             <p><strong>This session has no runs yet.</strong></p>
