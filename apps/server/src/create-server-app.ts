@@ -7,6 +7,7 @@ import { ServerError, toErrorResponse } from './server-error.js';
 import type { SessionHost } from './session-host.js';
 import { createUiRoutes } from './ui-routes.js';
 import { createChatRoutes } from './ui-message-stream/chat-routes.js';
+import { createAgUiRoutes } from './ag-ui/ag-ui-routes.js';
 
 /** What {@link createServerApp} wires together. */
 export interface ServerAppOptions extends RequestGuardOptions {
@@ -49,6 +50,7 @@ export function createServerApp(options: ServerAppOptions): Hono {
   });
   app.route('/api', createApiRoutes(options.host, { maxStreamMs: options.maxStreamMs }));
   app.route('/api', createChatRoutes(options.host));
+  app.route('/api', createAgUiRoutes(options.host));
   if (options.ui) app.route('/', createUiRoutes());
   return app;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ConfirmationAnswer } from '../answer-confirmations.js';
 import { ServerError } from '../server-error.js';
 
 const uiPart = z.looseObject({ type: z.string().min(1) });
@@ -20,11 +21,7 @@ export const chatRequestBody = z.strictObject({
 export type ChatRequestBody = z.infer<typeof chatRequestBody>;
 
 /** One answer of the client to a `tool-approval-request` (a tool part in state `approval-responded`). */
-export interface ApprovalAnswer {
-  readonly approvalId: string;
-  readonly approved: boolean;
-  readonly reason?: string;
-}
+export type ApprovalAnswer = ConfirmationAnswer;
 
 /** What a chat request asks for: a new run of a prompt, or answers to the pending approvals of run `runId`. */
 export type ChatIntent = { readonly kind: 'prompt'; readonly prompt: string } | { readonly kind: 'approvals'; readonly runId: string; readonly answers: readonly ApprovalAnswer[] };

@@ -1,41 +1,15 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { Session } from '@a3s-lab/code';
+import { answerConfirmations } from '../answer-confirmations.js';
 import { SSE_KEEPALIVE_MS } from '../api-routes.js';
 import { knownQuery, readJson, traceparentOf } from '../request-input.js';
 import { ServerError } from '../server-error.js';
 import type { SessionHandle, SessionHost } from '../session-host.js';
 import { chatIntentOf, chatRequestBody } from './chat-request.js';
-import type { ApprovalAnswer } from './chat-request.js';
 import { runMessages } from './run-messages.js';
 import { streamRunAsUIMessages } from './stream-run-as-ui-messages.js';
 import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-chunk.js';
-
-/**
- * Answers the client's approval answers for run `runId` and returns the sequence the
- * continuation starts after: the latest `confirmation_required` they answer (where the earlier
- * stream stopped). An answer the session no longer waits for (given meanwhile in another tab,
- * timed out) is skipped: the stream shows what the run recorded.
- */
-async function answerApprovals(session: Session, runId: string, answers: readonly ApprovalAnswer[]): Promise<number> {
-  const events = await session.runEvents(runId);
-  const asked = new Map<string, number>();
-  for (const event of events) {
-    if (event.type !== 'confirmation_required') continue;
-    const id = event.payload['confirmation_id'] ?? event.payload['tool_id'];
-    if (typeof id === 'string') asked.set(id, Number(event.metadata?.['sequence']));
-  }
-  let from = -1;
-  for (const answer of answers) {
-    const sequence = asked.get(answer.approvalId);
-    if (sequence === undefined) continue;
-    from = Math.max(from, sequence);
-    await session.confirmToolUse(answer.approvalId, answer.approved, answer.reason);
-  }
-  if (from < 0) throw new ServerError('BAD_REQUEST', `run '${runId}' asked none of the approvals answered`, { runId, approvalIds: answers.map((a) => a.approvalId) });
-  return from;
-}
 
 /** Streams run `runId` of the held session as the UI message stream; releases the handle when done. */
 function uiMessageStream(c: Context, handle: SessionHandle, runId: string, from: number): Response {
@@ -78,7 +52,7 @@ export function createChatRoutes(host: SessionHost): Hono {
     const handle = await host.open(sessionId);
     try {
       if (!(await handle.session.runs()).some((r) => r.id === intent.runId)) throw new ServerError('NOT_FOUND', `no run '${intent.runId}' (the assistant message id is its run id)`, { runId: intent.runId });
-      const from = await answerApprovals(handle.session, intent.runId, intent.answers);
+      const from = await answerConfirmations(handle.session, intent.runId, intent.answers);
       return uiMessageStream(c, handle, intent.runId, from);
     } catch (error) {
       handle.release();

@@ -6,7 +6,7 @@ import type { UIMessageChunk } from './ui-message-chunk.js';
  * - `data-plan` (id `plan`): `{ plan }` of `task_updated` / `planning_end`;
  * - `data-subagent` (id = the task id): `{ phase: 'start' | 'progress' | 'end', ...payload }`;
  * - `data-verification` (id `verification`): the run's verification summary (`agent_end`);
- * - `data-notice` (id `notice-<sequence>`): `{ kind: <v1 type>, ...payload }` for errors,
+ * - `data-notice` (id `notice-<sequence>`): `{ event: <v1 type>, ...payload }` for errors,
  *   permission denials, budget thresholds, compactions and persistence failures.
  */
 export function projectPlan(plan: unknown): UIMessageChunk[] {
@@ -26,5 +26,5 @@ export function projectVerification(summary: unknown): UIMessageChunk[] {
 
 /** A notice (error, denial, threshold) as `data-notice`. */
 export function projectNotice(kind: string, payload: Readonly<Record<string, unknown>>, sequence: number): UIMessageChunk[] {
-  return [{ type: 'data-notice', id: `notice-${sequence}`, data: { kind, ...payload } }];
+  return [{ type: 'data-notice', id: `notice-${sequence}`, data: { event: kind, ...payload } }];
 }

@@ -107,7 +107,7 @@ export class UIMessageEncoder {
 
   /** A retention gap (events evicted before they were read): a notice, then the message goes on. */
   gap(firstAvailableSequence: number): UIMessageChunk[] {
-    return [{ type: 'data-notice', id: `gap-${firstAvailableSequence}`, data: { kind: 'gap', firstAvailableSequence } }];
+    return [{ type: 'data-notice', id: `gap-${firstAvailableSequence}`, data: { event: 'gap', firstAvailableSequence } }];
   }
 
   /** The end of a stream that stops at a pending approval: the client answers it with its next request. */

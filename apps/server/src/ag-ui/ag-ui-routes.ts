@@ -1,0 +1,77 @@
+import { EventEncoder } from '@ag-ui/encoder';
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { answerConfirmations, runAsking } from '../answer-confirmations.js';
+import { SSE_KEEPALIVE_MS } from '../api-routes.js';
+import { knownQuery, traceparentOf } from '../request-input.js';
+import { ServerError } from '../server-error.js';
+import type { SessionHost } from '../session-host.js';
+import { streamRunProjection } from '../stream-run-projection.js';
+import type { RunProjection } from '../stream-run-projection.js';
+import { AgUiEncoder } from './ag-ui-encoder.js';
+import { agUiIntentOf, parseRunAgentInput } from './run-agent-input.js';
+
+/** AG-UI's {@link RunProjection}: each event SSE-encoded by `@ag-ui/encoder`. */
+function agUiProjection(encoder: AgUiEncoder): RunProjection {
+  const sse = new EventEncoder();
+  const text = (events: readonly Parameters<EventEncoder['encodeSSE']>[0][]): string => events.map((e) => sse.encodeSSE(e)).join('');
+  return {
+    start: () => text([encoder.start()]),
+    prime: (event, sequence) => void encoder.encode(event, sequence),
+    encode: (event, sequence) => text(encoder.encode(event, sequence)),
+    gap: (first) => text(encoder.gap(first)),
+    pause: (event) => text(encoder.interrupt(event, Number(event.metadata?.['timestamp_ms'] ?? Date.now()))),
+    finish: (run) => text(encoder.finish(run)),
+  };
+}
+
+/**
+ * `POST /agui`: the AG-UI endpoint (`HttpAgent` and every client of the protocol). A
+ * `RunAgentInput` with `threadId` = the session id starts an A3S run of its last user message,
+ * or, with `resume` entries, answers the confirmations its interrupts stand for and continues
+ * that run; the answer is AG-UI events over SSE, projected from the run's recorded events.
+ */
+export function createAgUiRoutes(host: SessionHost): Hono {
+  const agui = new Hono();
+  agui.post('/agui', async (c) => {
+    knownQuery(c, []);
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw new ServerError('BAD_REQUEST', 'the body must be a JSON RunAgentInput');
+    }
+    const input = parseRunAgentInput(body);
+    const intent = agUiIntentOf(input);
+    const sessionId = input.threadId;
+    let a3sRunId: string;
+    let from = 0;
+    if (intent.kind === 'prompt') a3sRunId = (await host.startRun(sessionId, intent.prompt, traceparentOf(c))).id;
+    else {
+      const found = await host.use(sessionId, async (session) => {
+        const runId = await runAsking(session, intent.answers[0]?.approvalId ?? '');
+        if (runId === null) throw new ServerError('BAD_REQUEST', `no run of thread '${sessionId}' asked interrupt '${intent.answers[0]?.approvalId ?? ''}'`, { field: 'resume' });
+        return { runId, from: await answerConfirmations(session, runId, intent.answers) };
+      });
+      a3sRunId = found.runId;
+      from = found.from;
+    }
+    const handle = await host.open(sessionId);
+    c.header('Cache-Control', 'no-store');
+    c.header('X-Accel-Buffering', 'no');
+    return streamSSE(c, async (stream) => {
+      const abort = new AbortController();
+      // A closed connection (HttpAgent.abortRun) stops this stream only; cancel is its own request.
+      stream.onAbort(() => abort.abort());
+      const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => abort.abort()), SSE_KEEPALIVE_MS);
+      try {
+        const projection = agUiProjection(new AgUiEncoder({ threadId: sessionId, runId: input.runId, a3sRunId }));
+        for await (const text of streamRunProjection(handle.session, a3sRunId, from, abort.signal, projection)) await stream.write(text);
+      } finally {
+        clearInterval(keepAlive);
+        handle.release();
+      }
+    });
+  });
+  return agui;
+}
