@@ -6,6 +6,7 @@ import { formatSseMessage } from './format-sse-message.js';
 import { cursor, knownQuery, readJson, traceparentOf } from './request-input.js';
 import { ServerError } from './server-error.js';
 import type { SessionHost } from './session-host.js';
+import { SessionSummaries } from './session-summaries.js';
 
 /** Interval of SSE keep-alive comments (so idle proxies do not cut a stream waiting on a confirmation). */
 export const SSE_KEEPALIVE_MS = 15_000;
@@ -21,12 +22,13 @@ const confirmBody = z.strictObject({ approved: z.boolean(), reason: z.string().m
  */
 export function createApiRoutes(host: SessionHost, options: { readonly maxStreamMs: number }): Hono {
   const api = new Hono();
+  const summaries = new SessionSummaries(host.store);
 
-  api.get('/config', (c) => c.json({ workspaceRoots: host.workspaceRoots }));
+  api.get('/config', (c) => c.json({ workspaceRoots: host.workspaceRoots, model: host.defaultModel }));
 
   api.get('/sessions', async (c) => {
     knownQuery(c, []);
-    return c.json({ sessions: (await host.store.list()).map((entry) => ({ id: entry.sessionId, updatedAtMs: entry.updatedAtMs })) });
+    return c.json({ sessions: await summaries.list() });
   });
 
   api.post('/sessions', async (c) => {
