@@ -55,7 +55,7 @@ export function crashScenario(hitUrl: string, seen: SeenTurn[]): ScenarioFunctio
       case 1:
         return { toolCalls: [{ id: id(0), name: 'read', input: { file_path: 'notes.txt' } }] };
       case 2:
-        return { toolCalls: [{ id: id(0), name: 'bash', input: { command: `sleep 0.1; curl -sf ${hitUrl}/${job}-b; sleep 0.1` } }] };
+        return { toolCalls: [{ id: id(0), name: 'bash', input: { command: `sleep 0.3; curl -sf ${hitUrl}/${job}-b; sleep 0.3` } }] };
       default:
         return { text: ['done ', job], chunkDelayMs: 5 };
     }
@@ -76,5 +76,61 @@ export async function startCounter(): Promise<{ url: string; hits: Map<string, n
     url: `http://127.0.0.1:${port}/hit`,
     hits,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A worker child process (see fixtures/fleet-worker-process.ts). */
+export interface WorkerProcess {
+  readonly workerId: string;
+  readonly child: import('node:child_process').ChildProcess;
+  /** Resolves when it takes runs. */
+  readonly ready: Promise<void>;
+  /** Resolves when it exited. */
+  readonly exited: Promise<void>;
+}
+
+/** Starts a fleet worker process. */
+export async function spawnWorker(connectionString: string, anthropicBaseUrl: string, workerId: string, options: { readonly leaseMs?: number; readonly concurrency?: number } = {}): Promise<WorkerProcess> {
+  const { spawn } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const entry = fileURLToPath(new URL('./fixtures/fleet-worker-process.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--conditions=@a3s-lab/source', '--import', 'tsx', entry, connectionString, anthropicBaseUrl, workerId, String(options.leaseMs ?? 10_000), String(options.concurrency ?? 4)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ready = new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('ready\n')) resolve();
+    });
+    child.once('exit', (code, signal) => reject(new Error(`worker ${workerId} exited before ready (${code ?? signal}): ${stderr}`)));
+  });
+  ready.catch(() => undefined);
+  return { workerId, child, ready, exited };
+}
+
+/**
+ * The cross-process model: `x` jobs (bash, read, then a slowly streamed answer a worker is killed
+ * in), `a` jobs (one bash call the session asks a human about, then the answer), `s` jobs (a bash
+ * call that sleeps until cancelled; `61.<n>` marks its process).
+ */
+export function crossScenario(seen: SeenTurn[]): ScenarioFunction {
+  return (request): ScriptedResponse => {
+    const { job, turn } = jobTurnOf(request);
+    seen.push({ job, turn, atMs: Date.now() });
+    const id = `toolu_${job}_${turn}_0`;
+    if (job.startsWith('x')) {
+      if (turn === 0) return { toolCalls: [{ id, name: 'bash', input: { command: 'echo one' } }] };
+      if (turn === 1) return { toolCalls: [{ id, name: 'read', input: { file_path: 'notes.txt' } }] };
+      return { text: Array.from({ length: 30 }, (_, i) => `w${i} `), chunkDelayMs: 60 };
+    }
+    if (job.startsWith('a')) return turn === 0 ? { toolCalls: [{ id, name: 'bash', input: { command: `echo approved-${job}` } }] } : { text: `confirmed ${job}` };
+    if (job.startsWith('s')) return turn === 0 ? { toolCalls: [{ id, name: 'bash', input: { command: `sleep 61.${job.slice(1)}` } }] } : { text: 'not reached' };
+    return { text: `unknown job ${job}` };
   };
 }

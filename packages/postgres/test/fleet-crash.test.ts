@@ -1,0 +1,129 @@
+// The crash matrix (issue 30): two worker processes run N sessions' runs (bash calls hitting a
+// counting HTTP service, read calls, text) while a harness SIGKILLs a worker that holds a run at
+// random moments and starts a replacement. A3S_FLEET_CRASH_SESSIONS / A3S_FLEET_CRASH_KILLS raise
+// the counts (the issue's full matrix: 20 / 50).
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent } from '@a3s-lab/code';
+import type { AgentEvent } from '@a3s-lab/code-core';
+import { startScriptedModelServer } from '@a3s-lab/code-testing';
+import { startPostgres } from '@a3s-lab/code-testing/postgres';
+import { describe, expect, it } from 'vitest';
+import { createFleet } from '../src/index.js';
+import type { FleetRun } from '../src/index.js';
+import { crashScenario, fleetAcl, spawnWorker, startCounter } from './fleet-fixture.js';
+import type { SeenTurn, WorkerProcess } from './fleet-fixture.js';
+
+const SESSIONS = Number(process.env['A3S_FLEET_CRASH_SESSIONS'] ?? 6);
+const KILLS = Number(process.env['A3S_FLEET_CRASH_KILLS'] ?? 6);
+const LEASE_MS = 10_000;
+
+describe('fleet crash matrix', () => {
+  it(`${SESSIONS} sessions, ${KILLS} worker kills: every run completes or needs reconciliation, no effect twice, no recorded turn asked again`, async () => {
+    const pg = await startPostgres();
+    const counter = await startCounter();
+    const seen: SeenTurn[] = [];
+    const model = await startScriptedModelServer({ scenario: crashScenario(counter.url, seen) });
+    const agent = await Agent.create(fleetAcl(model));
+    const fleet = await createFleet({ agent, connectionString: pg.connectionString, leaseMs: LEASE_MS, pollMs: 50 });
+    const dirs: string[] = [];
+    const workers = new Map<string, WorkerProcess>();
+    let generation = 0;
+    const start = (slot: number): Promise<WorkerProcess> => spawnWorker(pg.connectionString, model.anthropicBaseUrl, `w${slot}-g${(generation += 1)}`, { leaseMs: LEASE_MS, concurrency: 2 });
+    try {
+      const runs: { runId: string; job: string }[] = [];
+      for (let i = 0; i < SESSIONS; i += 1) {
+        const dir = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-fleet-crash-')));
+        dirs.push(dir);
+        writeFileSync(join(dir, 'notes.txt'), `notes of session ${i}\n`);
+        const session = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: `crash-${i}` });
+        await session.closeAsync();
+      }
+      const slots = await Promise.all([start(0), start(1)]);
+      slots.forEach((w) => workers.set(w.workerId, w));
+      await Promise.all(slots.map((w) => w.ready));
+      for (let i = 0; i < SESSIONS; i += 1) runs.push({ runId: (await fleet.submit(`crash-${i}`, `job c${i}`)).runId, job: `c${i}` });
+
+      // Kills: a random worker that holds a running run, at a random moment; a replacement starts at once.
+      let kills = 0;
+      const victims = new Set<string>();
+      while (kills < KILLS) {
+        await new Promise((r) => setTimeout(r, 50 + Math.floor(Math.random() * 400)));
+        const holding = await fleetRuns(fleet, runs.map((r) => r.runId));
+        const busy = [...new Set(holding.filter((r) => r.status === 'running' && r.workerId !== null && workers.has(r.workerId)).map((r) => r.workerId as string))];
+        if (busy.length === 0) {
+          if (holding.every((r) => r.status !== 'queued' && r.status !== 'running')) break;
+          continue;
+        }
+        const victim = workers.get(busy[Math.floor(Math.random() * busy.length)] as string) as WorkerProcess;
+        victim.child.kill('SIGKILL');
+        await victim.exited;
+        workers.delete(victim.workerId);
+        victims.add(victim.workerId);
+        kills += 1;
+        const replacement = await start(Number(victim.workerId.slice(1, 2)));
+        workers.set(replacement.workerId, replacement);
+      }
+
+      // Every run ends completed or needs_reconciliation (lost runs come back after the lease).
+      let final: FleetRun[] = [];
+      for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+        final = await fleetRuns(fleet, runs.map((r) => r.runId));
+        if (final.every((r) => r.status === 'completed' || r.status === 'needs_reconciliation')) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const byStatus = (s: string): number => final.filter((r) => r.status === s).length;
+      const resumed = final.filter((r) => r.attempts > 1);
+      console.log(`crash matrix: ${SESSIONS} sessions, ${kills} kills; completed ${byStatus('completed')}, needs_reconciliation ${byStatus('needs_reconciliation')}, resumed ${resumed.length} (attempts max ${Math.max(...final.map((r) => r.attempts))})`);
+      expect(final.map((r) => r.status).filter((s) => s !== 'completed' && s !== 'needs_reconciliation')).toEqual([]);
+      expect(kills).toBeGreaterThan(0);
+      expect(resumed.length).toBeGreaterThan(0);
+      expect(resumed.every((r) => r.workerId !== null && !victims.has(r.workerId) || r.status === 'needs_reconciliation')).toBe(true);
+
+      const db = await import('../src/index.js').then((m) => m.openDatabase({ connectionString: pg.connectionString }));
+      try {
+        const steps = await db.query<{ run_id: string; key: string; kind: string; created_at: Date }>('SELECT run_id, key, kind, created_at FROM a3s_fleet_steps ORDER BY run_id, step');
+        const jobOf = new Map(runs.map((r) => [r.runId, r.job]));
+        for (const run of runs) {
+          const mine = steps.rows.filter((s) => s.run_id === run.runId);
+          for (const [toolId, hitKey] of [[`toolu_${run.job}_0_0`, `${run.job}-a`], [`toolu_${run.job}_2_0`, `${run.job}-b`]] as const) {
+            const kinds = mine.filter((s) => s.key === `tool-${toolId}`).map((s) => s.kind);
+            const hits = counter.hits.get(hitKey) ?? 0;
+            // A recorded bash outcome hit the service exactly once; a start without one at most once.
+            if (kinds.includes('tool_outcome')) expect({ toolId, hits }).toEqual({ toolId, hits: 1 });
+            else expect(hits).toBeLessThanOrEqual(1);
+            expect(kinds.filter((k) => k === 'tool_start').length).toBeLessThanOrEqual(1);
+          }
+          // The model server was never asked for a turn after it was recorded.
+          for (const step of mine.filter((s) => s.kind === 'model')) {
+            const turn = Number(/-(\d+)$/.exec(step.key)?.[1]) - 1;
+            const late = seen.filter((s) => s.job === jobOf.get(run.runId) && s.turn === turn && s.atMs > new Date(step.created_at).getTime());
+            expect({ key: step.key, late: late.length }).toEqual({ key: step.key, late: 0 });
+          }
+          const events: AgentEvent[] = [];
+          for await (const event of fleet.events(run.runId)) events.push(event);
+          expect(events.map((e) => e.metadata?.sequence)).toEqual(events.map((_, i) => i + 1));
+          const status = final.find((r) => r.runId === run.runId)?.status;
+          expect(events.at(-1)?.type).toBe(status === 'completed' ? 'agent_end' : 'error');
+        }
+      } finally {
+        await db.close();
+      }
+    } finally {
+      for (const w of workers.values()) w.child.kill('SIGKILL');
+      await Promise.all([...workers.values()].map((w) => w.exited));
+      await fleet.close();
+      await agent.close();
+      await model.close();
+      await counter.close();
+      await pg.stop();
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    }
+  }, Math.max(240_000, KILLS * 20_000));
+});
+
+async function fleetRuns(fleet: { run(id: string): Promise<FleetRun | null> }, ids: readonly string[]): Promise<FleetRun[]> {
+  const runs = await Promise.all(ids.map((id) => fleet.run(id)));
+  return runs.filter((r): r is FleetRun => r !== null);
+}

@@ -1,0 +1,160 @@
+// Cross-process (issue 30): two worker processes run the runs; this test process is the third
+// process that reads events, answers confirmations and cancels.
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent } from '@a3s-lab/code';
+import type { AgentEvent } from '@a3s-lab/code-core';
+import { startScriptedModelServer } from '@a3s-lab/code-testing';
+import { startPostgres } from '@a3s-lab/code-testing/postgres';
+import { describe, expect, it } from 'vitest';
+import { createFleet } from '../src/index.js';
+import type { Fleet } from '../src/index.js';
+import { crossScenario, fleetAcl, spawnWorker } from './fleet-fixture.js';
+import type { SeenTurn, WorkerProcess } from './fleet-fixture.js';
+
+const LEASE_MS = 10_000;
+
+/** Follows a run's events from this process; `until` resolves once an event matches. */
+function follow(fleet: Fleet, runId: string): { events: AgentEvent[]; until(match: (e: AgentEvent) => boolean): Promise<AgentEvent>; done: Promise<void> } {
+  const events: AgentEvent[] = [];
+  const waiters: { match: (e: AgentEvent) => boolean; resolve: (e: AgentEvent) => void }[] = [];
+  const done = (async () => {
+    for await (const event of fleet.events(runId)) {
+      events.push(event);
+      for (const w of [...waiters]) if (w.match(event)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(event);
+      }
+    }
+  })();
+  return {
+    events,
+    done,
+    until: (match) => {
+      const seen = events.find(match);
+      return seen !== undefined ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+  };
+}
+
+/** Processes whose command line contains `marker`. */
+function processesWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').includes(marker)) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
+
+async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('condition not reached');
+}
+
+describe('fleet across processes', () => {
+  it('events across a worker kill, confirmations from a third process (also after the worker died), cancel ends the run and its processes', async () => {
+    const pg = await startPostgres();
+    const seen: SeenTurn[] = [];
+    const model = await startScriptedModelServer({ scenario: crossScenario(seen) });
+    const agent = await Agent.create(fleetAcl(model));
+    const fleet = await createFleet({ agent, connectionString: pg.connectionString, leaseMs: LEASE_MS, pollMs: 50 });
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-fleet-cross-')));
+    writeFileSync(join(dir, 'notes.txt'), 'cross notes\n');
+    const workers = new Map<string, WorkerProcess>();
+    const start = async (workerId: string): Promise<WorkerProcess> => {
+      const worker = await spawnWorker(pg.connectionString, model.anthropicBaseUrl, workerId, { leaseMs: LEASE_MS, concurrency: 1 });
+      workers.set(workerId, worker);
+      return worker;
+    };
+    try {
+      const asking = { permissionPolicy: { ask: ['bash'] }, confirmationPolicy: { defaultTimeoutMs: 600_000 } };
+      for (const [id, options] of [['x1', {}], ['a1', asking], ['a2', asking], ['s1', {}]] as const) {
+        const session = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: `cross-${id}`, ...options });
+        await session.closeAsync();
+      }
+      await Promise.all([start('first-0'), start('first-1')].map(async (w) => (await w).ready));
+
+      // 1. x1 streams its answer and a2 waits for approval when both workers are killed.
+      const x1 = (await fleet.submit('cross-x1', 'job x1')).runId;
+      const a2 = (await fleet.submit('cross-a2', 'job a2')).runId;
+      const x1Events = follow(fleet, x1);
+      const a2Events = follow(fleet, a2);
+      await x1Events.until((e) => e.type === 'text_delta' && e.payload['turn'] === 3);
+      const asked = await a2Events.until((e) => e.type === 'confirmation_required');
+      const holders = new Set([(await fleet.run(x1))?.workerId, (await fleet.run(a2))?.workerId]);
+      expect(holders).toEqual(new Set(['first-0', 'first-1']));
+      for (const id of holders) {
+        const w = workers.get(id as string) as WorkerProcess;
+        w.child.kill('SIGKILL');
+        await w.exited;
+        workers.delete(w.workerId);
+      }
+      const replacements = await Promise.all([start('second-0'), start('second-1')]);
+      // Approved from this process while no worker holds the run: durable, applied on resume.
+      expect(await fleet.pendingConfirmations()).toMatchObject([{ runId: a2, sessionId: 'cross-a2', toolId: asked.payload['tool_id'], toolName: 'bash' }]);
+      expect(await fleet.confirm(a2, String(asked.payload['tool_id']), true, 'ok from the third process')).toBe(true);
+      expect(await fleet.confirm(a2, String(asked.payload['tool_id']), true)).toBe(false);
+      await Promise.all(replacements.map((w) => w.ready));
+
+      // 2. a1: answered from this process while its worker waits.
+      const a1 = (await fleet.submit('cross-a1', 'job a1')).runId;
+      const a1Events = follow(fleet, a1);
+      const a1Asked = await a1Events.until((e) => e.type === 'confirmation_required');
+      expect(await fleet.confirm(a1, String(a1Asked.payload['tool_id']), true)).toBe(true);
+      await a1Events.done;
+      expect(await fleet.run(a1)).toMatchObject({ status: 'completed', attempts: 1, result: { text: 'confirmed a1' } });
+      expect(a1Events.events.find((e) => e.type === 'tool_end')?.payload['output']).toContain('approved-a1');
+
+      // 3. s1: cancelled from this process; its bash process ends with it.
+      const s1 = (await fleet.submit('cross-s1', 'job s1')).runId;
+      const s1Events = follow(fleet, s1);
+      await eventually(() => processesWith('sleep 61.1').length > 0);
+      expect(await fleet.cancel(s1)).toBe(true);
+      await s1Events.done;
+      expect(await fleet.run(s1)).toMatchObject({ status: 'cancelled' });
+      expect(s1Events.events.at(-1)).toMatchObject({ type: 'error', payload: { details: { cancelled: true } } });
+      await eventually(() => processesWith('sleep 61.1').length === 0);
+      expect(await fleet.cancel(s1)).toBe(false);
+
+      // Back to 1: both runs resume on the replacements after the lease and complete.
+      await Promise.all([x1Events.done, a2Events.done]);
+      const x1Run = await fleet.run(x1);
+      const a2Run = await fleet.run(a2);
+      expect(x1Run).toMatchObject({ status: 'completed' });
+      expect(x1Run?.attempts).toBeGreaterThan(1);
+      expect(a2Run).toMatchObject({ status: 'completed', result: { text: 'confirmed a2' } });
+      expect(a2Run?.attempts).toBeGreaterThan(1);
+      expect(['second-0', 'second-1']).toContain(x1Run?.workerId);
+      expect(['second-0', 'second-1']).toContain(a2Run?.workerId);
+      for (const follower of [x1Events, a2Events]) {
+        expect(follower.events.map((e) => e.metadata?.sequence)).toEqual(follower.events.map((_, i) => i + 1));
+        expect(follower.events.at(-1)?.type).toBe('agent_end');
+        expect(follower.events.filter((e) => e.type === 'agent_start')).toHaveLength(1);
+      }
+      // The streamed answer restarts once, marked: hosts drop the lost attempt's draft.
+      expect(x1Events.events.filter((e) => e.type === 'turn_start' && e.payload['reason'] === 'resumed')).toHaveLength(1);
+      expect(x1Events.events.at(-1)?.payload['text']).toBe(Array.from({ length: 30 }, (_, i) => `w${i} `).join(''));
+      // The approved call ran once, on the resuming worker; the model was asked once per recorded turn.
+      expect(a2Events.events.filter((e) => e.type === 'tool_end').map((e) => e.payload['output'])).toEqual([expect.stringContaining('approved-a2')]);
+      expect(seen.filter((s) => s.job === 'x1' && s.turn < 2)).toHaveLength(2);
+      expect(seen.filter((s) => s.job === 'a2' && s.turn === 0)).toHaveLength(1);
+    } finally {
+      for (const w of workers.values()) w.child.kill('SIGKILL');
+      await Promise.all([...workers.values()].map((w) => w.exited));
+      await fleet.close();
+      await agent.close();
+      await model.close();
+      await pg.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
