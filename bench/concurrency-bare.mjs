@@ -5,11 +5,13 @@
 // no hooks, no sandbox, no events, no output shaping). LEVELS sessions concurrently active in
 // this one process; per level one JSON line with the figures concurrency.bench.ts prints.
 // Env: A3S_BASE_URL (the scripted server), A3S_ROOT (a directory for the workspaces), LEVELS,
-// LATENCY_MS, JOB_TURNS, RG (ripgrep binary).
+// LATENCY_MS, JOB_TURNS, RG (ripgrep binary), PROFILE (a CPU profile of the timed window of the
+// last level, written there).
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
@@ -107,6 +109,12 @@ for (const level of LEVELS) {
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage.rss());
   }, 20);
+  const profiler = process.env.PROFILE && level === LEVELS.at(-1) ? new Session() : null;
+  if (profiler !== null) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   const cpu = process.cpuUsage();
   lag.enable();
   anomalies = 0;
@@ -114,6 +122,11 @@ for (const level of LEVELS) {
   const overheads = (await Promise.all(dirs.map((dir) => job(dir)))).flat();
   const wall = performance.now() - start;
   lag.disable();
+  if (profiler !== null) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(process.env.PROFILE, JSON.stringify(profile));
+    profiler.disconnect();
+  }
   clearInterval(sampler);
   const used = process.cpuUsage(cpu);
   console.log(

@@ -20,6 +20,7 @@
 // process of its own; our throughput is printed as a ratio to it as well as to ideal.
 //
 // Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/concurrency.bench.ts
+// PROFILE=file.cpuprofile: a CPU profile (node:inspector) of the timed window of the last level only.
 // Env: LEVELS=1,50,200   LATENCY_MS=50   IDLE=1000   TOOLS=read,grep,edit,bash (TOOLS=read,edit: no
 // process per call, what the session runtime itself costs)
 import { spawn } from 'node:child_process';
@@ -29,6 +30,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { Session as InspectorSession } from 'node:inspector/promises';
 import { Agent } from '../packages/sdk/src/index.js';
 import type { Session } from '../packages/sdk/src/index.js';
 import { findRipgrep } from '../packages/local/src/search/ripgrep-path.js';
@@ -38,6 +40,7 @@ const LEVELS = (process.env['LEVELS'] ?? '1,50,200').split(',').map(Number);
 const LATENCY_MS = Number(process.env['LATENCY_MS'] ?? 50);
 const IDLE = Number(process.env['IDLE'] ?? 1000);
 const BARE = process.env['BARE'] !== '0';
+const PROFILE = process.env['PROFILE'];
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const quantile = (values: readonly number[], q: number): number => {
@@ -89,7 +92,7 @@ interface BareLevel {
 async function bareLevel(level: number): Promise<BareLevel> {
   const file = fileURLToPath(new URL('./concurrency-bare.mjs', import.meta.url));
   const bare = spawn(process.execPath, ['--expose-gc', file], {
-    env: { ...process.env, A3S_BASE_URL: baseUrl, A3S_ROOT: root, LEVELS: String(level), LATENCY_MS: String(LATENCY_MS), JOB_TURNS: String(JOB_TURNS), RG: (await findRipgrep()) ?? 'rg' },
+    env: { ...process.env, PROFILE: PROFILE === undefined ? '' : `${PROFILE}.bare.cpuprofile`, A3S_BASE_URL: baseUrl, A3S_ROOT: root, LEVELS: String(level), LATENCY_MS: String(LATENCY_MS), JOB_TURNS: String(JOB_TURNS), RG: (await findRipgrep()) ?? 'rg' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -129,12 +132,23 @@ try {
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage.rss());
     }, 20);
+    const profiler = PROFILE !== undefined && level === LEVELS.at(-1) ? new InspectorSession() : null;
+    if (profiler !== null) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
     const cpu = process.cpuUsage();
     lag.enable();
     const start = performance.now();
     const overheads = (await Promise.all(sessions.map((session) => job(session)))).flat();
     const wall = performance.now() - start;
     lag.disable();
+    if (profiler !== null && PROFILE !== undefined) {
+      const { profile } = await profiler.post('Profiler.stop');
+      writeFileSync(PROFILE, JSON.stringify(profile));
+      profiler.disconnect();
+    }
     clearInterval(sampler);
     const used = process.cpuUsage(cpu);
     const ideal = JOB_TURNS * LATENCY_MS;
