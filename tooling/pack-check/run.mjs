@@ -49,7 +49,7 @@ function checkOptionalPackagesAbsent(app) {
   // that @a3s-lab/code's declarations stand without them; nor are the provider SDKs, so the
   // sessions of fixtures/run go through the bundled copies.
   const fromSdk = createRequire(realpathSync(join(app, 'node_modules', '@a3s-lab', 'code', 'package.json')));
-  for (const optional of ['@a3s-lab/code-mcp', '@a3s-lab/code-s3', '@aws-sdk/client-s3', '@anthropic-ai/sdk', 'openai']) {
+  for (const optional of ['@a3s-lab/code-mcp', '@a3s-lab/code-s3', '@aws-sdk/client-s3', '@a3s-lab/code-postgres', 'pg', '@electric-sql/pglite', '@anthropic-ai/sdk', 'openai']) {
     let found = true;
     try {
       fromSdk.resolve(`${optional}/package.json`);
@@ -161,7 +161,7 @@ try {
     cpSync(join(fixtures, 'types'), join(app, 'types'), { recursive: true });
     // Each mode twice: skipLibCheck as `tsc --init` sets it, and skipLibCheck: false, which reads
     // every declaration file the fixtures reach (ours and those of the required dependencies): one
-    // that imported a package this project lacks (the optional MCP or S3 package, the AWS SDK)
+    // that imported a package this project lacks (the optional MCP, S3 or Postgres package, the AWS SDK, pg)
     // fails there with "Cannot find module".
     const modes = {
       nodenext: { module: 'nodenext', moduleResolution: 'nodenext' },
@@ -179,7 +179,7 @@ try {
         run(target.node, [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', name], { cwd: app, env });
       }
     }
-    step(`tsc ${floorModes.map(([mode]) => mode).join(' / ')} (strict, exactOptionalPropertyTypes; skipLibCheck ${index === 0 ? 'true and false' : 'false'}; no MCP / S3 package installed) over ${readdirSync(join(fixtures, 'types')).filter((f) => f.endsWith('.ts')).length} fixture(s)`);
+    step(`tsc ${floorModes.map(([mode]) => mode).join(' / ')} (strict, exactOptionalPropertyTypes; skipLibCheck ${index === 0 ? 'true and false' : 'false'}; no MCP / S3 / Postgres package installed) over ${readdirSync(join(fixtures, 'types')).filter((f) => f.endsWith('.ts')).length} fixture(s)`);
 
     cpSync(join(fixtures, 'run'), join(app, 'run'), { recursive: true });
     for (const file of readdirSync(join(app, 'run')).sort()) {
