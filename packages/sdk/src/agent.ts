@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAgentDirectory, loadAgentDocument, mergeAclDocuments, toAgentConfig } from '@a3s-lab/code-config';
@@ -12,8 +11,6 @@ import { resolveModel } from '@a3s-lab/code-config';
 import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
 import { sandboxedLocalBackend, sandboxMcpTransport, sandboxWarning, sessionSandboxStatus, strictestSandbox } from './session-sandbox.js';
 import type { SandboxUnavailableWarning } from './session-sandbox.js';
-import { createProgramTool } from '@a3s-lab/code-ptc';
-import { createBuiltinTools, createGenerateObjectTool, createParallelTaskTool, createSearchSkillsTool, createSkillTool, createTaskTool, createUpdatePlanTool, selectToolsForWorkspace } from '@a3s-lab/code-tools';
 import { createLlmClient } from './create-llm-client.js';
 import type { LlmClientFactory } from './create-llm-client.js';
 import { loadMcp } from './load-mcp.js';
@@ -22,7 +19,8 @@ import { configuredSessionStore, s3ConfigCredentials, s3WorkspaceFromConfig } fr
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { S3SessionStore } from './s3-session-store.js';
 import { s3CredentialValues } from './s3-workspace-backend.js';
-import { modelContextWindow } from './model-context-window.js';
+import { buildSessionRuntime, toolsFor } from './session-recipe.js';
+import type { RecipeAgent } from './session-recipe.js';
 import { findProjectInstructions, projectInstructionsSection } from './project-instructions.js';
 import { directorySkills, loadSkillDirs } from './load-skills.js';
 import type { SkippedSkill } from './load-skills.js';
@@ -81,17 +79,6 @@ export interface AgentCreateOptions {
 
 /** What {@link AgentCreateOptions.onWarning} receives. */
 export type AgentWarning = SkippedSkill | SandboxUnavailableWarning;
-
-/**
- * The built-in tools plus `program`, created once per process. Tool objects are stateless, so
- * sessions share them; sharing also shares the kernel's per-tool compiled argument validators,
- * which would otherwise be recompiled (a few ms of ajv work) in every new session.
- */
-let sharedTools: readonly AnyTool[] | undefined;
-function defaultTools(): readonly AnyTool[] {
-  sharedTools ??= [...createBuiltinTools(), createProgramTool(), createGenerateObjectTool(), createUpdatePlanTool(), createTaskTool(), createParallelTaskTool(), createSkillTool(), createSearchSkillsTool()];
-  return sharedTools;
-}
 
 /**
  * An agent: a loaded configuration that opens sessions. Create one with
@@ -360,39 +347,39 @@ export class Agent {
    * MCP tools in `parentTools`), its model, on the parent's workspace.
    */
   #childSession(request: ChildSessionRequest, security: SecurityProvider, services: ToolServices, parentMcpTools: readonly AnyTool[] = []): AgentSession {
-    const model = request.model ?? this.config.defaultModel;
-    const window = modelContextWindow(this.config, model);
-    const options = resolveSessionOptions({
-      ...(window === undefined ? {} : { maxContextTokens: window }),
-      // The config's execution defaults apply to children as to every session.
-      ...this.#childConfigDefaults(),
-      maxToolRounds: request.maxSteps,
-      instructions: request.instructions,
-      ...(request.permissionPolicy === undefined ? {} : { permissionPolicy: request.permissionPolicy }),
-      ...(request.telemetry === undefined ? {} : { telemetry: request.telemetry.options }),
-    });
     const allowed = new Set(request.parentTools);
-    const tools = toolsFor(request.agent, [...selectToolsForWorkspace(defaultTools(), request.workspace.capabilities), ...parentMcpTools]).filter((t) => allowed.has(t.name));
-    return new AgentSession({
+    return buildSessionRuntime(this.#recipeAgent(), {
+      options: {
+        ...(request.model === undefined ? {} : { model: request.model }),
+        maxToolRounds: request.maxSteps,
+        instructions: request.instructions,
+        ...(request.permissionPolicy === undefined ? {} : { permissionPolicy: request.permissionPolicy }),
+        ...(request.telemetry === undefined ? {} : { telemetry: request.telemetry.options }),
+      },
+      // The config's execution defaults apply to children as to every session.
+      defaults: this.#childConfigDefaults(),
       sessionId: request.sessionId,
-      llm: this.#factory(this.config, model, this.#env),
-      workspace: request.workspace,
-      tools,
-      options,
-      security,
       // The parent's web client: the same allow-list and caps (delegation never widens reach).
-      services,
-      ownsWorkspace: false,
+      services: () => services,
       // The parent's backend, hence the parent's sandbox.
-      sandboxStatus: sessionSandboxStatus(request.workspace, undefined, false),
-      model,
-      inheritedPolicies: request.inheritedPolicies,
-      confirmation: request.confirmation,
-      budget: request.budget,
-      ...(request.activeSkillTools === undefined ? {} : { activeSkillTools: request.activeSkillTools }),
-      agentName: request.agent.name,
-      ...(request.telemetry?.parent === undefined ? {} : { telemetryParent: request.telemetry.parent }),
+      workspace: () => ({ backend: request.workspace, workspace: request.workspace, owns: false, sandboxStatus: sessionSandboxStatus(request.workspace, undefined, false) }),
+      // Its agent's tools within the parent's (built-ins, and the parent's MCP tools).
+      tools: (available) => toolsFor(request.agent, [...available, ...parentMcpTools]).filter((t) => allowed.has(t.name)),
+      security: () => security,
+      init: () => ({
+        inheritedPolicies: request.inheritedPolicies,
+        confirmation: request.confirmation,
+        budget: request.budget,
+        ...(request.activeSkillTools === undefined ? {} : { activeSkillTools: request.activeSkillTools }),
+        agentName: request.agent.name,
+        ...(request.telemetry?.parent === undefined ? {} : { telemetryParent: request.telemetry.parent }),
+      }),
     });
+  }
+
+  /** What the session recipe needs from this agent. */
+  #recipeAgent(): RecipeAgent {
+    return { config: this.config, llm: (model, windowGiven) => this.#factory(this.#configFor(model, windowGiven), model, this.#env), checkModel: (model, worker) => this.#checkModel(model, worker) };
   }
 
   /**
@@ -492,62 +479,53 @@ export class Agent {
 
   #open(workspace: string, options: SessionOptions, snapshot: SessionSnapshotV1 | undefined, actingAs?: SubagentDefinition): Session {
     if (this.#closed) throw new CodeError('SESSION_CLOSED', 'agent is closed');
-    // The declared window of the session's model is the default of maxContextTokens.
-    const window = modelContextWindow(this.config, options.model ?? this.config.defaultModel);
     const telemetry = mergeTelemetryOptions(this.config.telemetry, this.#options.telemetry, options.telemetry);
-    const resolved = resolveSessionOptions({ ...(window === undefined ? {} : { maxContextTokens: window }), ...this.#configDefaults(), ...options, ...(telemetry === undefined ? {} : { telemetry }) });
-    // Built first: a bad webFetch.allowHosts entry fails the session before anything is opened.
-    const services = createWebServices(resolved.webFetch, this.#searchEngines, resolved.sandbox?.network);
-    const model = resolved.model ?? this.config.defaultModel;
-    let backend = resolved.workspaceBackend;
-    const ownsWorkspace = backend === undefined;
-    if (backend === undefined && workspace.startsWith('s3://')) backend = s3WorkspaceFromConfig(this.config, workspace);
-    if (backend === undefined) {
-      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(workspace)) {
-        throw new CodeError('SESSION_CONFIGURATION_ERROR', `workspace '${workspace}' is not a local directory: pass a workspaceBackend for it`, { details: { field: 'workspaceBackend' } });
-      }
-      requireDirectory(workspace);
-      backend = sandboxedLocalBackend(workspace, resolved.sandbox);
-    }
-    const sandboxStatus = sessionSandboxStatus(backend, resolved.sandbox, ownsWorkspace);
-    const degraded = sandboxWarning(sandboxStatus, resolved.sandbox, backend, ownsWorkspace || resolved.sandbox !== undefined);
-    if (degraded !== null) (this.#options.onWarning ?? ((w) => process.emitWarning(w.message, { code: 'A3S_SANDBOX_UNAVAILABLE' })))(degraded);
-    // What the tools call: the host's overlay over the backend, confinement kept in front.
-    const toolWorkspace = resolved.workspaceOverlay === undefined ? backend : overlaidBackend(backend, resolved.workspaceOverlay);
-    for (const worker of resolved.workerAgents ?? []) if (worker.model !== undefined) this.#checkModel(worker.model, worker.name);
-    const llm = this.#factory(this.#configFor(model, options.maxContextTokens !== undefined), model, this.#env);
-    const available = selectToolsForWorkspace(defaultTools(), toolWorkspace.capabilities);
-    const tools = actingAs === undefined ? available : toolsFor(actingAs, available);
-    // Keys written literally in the config are secrets too, like those from the environment.
-    const configKeys = this.config.providers.flatMap((p) => (typeof p.apiKey === 'string' && p.apiKey.length >= 8 ? [p.apiKey] : []));
-    // S3 credentials (of the config, the backend and the store) are never shown either.
-    const s3Keys = [...s3ConfigCredentials(this.config), ...s3CredentialValues(backend), ...s3CredentialValues(resolved.sessionStore ?? this.sessionStore)];
-    const security = new DefaultSecurityProvider({ secretValues: [...secretEnvironmentValues(this.#env), ...configKeys, ...s3Keys] });
-    const local = backend instanceof LocalWorkspaceBackend;
-    const project = local && resolved.projectInstructions !== false && resolved.systemPrompt === undefined ? projectInstructionsSection(findProjectInstructions(backend.root)) : '';
     let extensions: SessionExtensions | null = null;
-    const core = new AgentSession({
-      sessionId: resolved.sessionId ?? `sess_${randomUUID()}`,
-      llm,
-      workspace: toolWorkspace,
-      tools,
-      options: resolved,
-      security,
-      services,
-      ownsWorkspace,
-      sandboxStatus,
-      model,
-      ...(declaredToolCall(this.config, model) === false ? { modelToolCalls: false } : {}),
-      ...(project === '' ? {} : { projectInstructions: project }),
-      skills: loadSkillDirs([...this.config.skillDirs, ...(resolved.skillDirs ?? [])], this.#options.onWarning ?? ((w) => process.emitWarning(w.message, { code: 'A3S_SKILL_SKIPPED' }))),
-      // Late-bound: the session's tool sources attach after the core session exists.
-      sessionFactory: (request) => this.#childSession(request, security, services, extensions?.currentMcp?.tools() ?? []),
-      checkModel: (m, worker) => this.#checkModel(m, worker),
-      ...(actingAs === undefined ? {} : { agentName: actingAs.name }),
-      store: resolved.sessionStore ?? this.sessionStore,
-      ...(this.#ceilingPolicies.length === 0 ? {} : { inheritedPolicies: this.#ceilingPolicies }),
-      ...(snapshot === undefined ? {} : { snapshot }),
+    const core = buildSessionRuntime(this.#recipeAgent(), {
+      options: { ...options, ...(telemetry === undefined ? {} : { telemetry }) },
+      defaults: this.#configDefaults(),
+      services: (resolved) => createWebServices(resolved.webFetch, this.#searchEngines, resolved.sandbox?.network),
+      workspace: (resolved) => {
+        let backend = resolved.workspaceBackend;
+        const owns = backend === undefined;
+        if (backend === undefined && workspace.startsWith('s3://')) backend = s3WorkspaceFromConfig(this.config, workspace);
+        if (backend === undefined) {
+          if (/^[a-z][a-z0-9+.-]*:\/\//i.test(workspace)) {
+            throw new CodeError('SESSION_CONFIGURATION_ERROR', `workspace '${workspace}' is not a local directory: pass a workspaceBackend for it`, { details: { field: 'workspaceBackend' } });
+          }
+          requireDirectory(workspace);
+          backend = sandboxedLocalBackend(workspace, resolved.sandbox);
+        }
+        const sandboxStatus = sessionSandboxStatus(backend, resolved.sandbox, owns);
+        const degraded = sandboxWarning(sandboxStatus, resolved.sandbox, backend, owns || resolved.sandbox !== undefined);
+        if (degraded !== null) (this.#options.onWarning ?? ((w) => process.emitWarning(w.message, { code: 'A3S_SANDBOX_UNAVAILABLE' })))(degraded);
+        // What the tools call: the host's overlay over the backend, confinement kept in front.
+        return { backend, workspace: resolved.workspaceOverlay === undefined ? backend : overlaidBackend(backend, resolved.workspaceOverlay), owns, sandboxStatus };
+      },
+      tools: (available) => (actingAs === undefined ? [...available] : toolsFor(actingAs, available)),
+      security: (resolved, { backend }) => {
+        // Keys written literally in the config are secrets too, like those from the environment.
+        const configKeys = this.config.providers.flatMap((p) => (typeof p.apiKey === 'string' && p.apiKey.length >= 8 ? [p.apiKey] : []));
+        // S3 credentials (of the config, the backend and the store) are never shown either.
+        const s3Keys = [...s3ConfigCredentials(this.config), ...s3CredentialValues(backend), ...s3CredentialValues(resolved.sessionStore ?? this.sessionStore)];
+        return new DefaultSecurityProvider({ secretValues: [...secretEnvironmentValues(this.#env), ...configKeys, ...s3Keys] });
+      },
+      init: (resolved, { security, services, bound: { backend } }) => {
+        const project = backend instanceof LocalWorkspaceBackend && resolved.projectInstructions !== false && resolved.systemPrompt === undefined ? projectInstructionsSection(findProjectInstructions(backend.root)) : '';
+        return {
+          ...(project === '' ? {} : { projectInstructions: project }),
+          skills: loadSkillDirs([...this.config.skillDirs, ...(resolved.skillDirs ?? [])], this.#options.onWarning ?? ((w) => process.emitWarning(w.message, { code: 'A3S_SKILL_SKIPPED' }))),
+          // Late-bound: the session's tool sources attach after the core session exists.
+          sessionFactory: (request) => this.#childSession(request, security, services, extensions?.currentMcp?.tools() ?? []),
+          checkModel: (m, worker) => this.#checkModel(m, worker),
+          ...(actingAs === undefined ? {} : { agentName: actingAs.name }),
+          store: resolved.sessionStore ?? this.sessionStore,
+          ...(this.#ceilingPolicies.length === 0 ? {} : { inheritedPolicies: this.#ceilingPolicies }),
+          ...(snapshot === undefined ? {} : { snapshot }),
+        };
+      },
     });
+    const resolved = core.options;
     // A session acting as an agent with a fixed tool set (explore: read-only) does not inherit the
     // config's MCP tools; the host may still add servers to it explicitly.
     extensions = this.#attachToolSources(core, actingAs === undefined || actingAs.tools === 'all');
@@ -658,15 +636,6 @@ function requireSnapshot(store: SessionStore, sessionId: string, snapshot: Sessi
   return snapshot;
 }
 
-/**
- * The tools of `agent` among `available`: its kind's set, or all of them. (A child session never
- * keeps `task` / `parallel_task`: without a session factory the session drops them.)
- */
-function toolsFor(agent: SubagentDefinition, available: readonly AnyTool[]): AnyTool[] {
-  const set = agent.tools;
-  return set === 'all' ? [...available] : available.filter((t) => set.includes(t.name));
-}
-
 /** A local workspace must be an existing, readable directory: SESSION_INITIALIZATION_ERROR at once otherwise. */
 function requireDirectory(workspace: string): void {
   let problem: string | null = null;
@@ -678,13 +647,4 @@ function requireDirectory(workspace: string): void {
     problem = problem ?? (code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : 'is not readable');
   }
   if (problem !== null) throw new CodeError('SESSION_INITIALIZATION_ERROR', `workspace '${workspace}' ${problem}`, { details: { field: 'workspace', workspace } });
-}
-
-/** The config's `tool_call` of `model` (undefined when not declared). */
-function declaredToolCall(config: AgentConfig, model: string): boolean | undefined {
-  try {
-    return resolveModel(config, model).modelConfig.toolCall;
-  } catch {
-    return undefined;
-  }
 }
