@@ -129,7 +129,7 @@ export function createApiRoutes(host: SessionHost, options: { readonly maxStream
     return c.json({ cancelled: await host.use(c.req.param('id'), (session) => session.cancelRun(runId)) });
   });
 
-  api.get('/sessions/:id/confirmations', async (c) => c.json({ confirmations: await host.use(c.req.param('id'), (session) => session.pendingConfirmations()) }));
+  api.get('/sessions/:id/confirmations', async (c) => c.json(await host.pendingConfirmations(c.req.param('id'))));
 
   api.post('/sessions/:id/confirmations/:toolId', async (c) => {
     const body = await readJson(c, confirmBody);

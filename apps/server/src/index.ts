@@ -13,7 +13,7 @@ export { createServerApp } from './create-server-app.js';
 export type { ServerAppOptions } from './create-server-app.js';
 export type { RequestGuardOptions } from './request-guard.js';
 export { SessionHost } from './session-host.js';
-export type { SessionHandle, SessionHostOptions } from './session-host.js';
+export type { PendingConfirmation, SessionHandle, SessionHostOptions } from './session-host.js';
 export { DEFAULT_LEASE_TTL_MS, FileSessionLeases } from './session-lease.js';
 export type { FileSessionLeasesOptions, LeaseAttempt, LeaseRecord, SessionLeases } from './session-lease.js';
 export { followRunEvents } from './follow-run-events.js';

@@ -4,6 +4,9 @@ import { ServerError } from './server-error.js';
 import type { SessionLeases } from './session-lease.js';
 import { resolveWorkspace } from './workspace-roots.js';
 
+/** A confirmation a session waits for (as `Session.pendingConfirmations()` reports it). */
+export type PendingConfirmation = Awaited<ReturnType<Session['pendingConfirmations']>>[number];
+
 /** What {@link SessionHost} needs. */
 export interface SessionHostOptions {
   readonly agent: Agent;
@@ -147,7 +150,11 @@ export class SessionHost {
       void (async () => {
         try {
           // The run's events are recorded in its run store; draining the stream drives the run.
-          for await (const _event of stream) void _event;
+          // A confirmation asked or answered is saved at once: every process reads the session's
+          // pending confirmations from the store, not only the one running it.
+          for await (const event of stream) {
+            if (event.type === 'confirmation_required' || event.type === 'confirmation_received' || event.type === 'confirmation_timeout') void live.session.save().catch(() => undefined);
+          }
         } catch {
           // The run's failure is in its record (status failed, error); nothing else to do here.
         } finally {
@@ -157,6 +164,24 @@ export class SessionHost {
       return run;
     } finally {
       this.#unhold(id, live);
+    }
+  }
+
+  /**
+   * The pending confirmations of session `id`, the same for every client and every process: from
+   * the live session when this process can hold it, else (another process runs it) from the
+   * store, where the holder saves each confirmation as it is asked and answered (`remainingMs`
+   * counted from the save). Answering one is served by the process that runs the session.
+   */
+  async pendingConfirmations(id: string): Promise<{ confirmations: PendingConfirmation[]; source: 'live' | 'store' }> {
+    try {
+      return { confirmations: await this.use(id, (session) => session.pendingConfirmations()), source: 'live' };
+    } catch (error) {
+      if (!(error instanceof ServerError) || error.code !== 'SESSION_LEASED') throw error;
+      const snapshot = await this.#options.store.load(id);
+      if (snapshot === null) throw new ServerError('NOT_FOUND', `no session '${id}'`, { sessionId: id });
+      const elapsed = Math.max(0, Date.now() - snapshot.savedAtMs);
+      return { confirmations: snapshot.pendingConfirmations.map((p) => ({ ...p, remainingMs: Math.max(0, p.remainingMs - elapsed) })), source: 'store' };
     }
   }
 

@@ -81,16 +81,25 @@ describe('two server processes, one session store', () => {
       ]);
   });
 
-  it('while one process holds the lease the other answers 409 SESSION_LEASED', async () => {
+  it('while one process holds the lease the other answers 409 SESSION_LEASED, but reads its pending confirmations from the store', async () => {
     a.model.setScenario([toolCallResponse('bash', { command: 'echo held' }), textResponse('ok')]);
     const { id } = await a.json<{ id: string }>('/api/sessions', { method: 'POST', body: JSON.stringify({ workspace: a.repo }) });
     const run = await a.json<RunRecord>(`/api/sessions/${id}/runs`, { method: 'POST', body: JSON.stringify({ prompt: 'hold it' }) });
     // The run waits for a confirmation nobody has answered yet: A holds the lease for certain.
     await expect.poll(async () => (await a.json<{ confirmations: unknown[] }>(`/api/sessions/${id}/confirmations`)).confirmations.length).toBe(1);
-    const refused = await onB(`/api/sessions/${id}/confirmations`);
+    const refused = await onB(`/api/sessions/${id}/runs`);
     expect(refused.status).toBe(409);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(((await refused.json()) as { error: { code: string; details: { sessionId: string } } }).error).toMatchObject({ code: 'SESSION_LEASED', details: { sessionId: id } });
+    // The pending confirmation lives in the session, not in the process: B reads the same one from the store.
+    const onA = await a.json<{ confirmations: { confirmationId: string }[]; source: string }>(`/api/sessions/${id}/confirmations`);
+    const fromB = (await (await onB(`/api/sessions/${id}/confirmations`)).json()) as { confirmations: { confirmationId: string; remainingMs: number }[]; source: string };
+    expect(fromB.source).toBe('store');
+    expect(fromB.confirmations.map((c) => c.confirmationId)).toEqual(onA.confirmations.map((c) => c.confirmationId));
+    expect(fromB.confirmations[0]?.remainingMs).toBeGreaterThan(0);
+    // Answered on the process running it: B sees it answered too.
+    await a.json(`/api/sessions/${id}/confirmations/${encodeURIComponent(onA.confirmations[0]!.confirmationId)}`, { method: 'POST', body: JSON.stringify({ approved: false }) });
+    await expect.poll(async () => ((await (await onB(`/api/sessions/${id}/confirmations`)).json()) as { confirmations: unknown[] }).confirmations).toEqual([]);
     await a.json(`/api/sessions/${id}/runs/${run.id}/cancel`, { method: 'POST' });
     await expect.poll(async () => (await onB(`/api/sessions/${id}/runs`)).status).toBe(200);
   });
