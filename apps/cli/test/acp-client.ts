@@ -1,6 +1,7 @@
 // Drives `a3s-code acp` (the built binary) with the ACP library's own client side over the
 // child's stdio (ndJsonStream), recording every byte the agent wrote to stdout.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { PROTOCOL_VERSION, client, methods, ndJsonStream } from '@agentclientprotocol/sdk';
@@ -9,6 +10,16 @@ import { binCommand } from './cli-harness.js';
 
 /** How the test client answers a permission request. */
 export type PermissionAnswer = 'allow_once' | 'allow_always' | 'reject_once' | 'cancelled' | 'never';
+
+/**
+ * The test client's editor (`fs/read_text_file`, `fs/write_text_file`): open buffers by absolute
+ * path (a read of another file reads the disk, as editors do); writes land in the buffer only,
+ * never on disk, so a test can tell they went through the editor. Every call is recorded.
+ */
+export interface TestEditor {
+  readonly buffers: Map<string, string>;
+  readonly calls: string[];
+}
 
 /** A running `a3s-code acp` and a connected ACP client. */
 export interface AcpAgentProcess {
@@ -29,7 +40,7 @@ export interface AcpAgentProcess {
 }
 
 /** Starts `a3s-code acp args...` in `cwd` and connects the client to its stdio. */
-export function startAcpAgent(args: readonly string[], options: { env: Record<string, string>; cwd: string }): AcpAgentProcess {
+export function startAcpAgent(args: readonly string[], options: { env: Record<string, string>; cwd: string; editor?: TestEditor }): AcpAgentProcess {
   const [file, argv] = binCommand(['acp', ...args]);
   const child = spawn(file, argv, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
@@ -55,6 +66,19 @@ export function startAcpAgent(args: readonly string[], options: { env: Record<st
       if (state.answer === 'cancelled') return { outcome: { outcome: 'cancelled' } };
       return { outcome: { outcome: 'selected', optionId: state.answer } };
     });
+  const editor = options.editor;
+  if (editor !== undefined) {
+    app
+      .onRequest(methods.client.fs.readTextFile, ({ params }) => {
+        editor.calls.push(`read ${params.path}`);
+        return { content: editor.buffers.get(params.path) ?? readFileSync(params.path, 'utf8') };
+      })
+      .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
+        editor.calls.push(`write ${params.path}`);
+        editor.buffers.set(params.path, params.content);
+        return {};
+      });
+  }
   const stream = ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(protocolIn) as ReadableStream<Uint8Array>);
   const connection = app.connect(stream);
   return {
@@ -79,11 +103,11 @@ export function startAcpAgent(args: readonly string[], options: { env: Record<st
   };
 }
 
-/** `initialize` with a client that offers no file system or terminal. */
-export function initialize(agent: AcpAgentProcess): Promise<InitializeResponse> {
+/** `initialize` with a client that offers no file system (unless `fs` says so) and no terminal. */
+export function initialize(agent: AcpAgentProcess, fs: { readTextFile: boolean; writeTextFile: boolean } = { readTextFile: false, writeTextFile: false }): Promise<InitializeResponse> {
   return agent.connection.agent.request(methods.agent.initialize, {
     protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    clientCapabilities: { fs, terminal: false },
     clientInfo: { name: 'a3s-code-test', version: '0.0.0' },
   });
 }

@@ -12,6 +12,8 @@ import { HOST_SUBAGENT_CONFIRMATION_INHERITANCE, INTERACTIVE_CONFIRMATION_TIMEOU
 import type { CliIo } from '../cli-io.js';
 import type { AcpAgents, AcpOptions, LoadedAgent } from './acp-agents.js';
 import { AcpSession, modeState } from './acp-session.js';
+import { editorFilesOverlay, offersFiles } from './editor-files.js';
+import type { EditorFileAccess } from './editor-files.js';
 import { addMcpServers } from './mcp-servers.js';
 import { configOptions, selectedModel } from './model-option.js';
 import { replayUpdates } from './replay.js';
@@ -48,6 +50,18 @@ export function createAcpAgent(config: AcpAgentOptions): { app: AgentApp; closeA
   const { io, options, agents, log } = config;
   const sessions = new Map<SessionId, AcpSession>();
   const initialMode = options.permissionMode ?? 'default';
+  // What the client offered in `initialize`: its file methods serve the sessions' reads and writes.
+  let fileAccess: EditorFileAccess = { read: false, write: false };
+
+  /** The client's buffers as the session's file access (behind the kernel and our confinement). */
+  const editorFiles = (client: AgentContext, sessionId: () => string): SessionOptions => {
+    if (!offersFiles(fileAccess)) return {};
+    const readText = async (path: string): Promise<string> => (await client.request(methods.client.fs.readTextFile, { sessionId: sessionId(), path })).content;
+    const writeText = async (path: string, content: string): Promise<void> => {
+      await client.request(methods.client.fs.writeTextFile, { sessionId: sessionId(), path, content });
+    };
+    return { workspaceOverlay: editorFilesOverlay({ readText, writeText, log }, fileAccess) };
+  };
 
   const sessionOptions = (loaded: LoadedAgent): SessionOptions => ({
     sessionStore: loaded.store,
@@ -99,12 +113,18 @@ export function createAcpAgent(config: AcpAgentOptions): { app: AgentApp; closeA
   };
 
   const app = acpAgent({ name: 'a3s-code' })
-    .onRequest(methods.agent.initialize, ({ params }) => initializeResponse(config.version, params.protocolVersion))
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      const fs = params.clientCapabilities?.fs;
+      fileAccess = { read: fs?.readTextFile === true, write: fs?.writeTextFile === true };
+      return initializeResponse(config.version, params.protocolVersion);
+    })
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
       try {
         const workspace = workspaceOf(params.cwd, params.additionalDirectories);
         const loaded = await agents.forWorkspace(workspace);
-        const session = await loaded.agent.sessionAsync(workspace, sessionOptions(loaded));
+        const opening = { id: '' };
+        const session = await loaded.agent.sessionAsync(workspace, { ...sessionOptions(loaded), ...editorFiles(client, () => opening.id) });
+        opening.id = session.id;
         try {
           await addMcpServers(session, params.mcpServers, workspace);
         } catch (error) {
@@ -124,7 +144,7 @@ export function createAcpAgent(config: AcpAgentOptions): { app: AgentApp; closeA
         const workspace = workspaceOf(params.cwd, params.additionalDirectories);
         const loaded = await agents.forWorkspace(workspace);
         if ((await loaded.store.load(params.sessionId)) === null) throw RequestError.invalidParams({ sessionId: params.sessionId }, `no saved session ${params.sessionId} in the session store`);
-        const session = await loaded.agent.resumeSessionAsync(params.sessionId, sessionOptions(loaded));
+        const session = await loaded.agent.resumeSessionAsync(params.sessionId, { ...sessionOptions(loaded), ...editorFiles(client, () => params.sessionId) });
         try {
           await addMcpServers(session, params.mcpServers, session.workspace);
         } catch (error) {
@@ -163,7 +183,7 @@ export function createAcpAgent(config: AcpAgentOptions): { app: AgentApp; closeA
         await current.session.flushSaves().catch(() => undefined);
         await current.session.closeAsync();
         sessions.delete(params.sessionId);
-        const session = await origin.loaded.agent.resumeSessionAsync(params.sessionId, { ...sessionOptions(origin.loaded), model });
+        const session = await origin.loaded.agent.resumeSessionAsync(params.sessionId, { ...sessionOptions(origin.loaded), ...editorFiles(client, () => params.sessionId), model });
         await addMcpServers(session, origin.mcpServers, session.workspace);
         const next = attach(session, client, origin, current.mode, current.allowedTools);
         log(`session ${session.id} now on ${model}`);
