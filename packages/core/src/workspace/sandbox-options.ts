@@ -17,7 +17,12 @@ export interface SandboxOptions {
    * `off`: no sandbox.
    */
   readonly mode?: 'required' | 'auto' | 'off';
-  /** Default `none`. */
+  /**
+   * Default `none` for processes. Set by the host, it is also a ceiling over the web tools
+   * (`web_fetch`, `web_search`): `none` refuses every fetch, `{ allow }` only the listed hosts,
+   * `full` leaves them their own policy (`webFetch.allowHosts`, the address guard). Unset, the web
+   * tools keep their own policy.
+   */
   readonly network?: SandboxNetwork;
   /** Absolute paths (or `~/...`) writable inside the sandbox besides the workspace. */
   readonly allowWrite?: readonly string[];
