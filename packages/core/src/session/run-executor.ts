@@ -25,6 +25,8 @@ import { journaledLlmClient } from '../journal/journaled-llm-client.js';
 import { runTurnLoop } from './turn-loop.js';
 import { looksMultiStep } from '../planning/planning-mode.js';
 import { usagePayload } from './usage-payload.js';
+import { llmUsageOf } from './run-usage.js';
+import type { UsageSink } from './usage-sink.js';
 import type { SessionTelemetry } from '../telemetry/session-telemetry.js';
 import { traceparentContext } from '../telemetry/traceparent.js';
 
@@ -42,6 +44,8 @@ export interface RunExecutorDeps {
   /** The session's evidence: `agent_end` carries its summary. */
   readonly verification: { summary(): VerificationSummary | null };
   readonly budget: BudgetGuard | null;
+  /** Where the run's model usage goes (the run's record and the budget). */
+  readonly usage: UsageSink;
   readonly compactor: ContextCompactor | null;
   readonly system: () => string;
   readonly tools: () => readonly ToolDefinition[];
@@ -159,10 +163,8 @@ export class RunExecutor {
           if (trace === null) await planning.run(prompt, run.id, controller.signal);
           else await trace.phase('plan', { 'gen_ai.operation.name': 'plan', 'a3s_code.run.id': run.id }, () => planning.run(prompt, run.id, controller.signal));
         }
-        const recordUsage = (usage: LlmUsage): void => {
-          run.addUsage(usage);
-          d.budget?.recordTokens(usage.inputTokens + usage.outputTokens);
-        };
+        // The session's usage sink: the run's record and the budget together.
+        const recordUsage = (usage: LlmUsage): void => d.usage.record(usage);
         userMessage = toUserMessage({ ...request, prompt });
         const emit = (event: AgentEvent): void => void d.bus.emit(event);
         let compactionLlm: LlmClient | null = null;
@@ -219,8 +221,7 @@ export class RunExecutor {
       ? run.finish('completed', { text: outcome.text })
       : run.finish(outcome.error.details['cancelled'] === true ? 'cancelled' : 'failed', { error: { code: outcome.error.code, message: d.security.redact(outcome.error.message) } });
     if (trace !== null) {
-      const usage = { inputTokens: record.usage.promptTokens, outputTokens: record.usage.completionTokens, cacheReadTokens: record.usage.cacheReadTokens, cacheWriteTokens: record.usage.cacheWriteTokens };
-      trace.end(record.status, usage, outcome.ok ? undefined : outcome.error.code);
+      trace.end(record.status, llmUsageOf(record.usage), outcome.ok ? undefined : outcome.error.code);
       d.telemetry!.endRun(trace);
     }
     this.#active = null;
@@ -231,7 +232,7 @@ export class RunExecutor {
       ? createAgentEvent('agent_end', {
           run_id: run.id,
           text: outcome.text,
-          usage: usagePayload({ inputTokens: record.usage.promptTokens, outputTokens: record.usage.completionTokens, cacheReadTokens: record.usage.cacheReadTokens, cacheWriteTokens: record.usage.cacheWriteTokens }),
+          usage: usagePayload(llmUsageOf(record.usage)),
           tool_calls: record.toolCallsCount,
           verification_summary: summary,
         })

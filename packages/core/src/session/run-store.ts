@@ -1,6 +1,8 @@
 import { CodeError } from '../errors/code-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { withEventMetadata } from '../events/agent-event.js';
+import type { LlmUsage } from '../llm/llm-client.js';
+import { addRunUsage, EMPTY_RUN_USAGE } from './run-usage.js';
 
 /** Status of a recorded run. */
 export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
@@ -79,7 +81,7 @@ export interface RunHandle {
   readonly id: string;
   /** Records `event` with replay metadata and returns the recorded envelope. */
   append(event: AgentEvent): AgentEvent;
-  addUsage(usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }): void;
+  addUsage(usage: LlmUsage): void;
   addToolCalls(count: number): void;
   setTurns(turns: number): void;
   finish(status: Exclude<RunStatus, 'running'>, outcome: { text?: string | null; error?: { code: string; message: string } | null }): RunRecord;
@@ -119,7 +121,7 @@ export class RunStore {
         endedAtMs: null,
         text: null,
         error: null,
-        usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        usage: EMPTY_RUN_USAGE,
         toolCallsCount: 0,
         turns: 0,
         lastSequence: 0,
@@ -149,16 +151,7 @@ export class RunStore {
         return recorded;
       },
       addUsage: (usage) => {
-        const u = run.record.usage;
-        const promptTokens = u.promptTokens + usage.inputTokens;
-        const completionTokens = u.completionTokens + usage.outputTokens;
-        run.record.usage = {
-          promptTokens,
-          completionTokens,
-          totalTokens: promptTokens + completionTokens,
-          cacheReadTokens: u.cacheReadTokens + (usage.cacheReadTokens ?? 0),
-          cacheWriteTokens: u.cacheWriteTokens + (usage.cacheWriteTokens ?? 0),
-        };
+        run.record.usage = addRunUsage(run.record.usage, usage);
       },
       addToolCalls: (count) => {
         run.record.toolCallsCount += count;

@@ -156,7 +156,7 @@ export function composeSession(init: AgentSessionInit, extraFeatures: readonly S
     });
   const system = (): string => featureSet.prompt(prompt.base);
   const executor = new RunExecutor({
-    sessionId, options, conversation, runs, bus, kernel, hooks, security, budget, compactor, system, telemetry,
+    sessionId, options, conversation, runs, bus, kernel, hooks, security, budget, usage, compactor, system, telemetry,
     llm: llm('turn'),
     verification: features.verification,
     ...(features.planning.phase === null ? {} : { planning: features.planning.phase }),

@@ -7,7 +7,7 @@ import { BudgetGuard } from '../budget/budget-guard.js';
 import { CodeError } from '../errors/code-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { InvocationKernel } from '../kernel/invocation-kernel.js';
-import type { LlmContentPart, LlmMessage } from '../llm/llm-client.js';
+import type { LlmContentPart, LlmMessage, LlmUsage } from '../llm/llm-client.js';
 import { MemoryWorkspaceBackend } from '../testing/memory-workspace-backend.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import type { AnyTool } from '../tools/tool-registry.js';
@@ -20,6 +20,8 @@ const user = (text: string): LlmMessage => ({ role: 'user', content: [{ type: 't
 
 interface Loop {
   readonly llm: FakeLlm;
+  /** What the loop reported to its usage sink, one entry per model call. */
+  readonly usages: readonly LlmUsage[];
   readonly history: readonly LlmMessage[];
   readonly events: AgentEvent[];
   readonly controller: AbortController;
@@ -38,6 +40,7 @@ function loop(script: ScriptStep[], tools: AnyTool[], limits: Partial<TurnLoopLi
   withHooks?.(hooks);
   const kernel = new InvocationKernel({ registry: new ToolRegistry(tools), workspace: new MemoryWorkspaceBackend(), sessionId: 's', emit, hooks, ...(budget === undefined ? {} : { budget }) });
   const registry = new ToolRegistry(tools);
+  const usages: LlmUsage[] = [];
   const run = (prompt = 'go'): Promise<TurnLoopOutcome> =>
     runTurnLoop(
       {
@@ -49,7 +52,7 @@ function loop(script: ScriptStep[], tools: AnyTool[], limits: Partial<TurnLoopLi
         signal: controller.signal,
         limits: { ...LIMITS, ...limits },
         toolCalls: new ToolCallRunner(kernel),
-        onUsage: () => undefined,
+        onUsage: (usage) => void usages.push(usage),
         onToolCalls: () => undefined,
         onTurn: () => undefined,
       },
@@ -57,6 +60,7 @@ function loop(script: ScriptStep[], tools: AnyTool[], limits: Partial<TurnLoopLi
     );
   return {
     llm,
+    usages,
     get history() {
       return conversation.messages();
     },
@@ -94,7 +98,8 @@ describe('runTurnLoop', () => {
   it('a text-only answer is one turn', async () => {
     const l = loop([textTurn('hello')], []);
     const outcome = await l.run('hi');
-    expect(outcome).toEqual({ text: 'hello', turns: 1, toolCallsCount: 0, usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 } });
+    expect(outcome).toEqual({ text: 'hello', turns: 1, toolCallsCount: 0 });
+    expect(l.usages).toEqual([{ inputTokens: 10, outputTokens: 5 }]);
     expect(types(l.events)).toEqual(['turn_start', 'text_delta', 'turn_end']);
     expect(l.events[2]?.payload).toMatchObject({ turn: 1, stop_reason: 'end_turn', tool_calls: 0, usage: { input_tokens: 10, output_tokens: 5 } });
     expect(l.history).toEqual([user('hi'), { role: 'assistant', content: [{ type: 'text', text: 'hello' }] }]);
@@ -357,8 +362,9 @@ describe('runTurnLoop', () => {
       [shot],
       { maxOutputTokens: 123, llmApiTimeoutMs: 4567 },
     );
-    const outcome = await l.run();
-    expect(outcome.usage).toEqual({ inputTokens: 13, outputTokens: 7, cacheReadTokens: 7, cacheWriteTokens: 1 });
+    await l.run();
+    // Every model call's usage reaches the session's usage sink (the loop keeps no totals of its own).
+    expect(l.usages).toEqual([{ inputTokens: 10, outputTokens: 5 }, { inputTokens: 3, outputTokens: 2, cacheReadTokens: 7, cacheWriteTokens: 1 }]);
     expect(l.llm.requests[0]?.maxTokens).toBe(123);
     expect(timeoutMs).toBe(4567);
     expect(l.events.find((e) => e.type === 'reasoning_delta')).toMatchObject({ text: 'thinking', payload: { turn: 1 } });

@@ -57,7 +57,6 @@ export interface TurnLoopOutcome {
   readonly text: string;
   readonly turns: number;
   readonly toolCallsCount: number;
-  readonly usage: LlmUsage;
 }
 
 interface DraftCall {
@@ -75,7 +74,6 @@ interface DraftCall {
 export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMessage): Promise<TurnLoopOutcome> {
   const { conversation, emit, signal, limits } = context;
   conversation.append(userMessage);
-  const total = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   let toolCallsCount = 0;
   let failedRounds = 0;
   let lastSignature = '';
@@ -91,10 +89,6 @@ export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMess
     await context.compaction?.beforeModelCall();
     emit(createAgentEvent('turn_start', { turn, attempt: 1 }));
     const response = await streamCompactingOnOverflow(context, turn);
-    total.inputTokens += response.usage.inputTokens;
-    total.outputTokens += response.usage.outputTokens;
-    total.cacheReadTokens += response.usage.cacheReadTokens ?? 0;
-    total.cacheWriteTokens += response.usage.cacheWriteTokens ?? 0;
     context.onUsage(response.usage);
     conversation.append({ role: 'assistant', content: response.content });
     finalText = continuedText + response.text;
@@ -108,7 +102,7 @@ export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMess
         conversation.append({ role: 'user', content: [{ type: 'text', text: CONTINUE_PROMPT }] });
         continue;
       }
-      return { text: finalText, turns: turn, toolCallsCount, usage: total };
+      return { text: finalText, turns: turn, toolCallsCount };
     }
     continuedText = '';
     continuations = 0;
