@@ -83,8 +83,12 @@ export function editorFilesOverlay(client: EditorFileClient, access: EditorFileA
       const bytes = typeof options.content === 'string' ? new TextEncoder().encode(options.content) : options.content;
       const text = access.write ? utf8Text(bytes) : null;
       // Not text, or the client takes no writes: the workspace writes it (a disk version it checks itself).
-      if (text === null || (typeof expected === 'string' && !editorVersion)) return inner.writeFile!(editorVersion ? unconditional : options);
-      if (expected === null && (await inner.stat({ path: options.path, ...signal })) !== null) throw new HostFailure('Conflict', `${options.path} exists already`, { path: options.path });
+      if (text === null) return inner.writeFile!(editorVersion ? unconditional : options);
+      if (expected === null || (typeof expected === 'string' && !editorVersion)) {
+        // A version the disk gave (the client offers no reads): the disk must still be at it.
+        const now = await inner.stat({ path: options.path, ...signal });
+        if (expected === null ? now !== null : now?.version !== expected) throw new HostFailure('Conflict', `${options.path} ${expected === null ? 'exists already' : 'changed since it was read'}`, { path: options.path });
+      }
       await client.writeText(absolute(options.path), text);
       return { path: options.path, version: versionOf(bytes) };
     };
