@@ -218,4 +218,11 @@ describe.skipIf(!available)('one sandbox policy, every tool', () => {
     }
     await session.closeAsync();
   });
+
+  it('network none: web_search reaches no engine either', async () => {
+    const session = await open({ sandbox: { mode: 'required', network: 'none' } });
+    const [outcome] = await drive(session, [['web_search', { query: 'sandbox policy' }]]);
+    expect(outcome?.text).toMatch(/sandbox network policy is 'none'/);
+    await session.closeAsync();
+  });
 });
