@@ -16,7 +16,7 @@ import { crashScenario, fleetAcl, spawnWorker, startCounter } from './fleet-fixt
 import type { SeenTurn, WorkerProcess } from './fleet-fixture.js';
 
 const SESSIONS = Number(process.env['A3S_FLEET_CRASH_SESSIONS'] ?? 6);
-const KILLS = Number(process.env['A3S_FLEET_CRASH_KILLS'] ?? 6);
+const KILLS = Number(process.env['A3S_FLEET_CRASH_KILLS'] ?? 4);
 const LEASE_MS = 10_000;
 
 describe('fleet crash matrix', () => {
@@ -45,18 +45,27 @@ describe('fleet crash matrix', () => {
       await Promise.all(slots.map((w) => w.ready));
       for (let i = 0; i < SESSIONS; i += 1) runs.push({ runId: (await fleet.submit(`crash-${i}`, `job c${i}`)).runId, job: `c${i}` });
 
-      // Kills: a random worker that holds a running run, at a random moment; a replacement starts at once.
+      // Kills at random moments of the runs: a random running run, a random number of its steps
+      // recorded (0 = before its first step; tool starts = inside a tool call), then its worker dies.
+      // A replacement starts at once.
+      const db = await import('../src/index.js').then((m) => m.openDatabase({ connectionString: pg.connectionString }));
+      const stepsOf = async (runId: string): Promise<number> => Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM a3s_fleet_steps WHERE run_id = $1', [runId])).rows[0]?.n ?? 0);
       let kills = 0;
       const victims = new Set<string>();
       while (kills < KILLS) {
-        await new Promise((r) => setTimeout(r, 50 + Math.floor(Math.random() * 400)));
         const holding = await fleetRuns(fleet, runs.map((r) => r.runId));
-        const busy = [...new Set(holding.filter((r) => r.status === 'running' && r.workerId !== null && workers.has(r.workerId)).map((r) => r.workerId as string))];
+        const busy = holding.filter((r) => r.status === 'running' && r.workerId !== null && workers.has(r.workerId));
         if (busy.length === 0) {
           if (holding.every((r) => r.status !== 'queued' && r.status !== 'running')) break;
+          await new Promise((r) => setTimeout(r, 50));
           continue;
         }
-        const victim = workers.get(busy[Math.floor(Math.random() * busy.length)] as string) as WorkerProcess;
+        const target = busy[Math.floor(Math.random() * busy.length)] as FleetRun;
+        const atStep = (await stepsOf(target.runId)) + Math.floor(Math.random() * 6);
+        for (const deadline = Date.now() + 5_000; Date.now() < deadline && (await stepsOf(target.runId)) < atStep; ) await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 150)));
+        const victim = workers.get(target.workerId as string);
+        if (victim === undefined) continue;
         victim.child.kill('SIGKILL');
         await victim.exited;
         workers.delete(victim.workerId);
@@ -81,10 +90,10 @@ describe('fleet crash matrix', () => {
       expect(resumed.length).toBeGreaterThan(0);
       expect(resumed.every((r) => r.workerId !== null && !victims.has(r.workerId) || r.status === 'needs_reconciliation')).toBe(true);
 
-      const db = await import('../src/index.js').then((m) => m.openDatabase({ connectionString: pg.connectionString }));
       try {
         const steps = await db.query<{ run_id: string; key: string; kind: string; created_at: Date }>('SELECT run_id, key, kind, created_at FROM a3s_fleet_steps ORDER BY run_id, step');
         const jobOf = new Map(runs.map((r) => [r.runId, r.job]));
+        if (process.env['A3S_FLEET_DEBUG'] === '1') for (const r of runs) console.log(r.job, JSON.stringify((await db.query<{ kind: string; attempt: number; key: string }>('SELECT kind, attempt, key FROM a3s_fleet_steps WHERE run_id = $1 ORDER BY step', [r.runId])).rows.map((s) => `${s.attempt}:${s.kind}`)));
         for (const run of runs) {
           const mine = steps.rows.filter((s) => s.run_id === run.runId);
           for (const [toolId, hitKey] of [[`toolu_${run.job}_0_0`, `${run.job}-a`], [`toolu_${run.job}_2_0`, `${run.job}-b`]] as const) {

@@ -71,27 +71,29 @@ describe('fleet across processes', () => {
     writeFileSync(join(dir, 'notes.txt'), 'cross notes\n');
     const workers = new Map<string, WorkerProcess>();
     const start = async (workerId: string): Promise<WorkerProcess> => {
-      const worker = await spawnWorker(pg.connectionString, model.anthropicBaseUrl, workerId, { leaseMs: LEASE_MS, concurrency: 1 });
+      const worker = await spawnWorker(pg.connectionString, model.anthropicBaseUrl, workerId, { leaseMs: LEASE_MS, concurrency: 2 });
       workers.set(workerId, worker);
       return worker;
     };
     try {
       const asking = { permissionPolicy: { ask: ['bash'] }, confirmationPolicy: { defaultTimeoutMs: 600_000 } };
-      for (const [id, options] of [['x1', {}], ['a1', asking], ['a2', asking], ['s1', {}]] as const) {
+      for (const [id, options] of [['x1', {}], ['a1', asking], ['a2', asking], ['s1', {}], ['r1', {}]] as const) {
         const session = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: `cross-${id}`, ...options });
         await session.closeAsync();
       }
       await Promise.all([start('first-0'), start('first-1')].map(async (w) => (await w).ready));
 
-      // 1. x1 streams its answer and a2 waits for approval when both workers are killed.
+      // 1. The workers die while x1 streams its answer, a2 waits for approval and r1's bash runs.
       const x1 = (await fleet.submit('cross-x1', 'job x1')).runId;
       const a2 = (await fleet.submit('cross-a2', 'job a2')).runId;
+      const r1 = (await fleet.submit('cross-r1', 'job r1')).runId;
       const x1Events = follow(fleet, x1);
       const a2Events = follow(fleet, a2);
+      const r1Events = follow(fleet, r1);
       await x1Events.until((e) => e.type === 'text_delta' && e.payload['turn'] === 3);
       const asked = await a2Events.until((e) => e.type === 'confirmation_required');
-      const holders = new Set([(await fleet.run(x1))?.workerId, (await fleet.run(a2))?.workerId]);
-      expect(holders).toEqual(new Set(['first-0', 'first-1']));
+      await eventually(() => processesWith('sleep 62.1').length > 0);
+      const holders = new Set([(await fleet.run(x1))?.workerId, (await fleet.run(a2))?.workerId, (await fleet.run(r1))?.workerId]);
       for (const id of holders) {
         const w = workers.get(id as string) as WorkerProcess;
         w.child.kill('SIGKILL');
@@ -124,6 +126,20 @@ describe('fleet across processes', () => {
       expect(s1Events.events.at(-1)).toMatchObject({ type: 'error', payload: { details: { cancelled: true } } });
       await eventually(() => processesWith('sleep 61.1').length === 0);
       expect(await fleet.cancel(s1)).toBe(false);
+
+      // r1: its bash call started and its outcome is unknown: never run again silently.
+      await r1Events.done;
+      const stopped = await fleet.run(r1);
+      expect(stopped).toMatchObject({ status: 'needs_reconciliation', reconciliation: { toolId: 'toolu_r1_0_0', toolName: 'bash' } });
+      expect(r1Events.events.at(-1)).toMatchObject({ type: 'error', payload: { details: { needs_reconciliation: true, tool_id: 'toolu_r1_0_0' } } });
+      await expect(fleet.submit('cross-r1', 'job r1 again')).rejects.toMatchObject({ code: 'SESSION_BUSY' });
+      await fleet.reconcile(r1, 'toolu_r1_0_0', { output: 'finished by hand', exitCode: 0 });
+      const r1Resumed = follow(fleet, r1);
+      await r1Resumed.done;
+      expect(await fleet.run(r1)).toMatchObject({ status: 'completed', result: { text: 'reconciled r1' } });
+      expect(r1Resumed.events.map((e) => e.metadata?.sequence)).toEqual(r1Resumed.events.map((_, i) => i + 1));
+      expect(r1Resumed.events.filter((e) => e.type === 'tool_end').map((e) => e.payload['output'])).toEqual([expect.stringContaining('needs reconciliation'), 'finished by hand']);
+      expect(processesWith('sleep 62.1')).toEqual([]);
 
       // Back to 1: both runs resume on the replacements after the lease and complete.
       await Promise.all([x1Events.done, a2Events.done]);

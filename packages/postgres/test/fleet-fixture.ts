@@ -117,7 +117,8 @@ export async function spawnWorker(connectionString: string, anthropicBaseUrl: st
 /**
  * The cross-process model: `x` jobs (bash, read, then a slowly streamed answer a worker is killed
  * in), `a` jobs (one bash call the session asks a human about, then the answer), `s` jobs (a bash
- * call that sleeps until cancelled; `61.<n>` marks its process).
+ * call that sleeps until cancelled; `61.<n>` marks its process), `r` jobs (a bash call its worker
+ * dies in: `62.<n>`).
  */
 export function crossScenario(seen: SeenTurn[]): ScenarioFunction {
   return (request): ScriptedResponse => {
@@ -130,6 +131,7 @@ export function crossScenario(seen: SeenTurn[]): ScenarioFunction {
       return { text: Array.from({ length: 30 }, (_, i) => `w${i} `), chunkDelayMs: 60 };
     }
     if (job.startsWith('a')) return turn === 0 ? { toolCalls: [{ id, name: 'bash', input: { command: `echo approved-${job}` } }] } : { text: `confirmed ${job}` };
+    if (job.startsWith('r')) return turn === 0 ? { toolCalls: [{ id, name: 'bash', input: { command: `sleep 62.${job.slice(1)}` } }] } : { text: `reconciled ${job}` };
     if (job.startsWith('s')) return turn === 0 ? { toolCalls: [{ id, name: 'bash', input: { command: `sleep 61.${job.slice(1)}` } }] } : { text: 'not reached' };
     return { text: `unknown job ${job}` };
   };

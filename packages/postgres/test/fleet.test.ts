@@ -69,3 +69,33 @@ describe('fleet in one process (real PostgreSQL)', () => {
     expect((await collect(fleet.events(runId))).map((e) => e.type)).toEqual(events.map((e) => e.type));
   });
 });
+
+describe('fleet on PGlite (in-process, one host)', () => {
+  it('pg-boss and the journal run on an embedded PGlite: submit, work, events, run', async () => {
+    const counter = await startCounter();
+    const seen: SeenTurn[] = [];
+    const model = await startScriptedModelServer({ scenario: crashScenario(counter.url, seen) });
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-fleet-pglite-')));
+    writeFileSync(join(dir, 'notes.txt'), 'pglite notes\n');
+    const agent = await Agent.create(fleetAcl(model));
+    const fleet = await createFleet({ agent, pglite: {}, leaseMs: 10_000, pollMs: 50 });
+    try {
+      const session = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: 'job-p1' });
+      await session.closeAsync();
+      const handle = await fleet.work();
+      const { runId } = await fleet.submit('job-p1', 'job p1');
+      const events = await collect(fleet.events(runId));
+      await handle.stop();
+      expect(events.map((e) => e.metadata?.sequence)).toEqual(events.map((_, i) => i + 1));
+      expect(events.at(-1)).toMatchObject({ type: 'agent_end', payload: { text: 'done p1' } });
+      expect(await fleet.run(runId)).toMatchObject({ status: 'completed', attempts: 1 });
+      expect(counter.hits.get('p1-a')).toBe(1);
+    } finally {
+      await fleet.close();
+      await agent.close();
+      await model.close();
+      await counter.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});

@@ -12,6 +12,8 @@ export interface EventReader {
   /** Resolves on the run's next events notification or after a poll interval. */
   wait(signal: AbortSignal | undefined): Promise<void>;
   run(): Promise<FleetRun | null>;
+  /** True once the fleet is closed: the stream ends. */
+  closed(): boolean;
   readonly signal?: AbortSignal;
 }
 
@@ -21,12 +23,13 @@ const PAGE = 500;
  * The run's events from the event table in sequence order. Writers append contiguous sequences in
  * transactions (an attempt continues after the last written one), so a reader that asks for
  * `seq > after` in order sees neither gaps nor duplicates. Ends once the run is over (or waits
- * for reconciliation) and every event written with that status was read.
+ * for reconciliation) and every event written with that status was read, or when the fleet
+ * closes or `signal` aborts.
  */
 export async function* readEvents(reader: EventReader): AsyncGenerator<AgentEvent> {
   let after = reader.afterSequence;
   for (;;) {
-    if (reader.signal?.aborted === true) return;
+    if (reader.signal?.aborted === true || reader.closed()) return;
     const page = await reader.db.query<{ seq: number; event: AgentEvent }>('SELECT seq, event FROM a3s_fleet_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3', [reader.runId, after, PAGE]);
     let contiguous = true;
     for (const row of page.rows) {

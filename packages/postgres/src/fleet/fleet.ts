@@ -133,7 +133,7 @@ export class Fleet {
    */
   events(runId: string, options: { readonly afterSequence?: number; readonly signal?: AbortSignal } = {}): AsyncIterable<AgentEvent> {
     this.#open();
-    return readEvents({ db: this.#db, runId, afterSequence: options.afterSequence ?? 0, pollMs: this.#pollMs, wait: (signal) => this.#waitFor(runId, signal), run: () => this.run(runId), ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    return readEvents({ db: this.#db, runId, afterSequence: options.afterSequence ?? 0, pollMs: this.#pollMs, wait: (signal) => this.#waitFor(runId, signal), run: () => this.run(runId), closed: () => this.#closed !== null, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   }
 
   /** The run, or `null` when unknown. */
