@@ -9,6 +9,8 @@
 // Events recorded before a stream opened are delivered as catch-up and counted in events/s only.
 // Reference: the same 50 concurrent runs consumed in-process through `session.stream()` (no HTTP,
 // no SSE, no store), as the ratio of the server's events/s to it.
+// Then the browser UI (bench/ui-bundle-measure.ts): bundle bytes and gzip, first contentful paint
+// and session-list time in headless chromium, shipped (preact/compat) against a react-dom build.
 //
 // Run: node --conditions=@a3s-lab/source --import tsx bench/server-sse.bench.ts
 import { spawn } from 'node:child_process';
@@ -20,6 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { readSseEvents } from '../apps/server/src/index.js';
 import { Agent } from '../packages/sdk/src/index.js';
 import { startScriptedModelServer, textResponse } from '../packages/testing/src/index.js';
+import { measureUiBundle } from './ui-bundle-measure.js';
 
 const SESSIONS = 50;
 const CHUNKS = 200;
@@ -101,6 +104,8 @@ try {
   console.log(`${SESSIONS} concurrent sessions, ${CHUNKS} text deltas per run, ${measured.events} events delivered over SSE by one server process`);
   console.log(`SSE fan-out: ${Math.round(rate)} events/s (direct in-process session.stream(): ${Math.round(referenceRate)} events/s, ratio ${(rate / referenceRate).toFixed(2)}x)`);
   console.log(`live delivery latency (${measured.latencies.length} events recorded while their stream was open): p50 ${percentile(measured.latencies, 50)} ms, p99 ${percentile(measured.latencies, 99)} ms, max ${percentile(measured.latencies, 100)} ms`);
+  // The browser UI against the same host, its store now holding the sessions above.
+  await measureUiBundle(url, TOKEN);
 } finally {
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));

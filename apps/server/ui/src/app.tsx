@@ -147,7 +147,7 @@ export function App(): ReactNode {
       </header>
       {scripted ? (
         <p className="demo-notice" role="note">
-          Demo: this host runs the bundled <strong>scripted model</strong>: its answers are canned and no API key is used. Run <code>a3s-code serve</code> with a configured model for real work.
+          Demo: answers come from the bundled <strong>scripted model</strong> (canned, no API key). For a real model run <code>a3s-code serve</code> with your config.
         </p>
       ) : null}
       {fatal === null ? null : <p className="error" role="alert">{fatal}</p>}

@@ -40,10 +40,10 @@ function text(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-/** A `data-notice` (`{ kind: <v1 event type>, ...payload }`): errors in the error style, the rest as notes. */
+/** A `data-notice` (`{ event: <v1 event type>, ...payload }`): errors in the error style, the rest as notes. */
 function Notice({ data, toolIds }: { readonly data: unknown; readonly toolIds: ReadonlySet<string> }): ReactNode {
   if (!isRecord(data)) return null;
-  const kind = text(data['kind']) ?? 'notice';
+  const kind = text(data['event']) ?? text(data['kind']) ?? 'notice';
   // A denial of a call drawn as a card is already on that card.
   if (kind === 'permission_denied' && toolIds.has(String(data['tool_id']))) return null;
   if (kind === 'error' || kind === 'persistence_failed') {

@@ -131,10 +131,13 @@ function Result({ part }: { readonly part: AnyToolPart }): ReactNode {
   if (part.state === 'output-error') return <pre className="output error-output">{bounded(part.errorText)}</pre>;
   if (part.state !== 'output-available') return null;
   const { text, diff, exitCode } = readOutput(part.output);
+  // An edit's output is its summary line followed by the same diff: say the summary once.
+  const rest = diff === null ? text : text.replace(diff.trim(), '').trim();
   return (
     <>
+      {diff !== null && rest !== '' ? <p className="tool-said">{rest.length > 300 ? `${rest.slice(0, 299)}…` : rest}</p> : null}
       {diff !== null ? <DiffView text={diff} /> : null}
-      {diff === null || diff !== text ? <pre className="output">{bounded(text) || '(no output)'}</pre> : null}
+      {diff === null ? <pre className="output">{bounded(text) || '(no output)'}</pre> : null}
       {exitCode !== null && exitCode !== 0 ? <p className="exit">exit code {exitCode}</p> : null}
     </>
   );
@@ -161,7 +164,7 @@ export function ToolCard({ part, answer }: { readonly part: AnyToolPart; readonl
         <span className="tool-summary">{inputSummary(input)}</span>
       </summary>
       <div className="tool-body">
-        {command !== null ? <pre className="input">$ {command}</pre> : input === undefined ? null : <pre className="input">{JSON.stringify(input, null, 2)}</pre>}
+        {command !== null ? <pre className="input">$ {command}</pre> : input === undefined || (hasDiff && open === null) ? null : <pre className="input">{JSON.stringify(input, null, 2)}</pre>}
         {part.state === 'approval-requested' ? <ApprovalRow part={part} answer={answer} /> : approvalLine(part, outcome)}
         <Result part={part} />
       </div>
