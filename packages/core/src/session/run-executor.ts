@@ -186,8 +186,8 @@ export class RunExecutor {
               duplicateToolCallThreshold: d.options.duplicateToolCallThreshold,
               llmApiTimeoutMs: d.options.llmApiTimeoutMs,
               maxOutputTokens: d.options.maxOutputTokens,
-              maxParseRetries: d.options.maxParseRetries ?? 2,
-              maxContinuationTurns: d.options.continuationEnabled === false ? 0 : (d.options.maxContinuationTurns ?? 3),
+              maxParseRetries: d.options.maxParseRetries,
+              maxContinuationTurns: d.options.continuationEnabled === false ? 0 : d.options.maxContinuationTurns,
             },
             toolCalls: this.#toolCalls,
             onUsage: (usage) => {

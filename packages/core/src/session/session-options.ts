@@ -200,6 +200,8 @@ export interface ResolvedSessionOptions extends SessionOptions {
   readonly maxContextTokens: number;
   readonly maxParallelTasks: number;
   readonly autoParallel: boolean;
+  readonly maxParseRetries: number;
+  readonly maxContinuationTurns: number;
 }
 
 /** Defaults of REFERENCE.md. */
@@ -214,6 +216,8 @@ export const SESSION_OPTION_DEFAULTS = Object.freeze({
   maxContextTokens: 200_000,
   maxParallelTasks: 8,
   autoParallel: true,
+  maxParseRetries: 2,
+  maxContinuationTurns: 3,
 });
 
 const fail = (field: string, expected: string, value: unknown): never => {
@@ -363,5 +367,7 @@ export function resolveSessionOptions(options: unknown = {}): ResolvedSessionOpt
     maxContextTokens: typed.maxContextTokens ?? SESSION_OPTION_DEFAULTS.maxContextTokens,
     maxParallelTasks: typed.maxParallelTasks ?? SESSION_OPTION_DEFAULTS.maxParallelTasks,
     autoParallel: typed.autoParallel ?? SESSION_OPTION_DEFAULTS.autoParallel,
+    maxParseRetries: typed.maxParseRetries ?? SESSION_OPTION_DEFAULTS.maxParseRetries,
+    maxContinuationTurns: typed.maxContinuationTurns ?? SESSION_OPTION_DEFAULTS.maxContinuationTurns,
   };
 }

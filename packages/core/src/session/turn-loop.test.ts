@@ -12,10 +12,11 @@ import { MemoryWorkspaceBackend } from '../testing/memory-workspace-backend.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import type { AnyTool } from '../tools/tool-registry.js';
 import { ToolCallRunner } from './tool-call-runner.js';
-import { runTurnLoop, stableJson, toBase64 } from './turn-loop.js';
+import { runTurnLoop, toBase64 } from './turn-loop.js';
+import { stableJson } from './stable-json.js';
 import type { TurnLoopLimits, TurnLoopOutcome } from './turn-loop.js';
 
-const LIMITS: TurnLoopLimits = { maxToolRounds: 50, circuitBreakerThreshold: 3, duplicateToolCallThreshold: 3, llmApiTimeoutMs: undefined, maxOutputTokens: undefined };
+const LIMITS: TurnLoopLimits = { maxToolRounds: 50, circuitBreakerThreshold: 3, duplicateToolCallThreshold: 3, llmApiTimeoutMs: undefined, maxOutputTokens: undefined, maxParseRetries: 2, maxContinuationTurns: 3 };
 const user = (text: string): LlmMessage => ({ role: 'user', content: [{ type: 'text', text }] });
 
 interface Loop {

@@ -9,6 +9,8 @@ import type { TurnLoopCompaction } from './context-compactor.js';
 import type { Conversation } from './conversation.js';
 import type { ToolCallRequest, ToolCallRunner } from './tool-call-runner.js';
 import { usagePayload } from './usage-payload.js';
+import { turnRules } from './turn-rules/turn-rules.js';
+import type { TurnRule } from './turn-rules/turn-rule.js';
 
 /** Limits of one run of the loop. */
 export interface TurnLoopLimits {
@@ -24,14 +26,12 @@ export interface TurnLoopLimits {
   readonly maxOutputTokens: number | undefined;
   /**
    * Consecutive model turns whose tool calls had malformed JSON arguments that are answered with
-   * an error for the model to retry; one more stops the run (LLM_ERROR). Default 2.
+   * an error for the model to retry; one more stops the run (LLM_ERROR).
    */
-  readonly maxParseRetries?: number;
-  /** Times a reply cut at the output-token limit is continued (`continuationEnabled`); 0 = never. Default 3. */
-  readonly maxContinuationTurns?: number;
+  readonly maxParseRetries: number;
+  /** Times a reply cut at the output-token limit is continued (`continuationEnabled`); 0 = never. */
+  readonly maxContinuationTurns: number;
 }
-
-const CONTINUE_PROMPT = 'Your reply was cut at the output limit. Continue exactly where it stopped, without repeating anything.';
 
 /** What the loop needs from its session. */
 export interface TurnLoopContext {
@@ -73,14 +73,10 @@ interface DraftCall {
  */
 export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMessage): Promise<TurnLoopOutcome> {
   const { conversation, emit, signal, limits } = context;
+  const rules = turnRules(limits);
   conversation.append(userMessage);
   let toolCallsCount = 0;
-  let failedRounds = 0;
-  let lastSignature = '';
-  let repeatCount = 0;
   let finalText = '';
-  let malformedRounds = 0;
-  let continuations = 0;
   let continuedText = '';
 
   for (let turn = 1; ; turn += 1) {
@@ -92,51 +88,36 @@ export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMess
     context.onUsage(response.usage);
     conversation.append({ role: 'assistant', content: response.content });
     finalText = continuedText + response.text;
+    const view = { turn, stopReason: response.stopReason, calls: response.calls };
+    const turnEnd = (toolCalls: number): void => emit(createAgentEvent('turn_end', { turn, usage: usagePayload(response.usage), stop_reason: response.stopReason, tool_calls: toolCalls }));
 
     if (response.calls.length === 0) {
-      emit(createAgentEvent('turn_end', { turn, usage: usagePayload(response.usage), stop_reason: response.stopReason, tool_calls: 0 }));
-      if (response.stopReason === 'max_tokens' && continuations < (limits.maxContinuationTurns ?? 3)) {
-        // Cut at the output limit: ask for the rest; the run's text is the concatenation.
-        continuations += 1;
-        continuedText = finalText;
-        conversation.append({ role: 'user', content: [{ type: 'text', text: CONTINUE_PROMPT }] });
-        continue;
-      }
-      return { text: finalText, turns: turn, toolCallsCount };
+      turnEnd(0);
+      const prompt = firstAnswer(rules, (rule) => rule.afterTextTurn?.(view) ?? null);
+      if (prompt === null) return { text: finalText, turns: turn, toolCallsCount };
+      // Cut at the output limit: ask for the rest; the run's text is the concatenation.
+      continuedText = finalText;
+      conversation.append({ role: 'user', content: [{ type: 'text', text: prompt }] });
+      continue;
     }
     continuedText = '';
-    continuations = 0;
-    if (response.calls.some((c) => c.invalidInput !== undefined)) {
-      malformedRounds += 1;
-      if (malformedRounds > (limits.maxParseRetries ?? 2)) {
-        conversation.append({ role: 'user', content: response.calls.map((c) => refusedResult(c.id, 'not executed: too many malformed tool calls')) });
-        emit(createAgentEvent('turn_end', { turn, usage: usagePayload(response.usage), stop_reason: response.stopReason, tool_calls: 0 }));
-        throw new CodeError('LLM_ERROR', `the model sent malformed tool-call arguments ${malformedRounds} turns in a row (maxParseRetries ${limits.maxParseRetries ?? 2})`, {
-          details: { limit: 'maxParseRetries', maxParseRetries: limits.maxParseRetries ?? 2 },
-        });
-      }
-    } else malformedRounds = 0;
-    if (turn > limits.maxToolRounds) {
-      // The assistant message asked for tools we will not run: answer them so history stays valid.
-      conversation.append({ role: 'user', content: response.calls.map((c) => refusedResult(c.id, `not executed: maxToolRounds (${limits.maxToolRounds}) reached`)) });
-      emit(createAgentEvent('turn_end', { turn, usage: usagePayload(response.usage), stop_reason: response.stopReason, tool_calls: 0 }));
-      throw new CodeError('SESSION_ERROR', `the run stopped after maxToolRounds (${limits.maxToolRounds}) model turns that requested tools`, {
-        details: { limit: 'maxToolRounds', maxToolRounds: limits.maxToolRounds },
-      });
+    const refusal = firstAnswer(rules, (rule) => rule.beforeToolRound?.(view) ?? null);
+    if (refusal !== null) {
+      conversation.append({ role: 'user', content: response.calls.map((c) => refusedResult(c.id, refusal.reason)) });
+      turnEnd(0);
+      throw refusal.error;
     }
 
     const requests: ToolCallRequest[] = response.calls.map((call) => {
-      const signature = call.invalidInput === undefined ? `${call.name}\u0000${stableJson(call.input)}` : '';
-      if (signature !== '' && signature === lastSignature) repeatCount += 1;
-      else repeatCount = signature === '' ? 0 : 1;
-      lastSignature = signature;
-      const duplicate = signature !== '' && repeatCount > limits.duplicateToolCallThreshold;
+      // Every rule sees every call (their counters run over the whole history); the first refusal wins.
+      const refusals = rules.map((rule) => rule.refuseCall?.(call));
+      const refused = refusals.find((r) => r !== undefined);
       return {
         id: call.id,
         name: call.name,
         args: call.input,
         ...(call.invalidInput === undefined ? {} : { invalidInput: call.invalidInput }),
-        ...(duplicate ? { refusal: `identical ${call.name} call repeated ${repeatCount} times in a row (duplicateToolCallThreshold ${limits.duplicateToolCallThreshold}); change the arguments or approach` } : {}),
+        ...(refused === undefined ? {} : { refusal: refused }),
       };
     });
     const settled: (ToolResult | undefined)[] = new Array<ToolResult | undefined>(requests.length);
@@ -159,16 +140,21 @@ export async function runTurnLoop(context: TurnLoopContext, userMessage: LlmMess
     toolCallsCount += results.length;
     context.onToolCalls(results.length);
     conversation.append({ role: 'user', content: results.map((r, i) => toToolResultPart(requests[i] as ToolCallRequest, r)) });
-    emit(createAgentEvent('turn_end', { turn, usage: usagePayload(response.usage), stop_reason: response.stopReason, tool_calls: results.length }));
+    turnEnd(results.length);
     throwIfCancelled(signal);
-
-    failedRounds = results.every((r) => r.exitCode !== 0) ? failedRounds + 1 : 0;
-    if (failedRounds >= limits.circuitBreakerThreshold) {
-      throw new CodeError('TOOL_ERROR', `circuit breaker open: ${failedRounds} consecutive tool rounds failed`, {
-        details: { limit: 'circuitBreakerThreshold', circuitBreakerThreshold: limits.circuitBreakerThreshold },
-      });
-    }
+    const stop = firstAnswer(rules, (rule) => rule.afterToolRound?.(results) ?? null);
+    if (stop !== null) throw stop;
   }
+}
+
+/** Asks every rule in order (each updates its own state) and returns the first non-null answer. */
+function firstAnswer<T>(rules: readonly TurnRule[], ask: (rule: TurnRule) => T | null): T | null {
+  let first: T | null = null;
+  for (const rule of rules) {
+    const answer = ask(rule);
+    if (first === null && answer !== null) first = answer;
+  }
+  return first;
 }
 
 /** A model turn; when the provider says the request overflowed the window, compacts once and retries. */
@@ -266,17 +252,6 @@ function toToolResultPart(request: ToolCallRequest, result: ToolResult): LlmCont
 
 function refusedResult(id: string, message: string): LlmContentPart {
   return { type: 'tool_result', toolCallId: id, content: message, isError: true };
-}
-
-/** JSON with sorted object keys, so `{a,b}` and `{b,a}` are the same call. */
-export function stableJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
-  if (Array.isArray(value)) return `[${value.map((v) => stableJson(v)).join(',')}]`;
-  const record = value as Record<string, unknown>;
-  return `{${Object.keys(record)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${stableJson(record[k])}`)
-    .join(',')}}`;
 }
 
 function throwIfCancelled(signal: AbortSignal): void {
