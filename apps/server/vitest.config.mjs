@@ -2,5 +2,6 @@ import { mergeConfig } from 'vitest/config';
 import { createVitestConfig } from '@a3s-lab/vitest-config';
 
 // expect.poll waits on other processes (a second server, chromium): a machine under load needs
-// more than the 1 s default. Nothing here asserts a duration.
-export default mergeConfig(createVitestConfig({ name: 'server' }), { test: { expect: { poll: { timeout: 8000 } } } });
+// more than the 1 s default. Nothing here asserts a duration. ui/src tests (the UI's pure
+// rendering rules) join the package's src/ and test/ ones.
+export default mergeConfig(createVitestConfig({ name: 'server' }), { test: { include: ['ui/src/**/*.test.ts'], expect: { poll: { timeout: 8000 } } } });
