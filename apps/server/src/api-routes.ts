@@ -134,7 +134,9 @@ export function createApiRoutes(host: SessionHost, options: { readonly maxStream
   api.post('/sessions/:id/confirmations/:toolId', async (c) => {
     const body = await readJson(c, confirmBody);
     const toolId = c.req.param('toolId');
-    const answered = await host.use(c.req.param('id'), (session) => session.confirmToolUse(toolId, body.approved, body.reason));
+    // Another process running the session gets the answer forwarded (once: a forwarded request says so).
+    const answer = body.reason === undefined ? { approved: body.approved } : { approved: body.approved, reason: body.reason };
+    const answered = await host.answerConfirmation(c.req.param('id'), toolId, answer, c.req.header('x-a3s-forwarded') === '1');
     if (!answered) throw new ServerError('NOT_FOUND', `no pending confirmation '${toolId}' (answered, expired or unknown)`, { toolId });
     return c.json({ answered: true, approved: body.approved });
   });

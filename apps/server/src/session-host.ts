@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Agent, RunRecord, Session, SessionOptions, SessionStore } from '@a3s-lab/code';
 import { ServerError } from './server-error.js';
-import type { SessionLeases } from './session-lease.js';
+import type { LeaseRecord, SessionLeases } from './session-lease.js';
 import { resolveWorkspace } from './workspace-roots.js';
 
 /** A confirmation a session waits for (as `Session.pendingConfirmations()` reports it). */
@@ -24,6 +24,12 @@ export interface SessionHostOptions {
   readonly confirmationPolicy: NonNullable<SessionOptions['confirmationPolicy']>;
   /** Keep an idle session live this long before saving it and releasing its lease. */
   readonly idleReleaseMs: number;
+  /**
+   * POSTs `body` to `path` on another server process (its advertised lease endpoint), with this
+   * server's credentials: how an answer to a confirmation reaches the process running the
+   * session. Without it such answers are SESSION_LEASED.
+   */
+  readonly forward?: (endpoint: string, path: string, body: unknown) => Promise<Response>;
 }
 
 interface LiveSession {
@@ -186,6 +192,25 @@ export class SessionHost {
   }
 
   /**
+   * Answers pending confirmation `toolId` (a confirmation id or tool id) of session `id`, wherever
+   * the session runs: here, or, when another process holds its lease and advertised where it
+   * serves, forwarded there (`forwarded` marks a request that was forwarded already: it is never
+   * forwarded again). False when the session does not wait for it (answered, expired, unknown).
+   */
+  async answerConfirmation(id: string, toolId: string, answer: { readonly approved: boolean; readonly reason?: string }, forwarded: boolean): Promise<boolean> {
+    try {
+      return await this.use(id, (session) => session.confirmToolUse(toolId, answer.approved, answer.reason));
+    } catch (error) {
+      const forward = this.#options.forward;
+      if (forwarded || !(error instanceof SessionLeasedError) || error.holderEndpoint === null || forward === undefined) throw error;
+      const response = await forward(error.holderEndpoint, `/api/sessions/${encodeURIComponent(id)}/confirmations/${encodeURIComponent(toolId)}`, answer).catch(() => null);
+      if (response?.ok === true) return true;
+      if (response?.status === 404) return false;
+      throw error;
+    }
+  }
+
+  /**
    * Closes session `id`: cancels its run, saves it and releases its lease if it is live here;
    * with `remove`, deletes it from the store too. False when the store has no such session;
    * SESSION_LEASED when another process is running it.
@@ -316,7 +341,7 @@ export class SessionHost {
 
   async #acquire(id: string): Promise<void> {
     const attempt = await this.#options.leases.acquire(id);
-    if (!attempt.acquired) throw leased(id, attempt.holder.expiresAtMs);
+    if (!attempt.acquired) throw new SessionLeasedError(id, attempt.holder);
   }
 
   #sessionOptions(): SessionOptions {
@@ -336,11 +361,17 @@ export class SessionHost {
   }
 }
 
-function leased(id: string, expiresAtMs: number): ServerError {
-  return new ServerError('SESSION_LEASED', `session '${id}' is running in another server process; retry shortly`, {
-    sessionId: id,
-    retryAfterMs: Math.max(0, expiresAtMs - Date.now()),
-  });
+/** SESSION_LEASED, remembering (not telling the client) where the holder serves. */
+class SessionLeasedError extends ServerError {
+  readonly holderEndpoint: string | null;
+
+  constructor(id: string, holder: LeaseRecord) {
+    super('SESSION_LEASED', `session '${id}' is running in another server process; retry shortly`, {
+      sessionId: id,
+      retryAfterMs: Math.max(0, holder.expiresAtMs - Date.now()),
+    });
+    this.holderEndpoint = holder.endpoint ?? null;
+  }
 }
 
 // A failed close (its save failed) already emitted persistence_failed and the lease was given

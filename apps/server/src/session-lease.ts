@@ -15,6 +15,8 @@ export interface LeaseRecord {
   readonly pid: number;
   /** Wall-clock time after which any process may take the lease over. */
   readonly expiresAtMs: number;
+  /** Base URL where the holder serves the API (see {@link SessionLeases.advertise}), when it named one. */
+  readonly endpoint?: string;
 }
 
 /** Outcome of {@link SessionLeases.acquire}. */
@@ -36,6 +38,12 @@ export interface SessionLeases {
   renew(sessionId: string): Promise<boolean>;
   /** Gives the lease back (no-op when this owner does not hold it). */
   release(sessionId: string): Promise<void>;
+  /**
+   * Names the base URL where this process serves the API; the leases it takes from then on carry
+   * it, so another process can forward what only the holder can do (answering a confirmation).
+   * Optional: leases without it make other processes answer SESSION_LEASED instead.
+   */
+  advertise?(endpoint: string): void;
 }
 
 /** Options of {@link FileSessionLeases}. */
@@ -62,6 +70,7 @@ export class FileSessionLeases implements SessionLeases {
   readonly #ttlMs: number;
   readonly #now: () => number;
   #ready: Promise<void> | null = null;
+  #endpoint: string | null = null;
 
   constructor(dir: string, options: FileSessionLeasesOptions = {}) {
     this.#dir = dir;
@@ -72,6 +81,10 @@ export class FileSessionLeases implements SessionLeases {
   /** How often a holder should renew: a third of the lifetime. */
   get renewIntervalMs(): number {
     return Math.max(50, Math.floor(this.#ttlMs / 3));
+  }
+
+  advertise(endpoint: string): void {
+    this.#endpoint = endpoint;
   }
 
   async acquire(sessionId: string): Promise<LeaseAttempt> {
@@ -160,7 +173,7 @@ export class FileSessionLeases implements SessionLeases {
     try {
       const value = JSON.parse(text) as Partial<LeaseRecord>;
       if (typeof value.owner === 'string' && typeof value.expiresAtMs === 'number') {
-        return { owner: value.owner, host: String(value.host ?? ''), pid: Number(value.pid ?? 0), expiresAtMs: value.expiresAtMs };
+        return { owner: value.owner, host: String(value.host ?? ''), pid: Number(value.pid ?? 0), expiresAtMs: value.expiresAtMs, ...(typeof value.endpoint === 'string' ? { endpoint: value.endpoint } : {}) };
       }
     } catch {
       // A torn or foreign file: treated as an expired lease of nobody, so it can be taken over.
@@ -169,7 +182,7 @@ export class FileSessionLeases implements SessionLeases {
   }
 
   #record(): LeaseRecord {
-    return { owner: this.owner, host: hostname(), pid: process.pid, expiresAtMs: this.#now() + this.#ttlMs };
+    return { owner: this.owner, host: hostname(), pid: process.pid, expiresAtMs: this.#now() + this.#ttlMs, ...(this.#endpoint === null ? {} : { endpoint: this.#endpoint }) };
   }
 
   #path(sessionId: string): string {

@@ -93,6 +93,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     permissionPolicy: resolved.permissionPolicy,
     confirmationPolicy: resolved.confirmationPolicy,
     idleReleaseMs: resolved.idleReleaseMs,
+    // Answers to confirmations of a session another process runs are forwarded to it (same token).
+    forward: (endpoint, path, body) =>
+      fetch(`${endpoint}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.token}`, 'content-type': 'application/json', 'x-a3s-forwarded': '1' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(10_000),
+      }),
   });
   let hosts = new Set<string>();
   const app = createServerApp({
@@ -115,6 +123,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const wildcardNames = WILDCARD.has(resolved.host) ? wildcardHostNames() : [];
   hosts = allowedHostValues(resolved.host, port, resolved.allowedHosts, wildcardNames);
   const urlHost = WILDCARD.has(resolved.host) ? '127.0.0.1' : bracket(resolved.host);
+  // Where this process serves, written into its leases for the other processes.
+  if ('advertise' in leases && typeof leases.advertise === 'function') leases.advertise(`http://${urlHost}:${port}`);
   let closing: Promise<void> | null = null;
   return {
     url: `http://${urlHost}:${port}`,

@@ -81,7 +81,7 @@ describe('two server processes, one session store', () => {
       ]);
   });
 
-  it('while one process holds the lease the other answers 409 SESSION_LEASED, but reads its pending confirmations from the store', async () => {
+  it('while one process holds the lease the other answers 409 SESSION_LEASED, reads its pending confirmations from the store and forwards an answer to the holder', async () => {
     a.model.setScenario([toolCallResponse('bash', { command: 'echo held' }), textResponse('ok')]);
     const { id } = await a.json<{ id: string }>('/api/sessions', { method: 'POST', body: JSON.stringify({ workspace: a.repo }) });
     const run = await a.json<RunRecord>(`/api/sessions/${id}/runs`, { method: 'POST', body: JSON.stringify({ prompt: 'hold it' }) });
@@ -97,10 +97,17 @@ describe('two server processes, one session store', () => {
     expect(fromB.source).toBe('store');
     expect(fromB.confirmations.map((c) => c.confirmationId)).toEqual(onA.confirmations.map((c) => c.confirmationId));
     expect(fromB.confirmations[0]?.remainingMs).toBeGreaterThan(0);
-    // Answered on the process running it: B sees it answered too.
-    await a.json(`/api/sessions/${id}/confirmations/${encodeURIComponent(onA.confirmations[0]!.confirmationId)}`, { method: 'POST', body: JSON.stringify({ approved: false }) });
+    // Answered on B: forwarded to A (the holder advertised where it serves), whose run goes on.
+    const answered = await onB(`/api/sessions/${id}/confirmations/${encodeURIComponent(onA.confirmations[0]!.confirmationId)}`, { method: 'POST', body: JSON.stringify({ approved: false, reason: 'from B' }) });
+    expect(answered.status).toBe(200);
+    expect(await answered.json()).toEqual({ answered: true, approved: false });
+    const events = await collectSse(await a.api(`/api/sessions/${id}/runs/${run.id}/stream`));
+    expect(events.map((m) => m.event)).toContain('confirmation_received');
+    expect(JSON.parse(events.find((m) => m.event === 'confirmation_received')?.data ?? '{}')).toMatchObject({ payload: { approved: false, reason: 'from B' } });
+    expect(JSON.parse(events.at(-1)?.data ?? '{}')).toMatchObject({ status: 'completed' });
+    // Not pending any more, on either process; a second answer is a 404 through B too.
     await expect.poll(async () => ((await (await onB(`/api/sessions/${id}/confirmations`)).json()) as { confirmations: unknown[] }).confirmations).toEqual([]);
-    await a.json(`/api/sessions/${id}/runs/${run.id}/cancel`, { method: 'POST' });
+    expect((await onB(`/api/sessions/${id}/confirmations/${encodeURIComponent(onA.confirmations[0]!.confirmationId)}`, { method: 'POST', body: '{"approved":true}' })).status).toBe(404);
     await expect.poll(async () => (await onB(`/api/sessions/${id}/runs`)).status).toBe(200);
   });
 
