@@ -16,6 +16,7 @@ import type { LlmClientFactory } from './create-llm-client.js';
 import { loadMcp } from './load-mcp.js';
 import type { McpToolSourceHandle } from './mcp-tool-source-handle.js';
 import { configuredSessionStore, s3ConfigCredentials, s3WorkspaceFromConfig } from './s3-from-config.js';
+import { postgresConfigCredentials } from './postgres-from-config.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { S3SessionStore } from './s3-session-store.js';
 import { s3CredentialValues } from './s3-workspace-backend.js';
@@ -507,7 +508,7 @@ export class Agent {
         // Keys written literally in the config are secrets too, like those from the environment.
         const configKeys = this.config.providers.flatMap((p) => (typeof p.apiKey === 'string' && p.apiKey.length >= 8 ? [p.apiKey] : []));
         // S3 credentials (of the config, the backend and the store) are never shown either.
-        const s3Keys = [...s3ConfigCredentials(this.config), ...s3CredentialValues(backend), ...s3CredentialValues(resolved.sessionStore ?? this.sessionStore)];
+        const s3Keys = [...s3ConfigCredentials(this.config), ...postgresConfigCredentials(this.config), ...s3CredentialValues(backend), ...s3CredentialValues(resolved.sessionStore ?? this.sessionStore)];
         return new DefaultSecurityProvider({ secretValues: [...secretEnvironmentValues(this.#env), ...configKeys, ...s3Keys] });
       },
       init: (resolved, { security, services, bound: { backend } }) => {

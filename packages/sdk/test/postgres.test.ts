@@ -14,12 +14,14 @@ import { Agent, HostFailure, PostgresSessionStore } from '../src/index.js';
 import { POSTGRES_PACKAGE, assertPostgresInstalled } from '../src/load-postgres.js';
 import { aclFor } from './harness.js';
 
+// Trust auth accepts any password: the URL carries one so that its redaction is checked.
+const PASSWORD = 'pg-Secret-Value-4711';
 let database: PostgresDatabase;
 let workspace: string;
 beforeAll(async () => {
   database = await startPostgres();
   workspace = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-sdk-pg-')));
-  writeFileSync(join(workspace, 'notes.txt'), 'the plan: ship it\n');
+  writeFileSync(join(workspace, 'notes.txt'), `the plan: ship it\ndatabase password: ${PASSWORD}\n`);
 });
 afterAll(async () => {
   await database.stop();
@@ -34,7 +36,7 @@ describe('storage_backend = "postgres" through @a3s-lab/code', () => {
       scenario: [toolCallResponse('read', { file_path: 'notes.txt' }), textResponse('The plan is to ship it.'), textResponse('Shipping, as planned.')],
     });
     try {
-      const env = { DATABASE_URL: database.connectionString };
+      const env = { DATABASE_URL: database.connectionString.replace('postgres@', `postgres:${PASSWORD}@`) };
       const hostA = await Agent.create(aclFor(model, 'anthropic', postgresBlock), { env });
       expect(hostA.sessionStore).toBeInstanceOf(PostgresSessionStore);
       expect(hostA.sessionStore.name).toBe(`postgres://postgres@127.0.0.1:${database.port}/${database.database}`);
@@ -58,6 +60,9 @@ describe('storage_backend = "postgres" through @a3s-lab/code', () => {
       const last = JSON.stringify(model.requests.at(-1)?.body);
       for (const part of ['What is the plan in notes.txt?', 'the plan: ship it', 'The plan is to ship it.', 'Go on.']) expect(last).toContain(part);
       expect((await resumed.runs()).length).toBe(2);
+      // The URL's password is a secret of the agent: the file's copy of it never reached the model.
+      expect(JSON.stringify(model.requests.map((request) => request.body))).not.toContain(PASSWORD);
+      expect(JSON.stringify(resumed.snapshot())).not.toContain(PASSWORD);
       await resumed.closeAsync();
 
       // A host still holding the first generation cannot overwrite the newer one.
