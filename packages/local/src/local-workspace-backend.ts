@@ -17,6 +17,7 @@ import type {
   WorkspaceEntry,
   WorkspaceFile,
   WorkspaceStat,
+  SandboxNetwork,
   SandboxStatus,
   WriteFileOptions,
 } from '@a3s-lab/code-core';
@@ -279,6 +280,14 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
   /** The sandbox of this backend's processes: `{ active, kind, network, reason? }`. */
   sandboxStatus(): SandboxStatus {
     return this.sandbox.status();
+  }
+
+  /**
+   * The `sandbox.network` this backend was built with, as given (undefined when unset): a session
+   * on it applies the same network policy to its web tools (one policy for every tool).
+   */
+  sandboxNetwork(): SandboxNetwork | undefined {
+    return this.options.sandbox?.network;
   }
 
   /** Name of the search engine in use (`ripgrep` or `fallback`), resolving it if needed. */

@@ -485,7 +485,8 @@ export class Agent {
     const core = buildSessionRuntime(this.#recipeAgent(), {
       options: { ...options, ...(telemetry === undefined ? {} : { telemetry }) },
       defaults: this.#configDefaults(),
-      services: (resolved) => createWebServices(resolved.webFetch, this.#searchEngines, resolved.sandbox?.network),
+      // The web tools obey the session's sandbox network, else that of a local backend the host built.
+      services: (resolved) => createWebServices(resolved.webFetch, this.#searchEngines, resolved.sandbox?.network ?? (resolved.workspaceBackend instanceof LocalWorkspaceBackend ? resolved.workspaceBackend.sandboxNetwork() : undefined)),
       workspace: (resolved) => {
         let backend = resolved.workspaceBackend;
         const owns = backend === undefined;

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedModelServer, textResponse, toolCallsResponse } from '@a3s-lab/code-testing';
 import type { ScriptedResponse, ScriptedModelServer } from '@a3s-lab/code-testing';
 
-import { Agent } from '../src/index.js';
+import { Agent, LocalWorkspaceBackend } from '../src/index.js';
 import type { Session, SessionOptions } from '../src/index.js';
 import { aclFor } from './harness.js';
 
@@ -217,6 +217,15 @@ describe.skipIf(!available)('one sandbox policy, every tool', () => {
       expect(other.hits).toBe(hitsBefore);
     }
     await session.closeAsync();
+  });
+
+  it('a backend the host built with its own sandbox network: the web tools follow it too', async () => {
+    const backend = new LocalWorkspaceBackend(ws, { sandbox: { mode: 'required', network: { allow: [`127.0.0.1:${allowed.port}`] } } });
+    const session = await open({ workspaceBackend: backend });
+    const outcomes = await drive(session, fetchAll());
+    expect(reached(outcomes), JSON.stringify(outcomes)).toEqual([true, false, true, true, false]);
+    await session.closeAsync();
+    await backend.close();
   });
 
   it('network none: web_search reaches no engine either', async () => {
