@@ -40,12 +40,13 @@ async function stillPending(session: Session, event: AgentEvent, later: readonly
  */
 export async function* streamRunProjection(session: Session, runId: string, from: number, signal: AbortSignal, projection: RunProjection): AsyncGenerator<string> {
   let cursor = 0;
-  while (cursor < from) {
+  // Evicted events (a retention gap) are simply not primed: the page starts later.
+  priming: while (cursor < from) {
     const page = await session.runEventPage(runId, cursor, FOLLOW_PAGE_SIZE);
     if (page === null) throw new ServerError('NOT_FOUND', `no run '${runId}'`, { runId });
     for (const event of page.events) {
       const sequence = Number(event.metadata?.['sequence']);
-      if (sequence > from) break;
+      if (sequence > from) break priming;
       projection.prime(event, sequence);
       cursor = sequence;
     }
