@@ -23,8 +23,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     if (typeof options.connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(options.connectionString)) {
       throw new CodeError('CONFIG_ERROR', 'connectionString must be a postgres:// or postgresql:// URL', { details: { field: 'connectionString' } });
     }
-    return openPgDatabase({ connectionString: options.connectionString, ...(options.maxConnections === undefined ? {} : { max: options.maxConnections }) });
+    const max = options.maxConnections;
+    if (max !== undefined && (!Number.isSafeInteger(max) || max < 1 || max > 1000)) {
+      throw new CodeError('CONFIG_ERROR', 'maxConnections must be an integer from 1 to 1000', { details: { field: 'maxConnections' } });
+    }
+    return openPgDatabase({ connectionString: options.connectionString, ...(max === undefined ? {} : { max }) });
   }
   if ('pool' in options) return openPgDatabase({ pool: options.pool });
+  const pglite: unknown = options.pglite;
+  if (typeof pglite !== 'object' || pglite === null) throw new CodeError('CONFIG_ERROR', 'pglite must be a PGlite instance or { dataDir? }', { details: { field: 'pglite' } });
+  const dataDir = 'dataDir' in pglite ? pglite.dataDir : undefined;
+  if (dataDir !== undefined && (typeof dataDir !== 'string' || dataDir === '')) throw new CodeError('CONFIG_ERROR', 'pglite.dataDir must be a non-empty path', { details: { field: 'pglite.dataDir' } });
   return openPgliteDatabase(options.pglite);
 }

@@ -60,6 +60,9 @@ describe('migrate', () => {
     await expect(openDatabase({} as never)).rejects.toMatchObject({ code: 'CONFIG_ERROR' });
     await expect(openDatabase({ connectionString: 'mysql://x', pglite: {} } as never)).rejects.toMatchObject({ code: 'CONFIG_ERROR' });
     await expect(openDatabase({ connectionString: 'mysql://x' })).rejects.toMatchObject({ code: 'CONFIG_ERROR' });
+    await expect(openDatabase({ connectionString: server.connectionString, maxConnections: 0 })).rejects.toMatchObject({ code: 'CONFIG_ERROR', details: { field: 'maxConnections' } });
+    await expect(openDatabase({ pglite: { dataDir: '' } })).rejects.toMatchObject({ code: 'CONFIG_ERROR', details: { field: 'pglite.dataDir' } });
+    await expect(openDatabase({ pglite: null } as never)).rejects.toMatchObject({ code: 'CONFIG_ERROR' });
   });
 
   it('listen delivers notifications on both drivers', async () => {
