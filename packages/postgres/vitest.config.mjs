@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { createVitestConfig } from '@a3s-lab/vitest-config';
 
 const base = createVitestConfig({ name: 'postgres', testTimeout: 30_000 });
@@ -10,5 +11,7 @@ export default {
   resolve: { ...base.resolve, conditions },
   ssr: { ...base.ssr, resolve: { ...base.ssr.resolve, conditions } },
   // One PostgreSQL server for every test file of the package (each test takes a database of its own).
-  test: { ...base.test, globalSetup: ['./test/global-setup.ts'] },
+  // By path into the testing package's sources: vitest resolves a globalSetup's imports without
+  // the @a3s-lab/source condition, so `@a3s-lab/code-testing/postgres` would need a build.
+  test: { ...base.test, globalSetup: [fileURLToPath(new URL('../testing/src/postgres/global-setup.ts', import.meta.url))] },
 };
