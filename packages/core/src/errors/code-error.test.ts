@@ -78,3 +78,14 @@ describe('CodeError', () => {
     });
   });
 });
+
+describe('CodeError.cancelled', () => {
+  it('builds the one cancellation shape and tells it from failures', () => {
+    const cancelled = CodeError.cancelled('run cancelled: stop', { details: { runId: 'r1' }, cause: new Error('stop') });
+    expect(cancelled).toMatchObject({ code: 'SESSION_ERROR', message: 'run cancelled: stop', details: { runId: 'r1', cancelled: true } });
+    expect(CodeError.isCancelled(cancelled)).toBe(true);
+    expect(CodeError.isCancelled(new CodeError('SESSION_ERROR', 'busy'))).toBe(false);
+    expect(CodeError.isCancelled(new CodeError('TOOL_ERROR', 'x', { details: { cancelled: true } }))).toBe(false);
+    expect(CodeError.isCancelled(new Error('cancelled'))).toBe(false);
+  });
+});

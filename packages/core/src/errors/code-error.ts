@@ -42,6 +42,20 @@ export class CodeError extends Error {
     return CodeError.isInstance(value) && value.code === code;
   }
 
+  /**
+   * The error of a cancelled operation (a run, a task or a call stopped by its caller, a closed
+   * session, a stopped stream or a deadline): `SESSION_ERROR` with `details.cancelled: true`.
+   * Every cancellation is built here; read it with {@link CodeError.isCancelled}.
+   */
+  static cancelled(message: string, options: CodeErrorOptions = {}): CodeError {
+    return new CodeError('SESSION_ERROR', message, { ...options, details: { ...options.details, cancelled: true } });
+  }
+
+  /** True when `value` is a cancellation (see {@link CodeError.cancelled}), not a failure. */
+  static isCancelled(value: unknown): value is CodeError {
+    return CodeError.hasCode(value, 'SESSION_ERROR') && value.details['cancelled'] === true;
+  }
+
   /** A JSON-safe view: `{ code, message, details }`. */
   toJSON(): { code: ErrorCode; message: string; details: Readonly<Record<string, unknown>> } {
     return { code: this.code, message: this.message, details: this.details };

@@ -9,7 +9,7 @@ import type { ErrorCode } from './error-codes.js';
 export function toCodeError(error: unknown, fallbackCode: ErrorCode = 'INTERNAL_ERROR'): CodeError {
   if (CodeError.isInstance(error)) return error;
   if (error instanceof Error) {
-    if (error.name === 'AbortError') return new CodeError('SESSION_ERROR', error.message || 'operation cancelled', { cause: error, details: { cancelled: true } });
+    if (error.name === 'AbortError') return CodeError.cancelled(error.message || 'operation cancelled', { cause: error });
     return new CodeError(fallbackCode, error.message || error.name, { cause: error });
   }
   if (typeof error === 'string') return new CodeError(fallbackCode, error, { cause: error });

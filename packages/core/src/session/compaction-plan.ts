@@ -1,4 +1,5 @@
 import type { LlmContentPart, LlmMessage } from '../llm/llm-client.js';
+import { assertNever } from '../errors/assert-never.js';
 import { estimateMessageTokens } from './token-estimate.js';
 
 /** First line of the user message that replaces a compacted prefix. */
@@ -109,9 +110,11 @@ function renderPart(role: LlmMessage['role'], part: LlmContentPart): string | nu
       return `Assistant called ${part.name}(${JSON.stringify(part.input) ?? ''}) [${part.id}]`;
     case 'tool_result':
       return `Tool result [${part.toolCallId}]${part.isError ? ' (error)' : ''}: ${part.content}`;
-    default:
+    case 'reasoning':
       // Reasoning is the model's scratch work; its conclusions are in the text and calls.
       return null;
+    default:
+      return assertNever(part, 'content part');
   }
 }
 

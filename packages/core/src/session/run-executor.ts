@@ -219,7 +219,7 @@ export class RunExecutor {
     // Cleanup BEFORE the terminal event: a consumer that saw it can send again immediately.
     const record = outcome.ok
       ? run.finish('completed', { text: outcome.text })
-      : run.finish(outcome.error.details['cancelled'] === true ? 'cancelled' : 'failed', { error: { code: outcome.error.code, message: d.security.redact(outcome.error.message) } });
+      : run.finish(CodeError.isCancelled(outcome.error) ? 'cancelled' : 'failed', { error: { code: outcome.error.code, message: d.security.redact(outcome.error.message) } });
     if (trace !== null) {
       trace.end(record.status, llmUsageOf(record.usage), outcome.ok ? undefined : outcome.error.code);
       d.telemetry!.endRun(trace);
@@ -350,5 +350,5 @@ function budgetExhausted(kind: string, limit: number, used: number): CodeError {
 
 function cancelledRunError(signal: AbortSignal, thrown: unknown): CodeError {
   const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
-  return new CodeError('SESSION_ERROR', `run cancelled: ${reason}`, { details: { cancelled: true }, cause: thrown });
+  return CodeError.cancelled(`run cancelled: ${reason}`, { cause: thrown });
 }

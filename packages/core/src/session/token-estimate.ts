@@ -1,4 +1,5 @@
 import type { LlmContentPart, LlmMessage } from '../llm/llm-client.js';
+import { assertNever } from '../errors/assert-never.js';
 import type { ToolDefinition } from '../tools/tool.js';
 
 /**
@@ -41,7 +42,7 @@ export function estimatePartTokens(part: LlmContentPart): number {
     case 'tool_result':
       return PART_OVERHEAD + textTokens(part.toolCallId) + textTokens(part.content) + (part.images?.length ?? 0) * IMAGE_TOKEN_ESTIMATE;
     default:
-      return 0;
+      return assertNever(part, 'content part');
   }
 }
 

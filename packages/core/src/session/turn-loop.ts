@@ -1,4 +1,5 @@
 import { CodeError } from '../errors/code-error.js';
+import { assertNever } from '../errors/assert-never.js';
 import { toCodeError } from '../errors/to-code-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { createAgentEvent } from '../events/agent-event.js';
@@ -226,7 +227,7 @@ async function streamModelTurn(context: TurnLoopContext, turn: number): Promise<
             stopReason: event.stopReason,
           };
         default:
-          break;
+          assertNever(event, 'model stream event');
       }
     }
   } catch (error) {
@@ -261,7 +262,7 @@ function throwIfCancelled(signal: AbortSignal): void {
 /** The CodeError a cancelled run ends with. */
 export function cancelledError(signal: AbortSignal): CodeError {
   const reason = signal.reason instanceof Error ? signal.reason.message : typeof signal.reason === 'string' ? signal.reason : 'cancelled';
-  return new CodeError('SESSION_ERROR', `run cancelled: ${reason}`, { details: { cancelled: true } });
+  return CodeError.cancelled(`run cancelled: ${reason}`);
 }
 
 const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

@@ -1,4 +1,5 @@
 import { CodeError } from '../errors/code-error.js';
+import { assertNever } from '../errors/assert-never.js';
 import type { PermissionPolicy } from '../permission/permission-policy.js';
 import { validatePermissionPolicy } from '../permission/permission-policy.js';
 import type { WorkerAgentSpec, WorkerKind } from '../session/session-options.js';
@@ -110,6 +111,8 @@ export function describeSubagentAuthority(authority: SubagentAuthority): string 
       return `${head} may run only what policy allows outright (${authority.tools.join(', ') || 'no tools'}); every call policy would ask about is denied`;
     case 'inherit_parent':
       return `${head} asks you for every call policy would ask about (tools: ${authority.tools.join(', ') || 'none'})`;
+    default:
+      return assertNever(authority.confirmationInheritance, 'confirmation inheritance');
   }
 }
 

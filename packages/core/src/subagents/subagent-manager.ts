@@ -283,31 +283,30 @@ export class SubagentManager implements SubagentService {
 
   /** Child events the parent shows: tool and turn progress, denials, and inherited confirmations. */
   #onChildEvent(event: AgentEvent, base: Readonly<Record<string, unknown>>): void {
-    const p = event.payload;
     switch (event.type) {
       case 'turn_end': {
-        const usage = p['usage'] as Record<string, unknown> | undefined;
-        const input = typeof usage?.['input_tokens'] === 'number' ? usage['input_tokens'] : 0;
-        const output = typeof usage?.['output_tokens'] === 'number' ? usage['output_tokens'] : 0;
-        this.#deps.addUsage({ inputTokens: input, outputTokens: output });
-        this.#deps.emit(createAgentEvent('subagent_progress', { ...base, event: 'turn_end', turn: p['turn'], usage: p['usage'] }));
+        const { turn, usage } = event.payload;
+        this.#deps.addUsage({ inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 });
+        this.#deps.emit(createAgentEvent('subagent_progress', { ...base, event: 'turn_end', turn, usage }));
         break;
       }
       case 'tool_end':
-        this.#deps.emit(createAgentEvent('subagent_progress', { ...base, event: 'tool_end', tool_name: p['tool_name'], exit_code: p['exit_code'] }));
+        this.#deps.emit(createAgentEvent('subagent_progress', { ...base, event: 'tool_end', tool_name: event.toolName, exit_code: event.exitCode }));
         break;
       case 'permission_denied':
-        this.#deps.emit(createAgentEvent('subagent_progress', { ...base, event: 'permission_denied', tool_name: p['tool_name'], reason: p['reason'] }));
+        this.#deps.emit(createAgentEvent('subagent_progress', { ...base, event: 'permission_denied', tool_name: event.toolName, reason: event.payload.reason }));
         break;
       default:
+        // The parent shows only these three kinds of a child's progress.
         break;
     }
   }
+
 }
 
 function cancelled(signal: AbortSignal, cause?: unknown): CodeError {
   const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
-  return new CodeError('SESSION_ERROR', `task cancelled: ${reason}`, { details: { cancelled: true }, ...(cause === undefined ? {} : { cause }) });
+  return CodeError.cancelled(`task cancelled: ${reason}`, cause === undefined ? {} : { cause });
 }
 
 /** What a child inherits of its parent's telemetry: the providers, and the `task` call's span as the parent of its run. */

@@ -1,4 +1,5 @@
 import type { LlmContentPart, LlmMessage } from '../llm/llm-client.js';
+import { assertNever } from '../errors/assert-never.js';
 
 /** One message part in the GenAI conventions' JSON shape (`gen_ai.input.messages` / `output.messages`). */
 type GenAiPart = Readonly<Record<string, unknown>>;
@@ -33,5 +34,7 @@ function genAiPart(part: LlmContentPart): GenAiPart {
       return { type: 'tool_call_response', id: part.toolCallId, response: part.content, ...(part.isError ? { is_error: true } : {}) };
     case 'image':
       return { type: 'blob', modality: 'image', mime_type: part.mediaType };
+    default:
+      return assertNever(part, 'content part');
   }
 }
