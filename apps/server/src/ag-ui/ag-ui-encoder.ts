@@ -2,6 +2,7 @@ import { EventType } from '@ag-ui/core';
 import type { AGUIEvent, Interrupt } from '@ag-ui/core';
 import { isKnownAgentEvent } from '@a3s-lab/code';
 import type { AgentEvent, RunRecord } from '@a3s-lab/code';
+import { isNestedToolEvent, unhandledEvent } from '../projection-scope.js';
 import { createAgUiState } from './ag-ui-state.js';
 import { agUiCustom } from './project-ag-ui-custom.js';
 import { projectAgUiPlan } from './project-ag-ui-plan.js';
@@ -16,9 +17,6 @@ export const CONFIRMATION_RESPONSE_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-function nested(payload: Readonly<Record<string, unknown>>): boolean {
-  return payload['parent_tool_id'] !== undefined || (payload['origin'] !== undefined && payload['origin'] !== 'agent');
-}
 
 /**
  * Projects one run's recorded v1 events onto AG-UI events for one AG-UI run (`threadId` = the
@@ -69,9 +67,9 @@ export class AgUiEncoder {
       case 'tool_input_delta':
         return projectAgUiToolArgs(state, event.payload.tool_id, event.payload.tool_name ?? '', event.payload.delta);
       case 'tool_start':
-        return nested(event.payload) ? [] : projectAgUiToolStart(state, event.payload.tool_id, event.payload.tool_name, event.payload.args);
+        return isNestedToolEvent(event.payload) ? [] : projectAgUiToolStart(state, event.payload.tool_id, event.payload.tool_name, event.payload.args);
       case 'tool_end':
-        return nested(event.payload) ? [] : projectAgUiToolEnd(state, event.payload.tool_id, event.payload.tool_name, event.payload.output, event.payload.exit_code);
+        return isNestedToolEvent(event.payload) ? [] : projectAgUiToolEnd(state, event.payload.tool_id, event.payload.tool_name, event.payload.output, event.payload.exit_code);
       case 'confirmation_required':
         // The interrupt itself ends the AG-UI run (see `interrupt`); the call is told first.
         return projectAgUiToolStart(state, event.payload.tool_id, event.payload.tool_name, event.payload.args);
@@ -111,7 +109,7 @@ export class AgUiEncoder {
       case 'mcp_tools_changed':
         return [];
       default:
-        return assertNever(event);
+        return unhandledEvent(event);
     }
   }
 
@@ -157,8 +155,4 @@ export class AgUiEncoder {
     this.#state.step = null;
     return events;
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled event ${JSON.stringify(value)}`);
 }

@@ -1,5 +1,6 @@
 import { isKnownAgentEvent } from '@a3s-lab/code';
 import type { AgentEvent, RunRecord } from '@a3s-lab/code';
+import { isNestedToolEvent, unhandledEvent } from '../projection-scope.js';
 import { projectConfirmationAnswer, projectConfirmationRequired } from './project-confirmation.js';
 import { projectNotice, projectPlan, projectSubagent, projectVerification } from './project-run-data.js';
 import { projectTurnEnd, projectTurnStart } from './project-step.js';
@@ -14,11 +15,6 @@ export interface UIMessageUsage {
   readonly outputTokens: number;
   readonly totalTokens: number;
   readonly cachedInputTokens: number;
-}
-
-/** True for a tool event of a call nested in another (a `program` / `batch` step): drawn inside its parent's output, not as a part. */
-function nested(payload: Readonly<Record<string, unknown>>): boolean {
-  return payload['parent_tool_id'] !== undefined || (payload['origin'] !== undefined && payload['origin'] !== 'agent');
 }
 
 /**
@@ -58,9 +54,9 @@ export class UIMessageEncoder {
       case 'tool_input_delta':
         return projectToolInputDelta(state, event.payload.tool_id, event.payload.tool_name ?? '', event.payload.delta);
       case 'tool_start':
-        return nested(event.payload) ? [] : projectToolStart(state, event.payload.tool_id, event.payload.tool_name, event.payload.args);
+        return isNestedToolEvent(event.payload) ? [] : projectToolStart(state, event.payload.tool_id, event.payload.tool_name, event.payload.args);
       case 'tool_end':
-        if (nested(event.payload)) return [];
+        if (isNestedToolEvent(event.payload)) return [];
         return projectToolEnd(state, event.payload.tool_id, event.payload.tool_name, {
           output: event.payload.output,
           exitCode: event.payload.exit_code,
@@ -101,7 +97,7 @@ export class UIMessageEncoder {
       case 'mcp_tools_changed':
         return [];
       default:
-        return assertNever(event);
+        return unhandledEvent(event);
     }
   }
 
@@ -135,8 +131,4 @@ export class UIMessageEncoder {
     chunks.push({ type: 'finish', finishReason, messageMetadata: { runId: this.#runId, sessionId: this.#sessionId, status: run.status, lastSequence: run.lastSequence, usage } });
     return chunks;
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled event ${JSON.stringify(value)}`);
 }
