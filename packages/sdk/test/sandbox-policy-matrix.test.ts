@@ -59,6 +59,7 @@ beforeAll(async () => {
   for (const dir of [join(ws, 'secrets'), join(ws, '.a3s'), cache, canary]) mkdirSync(dir, { recursive: true });
   writeFileSync(join(ws, 'secrets', 'key.txt'), `${SECRET}\n`);
   writeFileSync(join(ws, 'notes.txt'), 'public notes\n');
+  writeFileSync(join(cache, 'existing.txt'), 'cache entry\n');
   writeFileSync(join(ws, 'agent.acl'), 'default_model = "x/y"\n');
   writeFileSync(join(ws, '.a3s', 'config.acl'), 'default_model = "x/y"\n');
   symlinkSync('secrets/key.txt', join(ws, 'link.txt'));
@@ -148,12 +149,15 @@ describe.skipIf(!available)('one sandbox policy, every tool', () => {
       ['write', { file_path: 'in-ws-write.txt', content: 'ok' }],
       ['bash', { command: `echo x > ${canary}/bash` }],
       ['write', { file_path: join(canary, 'write'), content: 'x' }],
+      ['edit', { file_path: join(cache, 'existing.txt'), old_string: 'cache', new_string: 'edited' }],
+      ['patch', { file_path: join(cache, 'existing.txt'), diff: diffFor('cache entry', 'patched') }],
     ]);
-    expect(outcomes.map((outcome) => outcome.failed)).toEqual([false, false, true, false, false, true, true]);
+    expect(outcomes.map((outcome) => outcome.failed)).toEqual([false, false, true, false, false, true, true, true, true]);
+    expect(readFileSync(join(cache, 'existing.txt'), 'utf8')).toBe('cache entry\n');
     // The program itself succeeds; the write it asked for was refused (the tool result inside).
     expect(outcomes[2]?.text).toMatch(/outside the workspace/);
     expect(outcomes[3]?.text).toMatch(/outside the workspace/);
-    expect(readdirSync(cache).sort()).toEqual(['from-bash', 'from-program']);
+    expect(readdirSync(cache).sort()).toEqual(['existing.txt', 'from-bash', 'from-program']);
     expect(readdirSync(canary)).toEqual([]);
     expect(existsSync(join(ws, 'in-ws-bash.txt')) && existsSync(join(ws, 'in-ws-write.txt'))).toBe(true);
     await session.closeAsync();
