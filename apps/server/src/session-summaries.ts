@@ -10,6 +10,8 @@ export interface SessionSummary {
   readonly title: string | null;
   /** A run of it was running when it was last saved. */
   readonly running: boolean;
+  /** That run's id (null when none ran). */
+  readonly runningRunId: string | null;
 }
 
 const TITLE_CHARS = 200;
@@ -40,12 +42,14 @@ export class SessionSummaries {
         const snapshot = await this.#store.load(entry.sessionId).catch(() => null);
         if (snapshot === null) return null;
         const prompt = snapshot.runs[0]?.record.prompt ?? null;
+        const runningRunId = snapshot.runs.find((run) => run.record.status === 'running')?.record.id ?? null;
         const summary: SessionSummary = {
           id: entry.sessionId,
           updatedAtMs: entry.updatedAtMs,
           workspace: snapshot.workspace,
           title: prompt === null ? null : prompt.length > TITLE_CHARS ? `${prompt.slice(0, TITLE_CHARS - 1)}…` : prompt,
-          running: snapshot.runs.some((run) => run.record.status === 'running'),
+          running: runningRunId !== null,
+          runningRunId,
         };
         this.#cache.set(entry.sessionId, summary);
         return summary;

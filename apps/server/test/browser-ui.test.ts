@@ -103,6 +103,21 @@ describe.skipIf(skip)('browser UI (chromium, UI message stream)', { timeout: 60_
     await page.close();
   });
 
+  it('Send with a workspace outside the roots says why, in the error style, and creates nothing', async () => {
+    const before = (await h.json<{ sessions: unknown[] }>('/api/sessions')).sessions.length;
+    const page = await tab('/');
+    await page.locator('#workspace-input').fill(join(h.dir, 'outside'));
+    await page.locator('#prompt-input').fill('Do something');
+    await page.locator('#prompt-input').press('Enter');
+    const error = page.locator('.error[role="alert"]', { hasText: 'WORKSPACE_NOT_ALLOWED' });
+    await error.waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect((await h.json<{ sessions: unknown[] }>('/api/sessions')).sessions.length).toBe(before);
+    await page.setViewportSize({ width: 420, height: 800 });
+    await page.screenshot({ path: join(shots, 'send-refused-420.png') });
+    await page.close();
+  });
+
   it('two tabs on one session both show the pending approval; approving in one updates the other; a denial is drawn as denied', async () => {
     h.model.setScenario([toolCallResponse('bash', { command: 'echo from-two-tabs' }), toolCallResponse('bash', { command: 'rm -rf src' }), textResponse('Echoed; **did not** delete `src`.')]);
     const { page: a, sessionId } = await sendFromNewTab('Echo, then clean up');
@@ -113,6 +128,8 @@ describe.skipIf(skip)('browser UI (chromium, UI message stream)', { timeout: 60_
     await a.locator('.tool[data-outcome="done"]', { hasText: 'from-two-tabs' }).waitFor();
     await a.locator('.tool[data-outcome="needs-approval"]', { hasText: 'rm -rf src' }).waitFor();
     await b.locator('.tool[data-outcome="needs-approval"]', { hasText: 'rm -rf src' }).waitFor();
+    // A background tab paints rarely (chromium throttles its frames): bring A forward to click.
+    await a.bringToFront();
     await a.locator('.tool[data-outcome="needs-approval"] .deny').click();
     for (const page of [a, b]) {
       const denied = page.locator('.tool[data-outcome="denied"]');
@@ -126,12 +143,22 @@ describe.skipIf(skip)('browser UI (chromium, UI message stream)', { timeout: 60_
     expect(existsSync(join(h.repo, 'src'))).toBe(true);
     await a.locator('.tool[data-outcome="done"] summary').click();
     await a.screenshot({ path: join(shots, 'two-tabs-1280.png'), fullPage: true });
+    await b.bringToFront();
     await b.setViewportSize({ width: 420, height: 860 });
     expect(await b.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBeLessThanOrEqual(0);
     await b.screenshot({ path: join(shots, 'two-tabs-420.png'), fullPage: true });
     await b.locator('.sessions-toggle').click();
     await b.locator('.sessions').waitFor();
     await b.screenshot({ path: join(shots, 'sessions-420.png') });
+    // An idle tab follows a prompt sent from the other (its session list saw the session saved).
+    h.model.setScenario([textResponse('Second answer.')]);
+    await a.bringToFront();
+    await a.locator('#prompt-input').fill('And once more');
+    await a.locator('#prompt-input').press('Enter');
+    await b.bringToFront();
+    await b.locator('.msg.user', { hasText: 'And once more' }).waitFor();
+    await b.locator('.msg.assistant', { hasText: 'Second answer.' }).locator('.run-end').waitFor();
+    expect(await b.locator('.run-end').count()).toBe(2);
     await a.close();
     await b.close();
   });

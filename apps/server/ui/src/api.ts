@@ -20,6 +20,7 @@ export interface SessionSummary {
   readonly workspace?: string;
   readonly title?: string;
   readonly running?: boolean;
+  readonly runningRunId?: string | null;
 }
 
 /** `GET /api/config`. */

@@ -10,7 +10,7 @@ import { forgetToken, navigateToSession, sessionIdFromUrl, storeToken, takeToken
 import { SessionList } from './session-list.js';
 
 /** How often the session list is re-read while the tab is visible (it is read from the store: no lease). */
-const SESSIONS_REFRESH_MS = 4000;
+const SESSIONS_REFRESH_MS = 3000;
 
 function TokenForm({ refused, onToken }: { readonly refused: boolean; readonly onToken: (token: string) => void }): ReactNode {
   const [value, setValue] = useState('');
@@ -180,7 +180,8 @@ export function App(): ReactNode {
               token={token}
               sessionId={sessionId}
               initialPrompt={pendingPrompt?.sessionId === sessionId ? pendingPrompt.prompt : null}
-              runningElsewhere={current?.running === true}
+              runningRunId={current?.runningRunId ?? null}
+              updatedAtMs={current?.updatedAtMs ?? null}
               onActivity={refreshSessions}
               onInitialPromptSent={clearPendingPrompt}
               onUnauthorized={unauthorized}

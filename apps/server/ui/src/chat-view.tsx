@@ -38,8 +38,10 @@ export interface ChatViewProps {
   readonly sessionId: string;
   /** A prompt to send as soon as the session is open (Send pressed before it existed). */
   readonly initialPrompt: string | null;
-  /** The session list says this session has a running run (seen by another tab or host). */
-  readonly runningElsewhere: boolean;
+  /** The run the session list says is running (started by another tab or host), or null. */
+  readonly runningRunId: string | null;
+  /** When the session list last saw the session saved (a change made anywhere), or null. */
+  readonly updatedAtMs: number | null;
   /** Something changed that the session list shows (a run started or ended). */
   readonly onActivity: () => void;
   /** `initialPrompt` was sent (so a later visit does not send it again). */
@@ -73,7 +75,7 @@ export function ChatView(props: ChatViewProps): ReactNode {
   return <Conversation {...props} history={history} />;
 }
 
-function Conversation({ token, sessionId, initialPrompt, runningElsewhere, onActivity, onInitialPromptSent, onUnauthorized, history }: ChatViewProps & { readonly history: UIMessage[] }): ReactNode {
+function Conversation({ token, sessionId, initialPrompt, runningRunId, updatedAtMs, onActivity, onInitialPromptSent, onUnauthorized, history }: ChatViewProps & { readonly history: UIMessage[] }): ReactNode {
   // The run a resume must replay: set when this tab knows which run moved (it may have ended by
   // the time the request arrives, and the session's resume answers 204 once nothing runs).
   const resumeRun = useRef<string | null>(null);
@@ -107,7 +109,7 @@ function Conversation({ token, sessionId, initialPrompt, runningElsewhere, onAct
       if (error.message.includes('UNAUTHORIZED')) onUnauthorized();
     },
   });
-  const { messages, status, sendMessage, resumeStream, addToolApprovalResponse, error, clearError } = chat;
+  const { messages, status, sendMessage, resumeStream, addToolApprovalResponse, error, clearError, setMessages } = chat;
   const last = messages.at(-1);
   const meta = metadataOf(last);
   const streaming = status === 'submitted' || status === 'streaming';
@@ -139,10 +141,33 @@ function Conversation({ token, sessionId, initialPrompt, runningElsewhere, onAct
     return () => abort.abort();
   }, [waiting, meta.runId, meta.lastSequence, token, sessionId, resumeStream]);
 
-  // Idle here but running elsewhere (the session list saw it): follow it.
+  // Idle here while the session changed elsewhere (another tab or host ran a prompt; the
+  // session list saw a newer save): read the conversation again, prompts included, and follow
+  // the run when it still runs.
+  const idle = status === 'ready' && !waiting;
+  const idleRef = useRef(idle);
+  idleRef.current = idle;
+  const seenSave = useRef(updatedAtMs);
+  const countRef = useRef(messages.length);
+  countRef.current = messages.length;
   useEffect(() => {
-    if (runningElsewhere && status === 'ready' && !waiting) void resumeStream();
-  }, [runningElsewhere, status, waiting, resumeStream]);
+    if (!idle || updatedAtMs === null || seenSave.current === updatedAtMs) return;
+    seenSave.current = updatedAtMs;
+    void getJson<{ messages: UIMessage[] }>(token, sessionPath(sessionId, '/messages')).then(
+      (body) => {
+        // Only runs this tab has not seen (a run is two messages): never trade a message this
+        // tab streamed to its end for a copy read a moment before that end was saved.
+        if (!idleRef.current || body.messages.length <= countRef.current) return;
+        setMessages(body.messages);
+        const latest = metadataOf(body.messages.at(-1));
+        const running = runningRunId ?? (latest.status === 'running' ? latest.runId ?? null : null);
+        if (running === null) return;
+        resumeRun.current = running;
+        void resumeStream();
+      },
+      () => undefined,
+    );
+  }, [idle, updatedAtMs, runningRunId, token, sessionId, setMessages, resumeStream]);
 
   const answer: AnswerApproval = useCallback(
     async (part, approved) => {
