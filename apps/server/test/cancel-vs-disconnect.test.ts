@@ -2,7 +2,8 @@
 // the client's own "stop" in both protocols (useChat's stop(), HttpAgent.abortRun()) is an abort of
 // its request, a disconnect. POST .../runs/:runId/cancel cancels, and every stream still open reports
 // it with its protocol's terminal: v1 `end { status: cancelled }`, UI `abort` + `finish`, AG-UI
-// RUN_FINISHED with the cancelled outcome.
+// RUN_FINISHED with the cancelled outcome; so do the protocols' server-side stops
+// (POST .../chat/:id/cancel, POST /api/agui/cancel).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpAgent } from '@ag-ui/client';
 import type { BaseEvent } from '@ag-ui/client';
@@ -68,11 +69,13 @@ describe('cancel is a request of its own; a closed stream is only a disconnect',
     const ui = uiChunkTypes(resumed);
     expect((await runsOf(id))[0]?.status).toBe('running');
 
-    expect(await h.json(`/api/sessions/${id}/runs/${run!.id}/cancel`, { method: 'POST' })).toEqual({ cancelled: true });
+    // The UI protocol's stop, server-side (same ids as its resume request): a cancel, not a disconnect.
+    expect(await h.json(`/api/sessions/${id}/chat/${id}/cancel`, { method: 'POST' })).toEqual({ cancelled: true });
     expect(JSON.parse((await v1).at(-1)?.data ?? '{}')).toEqual({ runId: run!.id, status: 'cancelled' });
     const chunks = await ui;
     expect(chunks.slice(-2)).toMatchObject([{ type: 'abort' }, { type: 'finish', finishReason: 'other', messageMetadata: { status: 'cancelled' } }]);
     expect((await runsOf(id))[0]?.status).toBe('cancelled');
+    expect(await h.json(`/api/sessions/${id}/chat/${id}/cancel`, { method: 'POST' })).toEqual({ cancelled: false });
   });
 
   it('AG-UI: HttpAgent.abortRun() leaves the run running; cancel ends a connected AG-UI run with the cancelled outcome', async () => {
@@ -86,15 +89,14 @@ describe('cancel is a request of its own; a closed stream is only a disconnect',
     await h.json(`/api/sessions/${id}/runs/${run!.id}/cancel`, { method: 'POST' });
     await expect.poll(async () => (await runsOf(id))[0]?.status).toBe('cancelled');
 
-    // A connected AG-UI run, cancelled through the API: its stream ends with the cancelled outcome.
+    // A connected AG-UI run, cancelled: its stream ends with the cancelled outcome.
     h.model.setScenario([hangResponse()]);
     const next = new HttpAgent({ url: `${h.server.url}/api/agui`, headers: { authorization: `Bearer ${TEST_TOKEN}` }, threadId: id, initialMessages: [{ id: 'm2', role: 'user', content: 'hang again' }] });
     const events: BaseEvent[] = [];
     await next.runAgent({}, {
       onEvent: ({ event }) => void events.push(event),
-      onStepStartedEvent: () => {
-        void runsOf(id).then((runs) => h.json(`/api/sessions/${id}/runs/${runs.at(-1)!.id}/cancel`, { method: 'POST' }));
-      },
+      // AG-UI has no stop request; the host's is POST /api/agui/cancel { threadId }.
+      onStepStartedEvent: () => void h.json('/api/agui/cancel', { method: 'POST', body: JSON.stringify({ threadId: id }) }),
     });
     expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', threadId: id, outcome: { type: 'cancelled' } });
     expect((await runsOf(id)).map((r) => r.status)).toEqual(['cancelled', 'cancelled']);

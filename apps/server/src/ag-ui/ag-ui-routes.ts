@@ -1,15 +1,18 @@
 import { EventEncoder } from '@ag-ui/encoder';
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { streamSSE } from 'hono/streaming';
 import { answerConfirmations, runAsking } from '../answer-confirmations.js';
 import { SSE_KEEPALIVE_MS } from '../api-routes.js';
-import { knownQuery, traceparentOf } from '../request-input.js';
+import { knownQuery, readJson, traceparentOf } from '../request-input.js';
 import { ServerError } from '../server-error.js';
 import type { SessionHost } from '../session-host.js';
 import { streamRunProjection } from '../stream-run-projection.js';
 import type { RunProjection } from '../stream-run-projection.js';
 import { AgUiEncoder } from './ag-ui-encoder.js';
 import { agUiIntentOf, parseRunAgentInput } from './run-agent-input.js';
+
+const cancelBody = z.strictObject({ threadId: z.string().min(1).max(256) });
 
 /** AG-UI's {@link RunProjection}: each event SSE-encoded by `@ag-ui/encoder`. */
 function agUiProjection(encoder: AgUiEncoder): RunProjection {
@@ -30,6 +33,7 @@ function agUiProjection(encoder: AgUiEncoder): RunProjection {
  * `RunAgentInput` with `threadId` = the session id starts an A3S run of its last user message,
  * or, with `resume` entries, answers the confirmations its interrupts stand for and continues
  * that run; the answer is AG-UI events over SSE, projected from the run's recorded events.
+ * `POST /agui/cancel` `{ threadId }` cancels the thread's running run.
  */
 export function createAgUiRoutes(host: SessionHost): Hono {
   const agui = new Hono();
@@ -73,5 +77,17 @@ export function createAgUiRoutes(host: SessionHost): Hono {
       }
     });
   });
+  // AG-UI has no stop request of its own (HttpAgent.abortRun() is a disconnect): a client that
+  // means "stop the run" posts the thread here; the open stream ends with the cancelled outcome.
+  agui.post('/agui/cancel', async (c) => {
+    knownQuery(c, []);
+    const { threadId } = await readJson(c, cancelBody);
+    const cancelled = await host.use(threadId, async (session) => {
+      const run = await session.currentRun();
+      return run === null ? false : session.cancelRun(run.id);
+    });
+    return c.json({ cancelled });
+  });
+
   return agui;
 }

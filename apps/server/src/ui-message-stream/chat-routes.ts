@@ -33,7 +33,8 @@ function uiMessageStream(c: Context, handle: SessionHandle, runId: string, from:
  * session id): `POST /sessions/:id/chat` starts a run of the last user message, or answers the
  * approvals of the last assistant message and continues its run; `GET
  * /sessions/:id/chat/:streamId/stream` is the transport's resume request (204 when no run is
- * running), a replay of the run from its recorded events; `GET /sessions/:id/messages` is the
+ * running), a replay of the run from its recorded events; `POST /sessions/:id/chat/:streamId/cancel`
+ * cancels that run (the protocol's stop, server-side); `GET /sessions/:id/messages` is the
  * conversation as `UIMessage[]` (history for a reloaded page or another tab).
  */
 export function createChatRoutes(host: SessionHost): Hono {
@@ -83,6 +84,20 @@ export function createChatRoutes(host: SessionHost): Hono {
       handle.release();
       throw error;
     }
+  });
+
+  // The protocol's stop, server-side: useChat's stop() only aborts its request (a disconnect);
+  // a front end that means "stop the run" posts here too. Same ids as the resume request.
+  chat.post('/sessions/:id/chat/:streamId/cancel', async (c) => {
+    knownQuery(c, []);
+    const sessionId = c.req.param('id');
+    const streamId = c.req.param('streamId');
+    const cancelled = await host.use(sessionId, async (session) => {
+      if (streamId !== sessionId && !(await session.runs()).some((r) => r.id === streamId)) throw new ServerError('NOT_FOUND', `no run '${streamId}' in session '${sessionId}'`, { runId: streamId });
+      const runId = streamId === sessionId ? (await session.currentRun())?.id : streamId;
+      return runId === undefined ? false : session.cancelRun(runId);
+    });
+    return c.json({ cancelled });
   });
 
   chat.get('/sessions/:id/messages', async (c) => {
