@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentEventOfType } from '@a3s-lab/code';
+import type { AgentEvent, AgentEventOfType, AgentEventPayloadV1 } from '@a3s-lab/code';
 import type { Style } from './ansi.js';
 import { CURSOR, sanitizeTerminalText } from './ansi.js';
 import type { CliOutput } from './cli-io.js';
@@ -74,32 +74,31 @@ export class TerminalRenderer implements RunRenderer {
   }
 
   event(event: AgentEvent): void {
-    const p = event.payload;
     switch (event.type) {
       case 'turn_start':
-        this.#turnStart(event.turn ?? 0, str(p['reason']));
+        this.#turnStart(event.turn, event.payload.reason);
         break;
       case 'text_delta':
-        this.#text(event.text ?? '');
+        this.#text(event.text);
         break;
       case 'tool_start':
         this.#attemptHadTool = true;
         this.#finalizeAttempt();
-        this.#tools.set(event.toolId ?? '', {
-          name: event.toolName ?? '?',
-          args: p['args'],
-          depth: str(p['parent_tool_id']) === undefined && str(event.metadata?.parent_tool_id) === undefined ? 0 : 1,
+        this.#tools.set(event.toolId, {
+          name: event.toolName,
+          args: event.payload.args,
+          depth: event.payload.parent_tool_id === undefined && event.metadata?.parent_tool_id === undefined ? 0 : 1,
         });
         break;
       case 'tool_execution_start':
         this.#spin(() => {
-          const tool = this.#tools.get(event.toolId ?? '');
-          return `${this.#style.bold(sanitizeTerminalText(event.toolName ?? '?'))}  ${this.#style.cyan(keyArgument(event.toolName ?? '', tool?.args))}`;
+          const tool = this.#tools.get(event.toolId);
+          return `${this.#style.bold(sanitizeTerminalText(event.toolName))}  ${this.#style.cyan(keyArgument(event.toolName, tool?.args))}`;
         });
         break;
       case 'permission_denied': {
-        const tool = this.#tools.get(event.toolId ?? '');
-        if (tool !== undefined) tool.deniedReason = str(p['reason']) ?? 'denied';
+        const tool = this.#tools.get(event.toolId);
+        if (tool !== undefined) tool.deniedReason = event.payload.reason ?? 'denied';
         break;
       }
       case 'tool_end':
@@ -107,20 +106,20 @@ export class TerminalRenderer implements RunRenderer {
         break;
       case 'turn_end':
         this.#finalizeAttempt(true);
-        addUsage(this.#usage, p['usage']);
-        this.#turns = Math.max(this.#turns, event.turn ?? 0);
+        addUsage(this.#usage, event.payload.usage);
+        this.#turns = Math.max(this.#turns, event.turn);
         break;
       case 'confirmation_timeout':
-        this.#line(this.#style.yellow(`! no answer for ${sanitizeTerminalText(event.toolName ?? 'a tool')} in time (${oneLine(str(p['action']) ?? 'reject')})`));
+        this.#line(this.#style.yellow(`! no answer for ${sanitizeTerminalText(event.toolName)} in time (${oneLine(event.payload.action ?? 'reject')})`));
         break;
       case 'task_updated':
-        this.#plan(p['plan']);
+        this.#plan(event.payload.plan);
         break;
       case 'context_compacted':
-        this.#line(this.#style.dim(`· context compacted (${String(p['before_tokens'] ?? '?')} -> ${String(p['after_tokens'] ?? '?')} tokens)`));
+        this.#line(this.#style.dim(`· context compacted (${String(event.payload.before_tokens ?? '?')} -> ${String(event.payload.after_tokens ?? '?')} tokens)`));
         break;
       case 'budget_threshold_hit':
-        this.#line(this.#style.yellow(`! budget: ${String(p['kind'])} at ${String(p['used'])}/${String(p['limit'])}`));
+        this.#line(this.#style.yellow(`! budget: ${String(event.payload.kind)} at ${String(event.payload.used)}/${String(event.payload.limit)}`));
         break;
       case 'agent_end':
         this.#finalizeAttempt(true);
@@ -259,20 +258,19 @@ export class TerminalRenderer implements RunRenderer {
     if (exitCode === 0 && diff !== undefined && diff.length > 0) {
       this.#line(formatDiff(diff, this.#style, indent));
     } else if (tool.name === 'bash' && denied === undefined) {
-      for (const line of outputPreview(str(p['output']) ?? '', exitCode === 0 ? 4 : 8)) this.#line(this.#style.dim(`${indent}${line}`));
+      for (const line of outputPreview(p.output, exitCode === 0 ? 4 : 8)) this.#line(this.#style.dim(`${indent}${line}`));
     } else if (exitCode !== 0 && denied === undefined) {
-      const first = (str(p['output']) ?? '').split('\n').find((l) => l.trim().length > 0);
+      const first = p.output.split('\n').find((l) => l.trim().length > 0);
       if (first !== undefined) this.#line(this.#style.dim(`${indent}${oneLine(first, 160)}`));
     }
     if (this.#tools.size > 0 && this.#live) this.#spin(() => this.#style.dim('working'));
   }
 
-  #plan(plan: unknown): void {
-    if (!Array.isArray(plan)) return;
+  #plan(plan: AgentEventPayloadV1<'task_updated'>['plan']): void {
     const marks: Record<string, string> = { completed: this.#style.green('✓'), in_progress: this.#style.yellow('▸') };
     this.#line(this.#style.bold('plan'));
-    for (const item of plan as Array<Record<string, unknown>>) {
-      this.#line(`  ${marks[str(item['status']) ?? ''] ?? '·'} ${oneLine(str(item['step']) ?? '', 200)}`);
+    for (const item of plan) {
+      this.#line(`  ${marks[item.status] ?? '·'} ${oneLine(item.step, 200)}`);
     }
   }
 
