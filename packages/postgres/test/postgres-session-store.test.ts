@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostFailure } from '@a3s-lab/code-core';
@@ -102,6 +106,25 @@ describe.each([
     await expect(store.listPage({ limit: 0 })).rejects.toMatchObject({ code: 'SESSION_ERROR' });
     await expect(store.listPage({ cursor: '../x' })).rejects.toMatchObject({ code: 'SESSION_ERROR' });
     await store.close();
+  });
+});
+
+describe('PostgresSessionStore on a PGlite data directory', () => {
+  it('keeps sessions on disk: a store opened later on the same directory loads them and continues the revisions', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'a3s-pglite-'));
+    try {
+      const first = new PostgresSessionStore({ pglite: { dataDir } });
+      expect(first.name).toBe(`pglite:${dataDir}`);
+      await first.save({ ...sampleSessionSnapshot('on-disk', 1), labels: { owner: 'carol' } });
+      await first.close();
+      const second = new PostgresSessionStore({ pglite: { dataDir } });
+      expect((await second.load('on-disk'))?.labels).toEqual({ owner: 'carol' });
+      await second.save(sampleSessionSnapshot('on-disk', 2));
+      expect((await second.listPage()).entries.map((entry) => [entry.sessionId, entry.generation])).toEqual([['on-disk', 2]]);
+      await second.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
