@@ -39,6 +39,7 @@ export interface ProxiedRequest {
  */
 export class ConditionalS3Proxy {
   readonly requests: ProxiedRequest[] = [];
+  readonly #slow: Promise<'dropped' | 'forwarded'>[] = [];
   #rules: { rule: FaultRule; left: number }[] = [];
   readonly #locks = new Map<string, Promise<void>>();
   readonly #server: Server;
@@ -67,6 +68,15 @@ export class ConditionalS3Proxy {
   /** Adds a fault rule (rules are consumed in the order added). */
   inject(rule: FaultRule): void {
     this.#rules.push({ rule, left: rule.times });
+  }
+
+  /**
+   * What became of every `slow` request so far, once each is decided: `dropped` (its client gave
+   * up while it was held: never forwarded) or `forwarded`. Await it instead of sleeping past the
+   * delay.
+   */
+  slowOutcomes(): Promise<('dropped' | 'forwarded')[]> {
+    return Promise.all(this.#slow);
   }
 
   /** Drops every pending fault rule. */
@@ -101,8 +111,9 @@ export class ConditionalS3Proxy {
       return;
     }
     if (fault?.kind === 'slow') {
-      await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-      if (req.socket.destroyed || res.destroyed) return;
+      const outcome = held(res, fault.delayMs);
+      this.#slow.push(outcome);
+      if ((await outcome) === 'dropped') return;
     }
     const objectPath = url.split('?')[0] ?? '/';
     // The SDK adds `?x-id=PutObject`; any other query (uploads, tagging, acl...) is not a plain object write.
@@ -263,4 +274,19 @@ function sendError(res: ServerResponse, status: number, code: string): void {
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>injected by the test proxy</Message><RequestId>proxy</RequestId></Error>`;
   res.writeHead(status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/** Holds a request `delayMs`: `dropped` as soon as its client gives up (the connection closes), `forwarded` after the delay. */
+function held(res: ServerResponse, delayMs: number): Promise<'dropped' | 'forwarded'> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(res.destroyed ? 'dropped' : 'forwarded');
+    }, delayMs);
+    const onClose = (): void => {
+      clearTimeout(timer);
+      resolve('dropped');
+    };
+    res.once('close', onClose);
+  });
 }
