@@ -86,6 +86,13 @@ describe('tool cards', () => {
     expect(asked).toMatch(/<details[^>]* open=""/);
   });
 
+  it('an edit waiting for approval shows what it would change as a diff', () => {
+    const out = card({ type: 'tool-edit', toolCallId: 'e0', state: 'approval-requested', input: { file_path: 's.js', old_string: 'i = 1', new_string: 'i = 0' }, approval: { id: 'c4' } });
+    expect(out).toContain('<span class="del">-i = 1</span>');
+    expect(out).toContain('<span class="add">+i = 0</span>');
+    expect(out).not.toContain('old_string');
+  });
+
   it('an edit shows its summary once and its diff coloured', () => {
     const diff = '--- a/s.js\n+++ b/s.js\n@@ -1 +1 @@\n-i = 1\n+i = 0\n';
     const out = card({ type: 'tool-edit', toolCallId: 'e1', state: 'output-available', input: { file_path: 's.js' }, output: { output: `Made 1 replacement in s.js.\n${diff}`, exitCode: 0, metadata: { diff } } });

@@ -143,6 +143,22 @@ function Result({ part }: { readonly part: AnyToolPart }): ReactNode {
   );
 }
 
+/** What an edit asks to change, as a diff (`old_string` lines removed, `new_string` lines added), or null. */
+export function editPreview(input: unknown): string | null {
+  if (!isRecord(input) || typeof input['old_string'] !== 'string' || typeof input['new_string'] !== 'string') return null;
+  const lines = (text: string, mark: string): string[] => (text === '' ? [] : text.replace(/\n$/, '').split('\n').map((line) => `${mark}${line}`));
+  const file = typeof input['file_path'] === 'string' ? input['file_path'] : 'file';
+  return [`--- ${file}`, `+++ ${file}`, ...lines(input['old_string'], '-'), ...lines(input['new_string'], '+')].join('\n');
+}
+
+function InputView({ input, compact }: { readonly input: unknown; readonly compact: boolean }): ReactNode {
+  if (input === undefined || compact) return null;
+  if (isRecord(input) && typeof input['command'] === 'string') return <pre className="input">$ {input['command']}</pre>;
+  const preview = editPreview(input);
+  if (preview !== null) return <DiffView text={preview} />;
+  return <pre className="input">{JSON.stringify(input, null, 2)}</pre>;
+}
+
 /** A tool call card; open while it waits for approval. */
 export function ToolCard({ part, answer }: { readonly part: AnyToolPart; readonly answer: AnswerApproval }): ReactNode {
   const outcome = toolOutcome(part);
@@ -152,7 +168,6 @@ export function ToolCard({ part, answer }: { readonly part: AnyToolPart; readonl
   // Open while it asks, when it failed, and when it changed a file (the diff is the point).
   const shown = open ?? (outcome === 'needs-approval' || outcome === 'failed' || hasDiff);
   const input = part.input;
-  const command = isRecord(input) && typeof input['command'] === 'string' ? input['command'] : null;
   return (
     <details className={`tool ${outcome}`} data-tool-name={name} data-tool-call-id={part.toolCallId} data-state={part.state} data-outcome={outcome} open={shown} onToggle={(event) => {
         // Only the user's toggles are remembered (React setting `open` fires toggle too).
@@ -164,7 +179,7 @@ export function ToolCard({ part, answer }: { readonly part: AnyToolPart; readonl
         <span className="tool-summary">{inputSummary(input)}</span>
       </summary>
       <div className="tool-body">
-        {command !== null ? <pre className="input">$ {command}</pre> : input === undefined || (hasDiff && open === null) ? null : <pre className="input">{JSON.stringify(input, null, 2)}</pre>}
+        <InputView input={input} compact={hasDiff && open === null} />
         {part.state === 'approval-requested' ? <ApprovalRow part={part} answer={answer} /> : approvalLine(part, outcome)}
         <Result part={part} />
       </div>
