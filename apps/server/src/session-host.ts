@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Agent, RunRecord, Session, SessionOptions, SessionStore } from '@a3s-lab/code';
 import { ServerError } from './server-error.js';
-import type { LeaseRecord, SessionLeases } from './session-lease.js';
+import type { SessionLeases } from './session-lease.js';
+import { answerPendingConfirmation, readPendingConfirmations } from './session-confirmations.js';
+import type { ConfirmationAnswerBody, PendingConfirmation } from './session-confirmations.js';
+import { SessionLeasedError } from './session-leased-error.js';
 import { resolveWorkspace } from './workspace-roots.js';
 
-/** A confirmation a session waits for (as `Session.pendingConfirmations()` reports it). */
-export type PendingConfirmation = Awaited<ReturnType<Session['pendingConfirmations']>>[number];
+export type { PendingConfirmation } from './session-confirmations.js';
 
 /** What {@link SessionHost} needs. */
 export interface SessionHostOptions {
@@ -175,39 +177,21 @@ export class SessionHost {
 
   /**
    * The pending confirmations of session `id`, the same for every client and every process: from
-   * the live session when this process can hold it, else (another process runs it) from the
-   * store, where the holder saves each confirmation as it is asked and answered (`remainingMs`
-   * counted from the save). Answering one is served by the process that runs the session.
+   * the live session when this process can hold it, else from the store (see
+   * {@link readPendingConfirmations}).
    */
-  async pendingConfirmations(id: string): Promise<{ confirmations: PendingConfirmation[]; source: 'live' | 'store' }> {
-    try {
-      return { confirmations: await this.use(id, (session) => session.pendingConfirmations()), source: 'live' };
-    } catch (error) {
-      if (!(error instanceof ServerError) || error.code !== 'SESSION_LEASED') throw error;
-      const snapshot = await this.#options.store.load(id);
-      if (snapshot === null) throw new ServerError('NOT_FOUND', `no session '${id}'`, { sessionId: id });
-      const elapsed = Math.max(0, Date.now() - snapshot.savedAtMs);
-      return { confirmations: snapshot.pendingConfirmations.map((p) => ({ ...p, remainingMs: Math.max(0, p.remainingMs - elapsed) })), source: 'store' };
-    }
+  pendingConfirmations(id: string): Promise<{ confirmations: PendingConfirmation[]; source: 'live' | 'store' }> {
+    return readPendingConfirmations(id, (fn) => this.use(id, fn), this.#options.store);
   }
 
   /**
    * Answers pending confirmation `toolId` (a confirmation id or tool id) of session `id`, wherever
-   * the session runs: here, or, when another process holds its lease and advertised where it
-   * serves, forwarded there (`forwarded` marks a request that was forwarded already: it is never
-   * forwarded again). False when the session does not wait for it (answered, expired, unknown).
+   * the session runs: here, or forwarded to the process holding its lease (see
+   * {@link answerPendingConfirmation}; `forwarded` marks a request that was forwarded already).
+   * False when the session does not wait for it (answered, expired, unknown).
    */
-  async answerConfirmation(id: string, toolId: string, answer: { readonly approved: boolean; readonly reason?: string }, forwarded: boolean): Promise<boolean> {
-    try {
-      return await this.use(id, (session) => session.confirmToolUse(toolId, answer.approved, answer.reason));
-    } catch (error) {
-      const forward = this.#options.forward;
-      if (forwarded || !(error instanceof SessionLeasedError) || error.holderEndpoint === null || forward === undefined) throw error;
-      const response = await forward(error.holderEndpoint, `/api/sessions/${encodeURIComponent(id)}/confirmations/${encodeURIComponent(toolId)}`, answer).catch(() => null);
-      if (response?.ok === true) return true;
-      if (response?.status === 404) return false;
-      throw error;
-    }
+  answerConfirmation(id: string, toolId: string, answer: ConfirmationAnswerBody, forwarded: boolean): Promise<boolean> {
+    return answerPendingConfirmation(id, toolId, answer, (fn) => this.use(id, fn), forwarded ? undefined : this.#options.forward);
   }
 
   /**
@@ -361,18 +345,6 @@ export class SessionHost {
   }
 }
 
-/** SESSION_LEASED, remembering (not telling the client) where the holder serves. */
-class SessionLeasedError extends ServerError {
-  readonly holderEndpoint: string | null;
-
-  constructor(id: string, holder: LeaseRecord) {
-    super('SESSION_LEASED', `session '${id}' is running in another server process; retry shortly`, {
-      sessionId: id,
-      retryAfterMs: Math.max(0, holder.expiresAtMs - Date.now()),
-    });
-    this.holderEndpoint = holder.endpoint ?? null;
-  }
-}
 
 // A failed close (its save failed) already emitted persistence_failed and the lease was given
 // back in the finally: nothing is left to undo, and a background release must not crash the server.
