@@ -209,14 +209,24 @@ function Conversation({ token, sessionId, initialPrompt, runningRunId, updatedAt
     [busy, clearError, sendMessage, onActivity],
   );
 
+  // Follow the stream while the reader is at the bottom; leave them be once they scrolled up.
   const bottom = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
   useEffect(() => {
-    bottom.current?.scrollIntoView({ block: 'end' });
-  }, [messages]);
+    if (stick.current) bottom.current?.scrollIntoView({ block: 'end' });
+  }, [messages, status]);
 
   return (
     <>
-      <div className="conversation" role="log" aria-label="Conversation" data-status={status} data-run-status={meta.status ?? ''} data-run-id={meta.runId ?? ''} data-last-sequence={meta.lastSequence ?? ''}>
+      <div
+        className="conversation"
+        role="log"
+        aria-label="Conversation"
+        onScroll={(event) => {
+          const box = event.currentTarget;
+          stick.current = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+        }}
+        data-status={status} data-run-status={meta.status ?? ''} data-run-id={meta.runId ?? ''} data-last-sequence={meta.lastSequence ?? ''}>
         {messages.length === 0 ? (
           <div className="empty">
             <p><strong>This session has no runs yet.</strong></p>
