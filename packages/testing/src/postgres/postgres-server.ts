@@ -156,10 +156,11 @@ export async function startPostgresServer(): Promise<PostgresServer> {
 
 async function launch(runAs: readonly string[], binDir: string | null, pgdata: string, socketDir: string, port: number): Promise<ChildProcess> {
   const postgres = [bin(binDir, 'postgres'), '-D', pgdata, '-p', String(port), '-k', socketDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'];
-  // The shell waits for its stdin to close (this process ended or stop()), then asks for a fast shutdown.
-  const script = `"$@" & pid=$!; cat >/dev/null; kill -INT "$pid" 2>/dev/null; wait "$pid"`;
+  // The shell waits for its stdin to close (this process ended or stop()), then asks for a fast
+  // shutdown and removes the data directory: a test process that was killed leaves nothing behind.
+  const script = `dir=$1; shift; "$@" & pid=$!; cat >/dev/null; kill -INT "$pid" 2>/dev/null; wait "$pid"; rm -rf "$dir"`;
   // The shell runs as the server's user (runuser outside it), so `$pid` is the postmaster itself.
-  const [command = 'bash', ...args] = [...runAs, 'bash', '-c', script, 'postgres', ...postgres];
+  const [command = 'bash', ...args] = [...runAs, 'bash', '-c', script, 'postgres', socketDir, ...postgres];
   const child = spawn(command, args, { stdio: ['pipe', 'ignore', 'pipe'] });
   let log = '';
   await new Promise<void>((resolve, reject) => {
