@@ -148,8 +148,16 @@ describe.each(PROTOCOLS)('durable sessions over the %s wire protocol', (protocol
     expect(replacement.history()).toHaveLength(4);
     // A busy session is refused.
     h.server.setScenario([textResponse('slow', { latencyMs: 300 })]);
+    const running = new Promise<void>((resolve) => {
+      const off = replacement.onEvent((e) => {
+        if (e.type === 'turn_start') {
+          off();
+          resolve();
+        }
+      });
+    });
     const busy = replacement.send('slow one');
-    await new Promise((r) => setTimeout(r, 50));
+    await running;
     await expect(h.agent.replaceSessionAsync(replacement, {})).rejects.toMatchObject({ code: 'SESSION_BUSY' });
     await busy;
     await replacement.cancelAsync();

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemPromptOf, textResponse, toolCallResponse, toolNamesOf, toolResultsOf } from '@a3s-lab/code-testing';
 import type { RecordedRequest, ScriptedResponse } from '@a3s-lab/code-testing';
-import type { AgentEvent } from '../src/index.js';
+import type { AgentEvent, Session } from '../src/index.js';
 import { startHarness } from './harness.js';
 import type { Harness } from './harness.js';
 
@@ -138,20 +138,19 @@ describe('subagents: concurrency, cancellation and limits', () => {
   });
 
   it('maxParallelTasks bounds the children running at once', async () => {
-    let inFlight = 0;
-    let peak = 0;
-    h = await startHarness('openai', routed({
-      'slice ': async () => {
-        inFlight += 1;
-        peak = Math.max(peak, inFlight);
-        await new Promise((r) => setTimeout(r, 60));
-        inFlight -= 1;
-        return textResponse('ok');
-      },
-    }));
+    const gate = modelGate();
+    h = await startHarness('openai', routed({ 'slice ': () => gate.hold(textResponse('ok')) }));
     const session = await h.agent.sessionAsync(h.dir, { maxParallelTasks: 2 });
-    await session.tasks(Array.from({ length: 6 }, (_, i) => ({ agent: 'explore', description: `s${i}`, prompt: `slice ${i}` })));
-    expect(peak).toBe(2);
+    const children = childCounter(session);
+    const all = session.tasks(Array.from({ length: 6 }, (_, i) => ({ agent: 'explore', description: `s${i}`, prompt: `slice ${i}` })));
+    for (let round = 0; round < 3; round += 1) {
+      // Two children hold a model call; no third one has started.
+      await gate.held(2);
+      expect(children.running).toBe(2);
+      gate.releaseAll();
+    }
+    await all;
+    expect(children.peak).toBe(2);
   });
 
   it('cancelling the parent mid fan-out ends every child and its processes; the terminal event is published once', async () => {
@@ -230,26 +229,61 @@ describe('subagents: concurrency, cancellation and limits', () => {
 
   it('autoParallel runs several task calls of one turn at once; autoParallel: false runs them in order', async () => {
     for (const autoParallel of [true, false]) {
-      let inFlight = 0;
-      let peak = 0;
+      const gate = modelGate();
       h = await startHarness('anthropic', routed({
         'Split it': [toolCallsResponseOf(['a', 'b', 'c']), textResponse('merged')],
-        'piece ': async () => {
-          inFlight += 1;
-          peak = Math.max(peak, inFlight);
-          await new Promise((r) => setTimeout(r, 80));
-          inFlight -= 1;
-          return textResponse('piece done');
-        },
+        'piece ': () => gate.hold(textResponse('piece done')),
       }));
       const session = await h.agent.sessionAsync(h.dir, { autoParallel });
-      expect((await session.send('Split it')).text).toBe('merged');
-      expect(peak).toBe(autoParallel ? 3 : 1);
+      const children = childCounter(session);
+      const sent = session.send('Split it');
+      for (let round = 0; round < (autoParallel ? 1 : 3); round += 1) {
+        // In parallel all three children hold a model call at once; in order, one at a time.
+        await gate.held(autoParallel ? 3 : 1);
+        expect(children.running).toBe(autoParallel ? 3 : 1);
+        gate.releaseAll();
+      }
+      expect((await sent).text).toBe('merged');
+      expect(children.peak).toBe(autoParallel ? 3 : 1);
       await h.cleanup();
       h = undefined;
     }
   });
 });
+
+/** Holds scripted model answers until the test releases them; `held(n)` resolves once n are held. */
+function modelGate(): { hold(response: ScriptedResponse): Promise<ScriptedResponse>; held(count: number): Promise<void>; releaseAll(): void } {
+  const waiting: (() => void)[] = [];
+  let onArrival: () => void = () => undefined;
+  return {
+    hold: (response) =>
+      new Promise((resolve) => {
+        waiting.push(() => resolve(response));
+        onArrival();
+      }),
+    held: (count) =>
+      new Promise((resolve) => {
+        const check = (): void => {
+          if (waiting.length >= count) resolve();
+          else onArrival = check;
+        };
+        check();
+      }),
+    releaseAll: () => {
+      for (const release of waiting.splice(0)) release();
+    },
+  };
+}
+
+/** Children of `session` started and not yet ended (from its subagent_start / subagent_end events), and the most at once. */
+function childCounter(session: Session): { readonly running: number; readonly peak: number } {
+  const counts = { running: 0, peak: 0 };
+  session.onEvent((e) => {
+    if (e.type === 'subagent_start') counts.peak = Math.max(counts.peak, (counts.running += 1));
+    if (e.type === 'subagent_end') counts.running -= 1;
+  });
+  return counts;
+}
 
 function toolCallsResponseOf(names: readonly string[]): ScriptedResponse {
   return { toolCalls: names.map((n) => ({ name: 'task', input: { agent: 'explore', description: `piece ${n}`, prompt: `piece ${n}` } })) };
