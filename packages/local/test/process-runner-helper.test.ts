@@ -28,10 +28,15 @@ function statOf(pid: number): { ppid: number; pgrp: number; state: string } | nu
   }
 }
 
-const gone = (pid: number): boolean => {
-  const stat = statOf(pid);
-  return stat === null || stat.state === 'Z';
-};
+/** True once `pid` is gone or a zombie (a SIGKILLed process dies when it is next scheduled: polled). */
+async function gone(pid: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 60; attempt += 1) {
+    const stat = statOf(pid);
+    if (stat === null || stat.state === 'Z') return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
 
 beforeAll(async () => {
   root = await realpath(await mkdtemp(join(tmpdir(), 'a3s-runner-helper-')));
@@ -76,7 +81,7 @@ describe.runIf(process.platform === 'linux')('runProcess through the spawn helpe
     let pid = 0;
     const result = await runProcess({ file: 'sh', args: ['-c', 'sleep 30 & wait'], cwd: root, env, timeoutMs: 200, killGraceMs: 100, onSpawn: (p) => void (pid = p) });
     expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGTERM' });
-    expect(gone(pid)).toBe(true);
+    expect(await gone(pid)).toBe(true);
   });
 
   it('cancels a run aborted before the helper reported the child, and one aborted mid-run', async () => {
@@ -90,7 +95,7 @@ describe.runIf(process.platform === 'linux')('runProcess through the spawn helpe
     const running = runProcess({ file: 'sh', args: ['-c', 'echo up; sleep 30'], cwd: root, env, timeoutMs: 10_000, killGraceMs: 100, abortSignal: late.signal, onOutput: () => late.abort(), onSpawn: (p) => void (pid = p) });
     const result = await running;
     expect(result).toMatchObject({ cancelled: true, stdout: 'up\n' });
-    expect(gone(pid)).toBe(true);
+    expect(await gone(pid)).toBe(true);
   });
 
   it('rejects with a HostFailure when the command cannot start', async () => {
@@ -105,7 +110,7 @@ describe.runIf(process.platform === 'linux')('runProcess through the spawn helpe
     for (const result of results) {
       expect(result.exitCode).toBe(0);
       expect(result.killedEscapedProcesses?.map((entry) => entry.command)).toEqual(['sleep']);
-      for (const escaped of result.killedEscapedProcesses ?? []) expect(gone(escaped.pid)).toBe(true);
+      for (const escaped of result.killedEscapedProcesses ?? []) expect(await gone(escaped.pid)).toBe(true);
     }
     // The helper answers a sweep for a marker nobody carries with nothing.
     expect(await sweepThroughHelper(['A3S_PROCESS_MARKER=none-such'])).toEqual([[]]);
@@ -129,7 +134,7 @@ describe.runIf(process.platform === 'linux')('runProcess through the spawn helpe
       },
     });
     expect(result).toMatchObject({ timedOut: true, exitCode: null });
-    expect(gone(pid)).toBe(true);
+    expect(await gone(pid)).toBe(true);
     expect((await runProcess({ file: 'sh', args: ['-c', 'echo next'], cwd: root, env, timeoutMs: 10_000 })).stdout).toBe('next\n');
   });
 });
