@@ -70,6 +70,13 @@ export interface ServerOptions {
    * processes. Default 0: no limit.
    */
   readonly maxStreamMs?: number;
+  /**
+   * Base URL the other server processes reach this one at (`http(s)://host:port`), written into
+   * the leases it takes so that an answer to a confirmation sent to another process is forwarded
+   * here; its host is accepted as a `Host`. Default the listening URL (right when all processes
+   * share one machine).
+   */
+  readonly advertiseUrl?: string;
 }
 
 /** {@link ServerOptions} with every default applied. */
@@ -92,12 +99,28 @@ export interface ResolvedServerOptions {
   readonly idleReleaseMs: number;
   readonly ui: boolean;
   readonly maxStreamMs: number;
+  /** The advertised origin (`http(s)://host:port`), or null for the listening URL. */
+  readonly advertiseUrl: string | null;
 }
 
 const nonNegativeInteger = (value: number, name: string, max = Number.MAX_SAFE_INTEGER): number => {
   if (!Number.isSafeInteger(value) || value < 0 || value > max) throw new TypeError(`${name} must be an integer in 0..${max}; got ${String(value)}`);
   return value;
 };
+
+function advertisedOrigin(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`advertiseUrl must be an http(s) URL; got '${value}'`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new TypeError(`advertiseUrl must be an http(s) origin (no path, query or credentials); got '${value}'`);
+  }
+  return url.origin;
+}
 
 /** Applies defaults and refuses values the server would not act on. Throws TypeError. */
 export function resolveServerOptions(options: ServerOptions): ResolvedServerOptions {
@@ -130,5 +153,6 @@ export function resolveServerOptions(options: ServerOptions): ResolvedServerOpti
     idleReleaseMs: nonNegativeInteger(options.idleReleaseMs ?? 0, 'idleReleaseMs'),
     ui: options.ui ?? true,
     maxStreamMs: nonNegativeInteger(options.maxStreamMs ?? 0, 'maxStreamMs'),
+    advertiseUrl: advertisedOrigin(options.advertiseUrl),
   };
 }

@@ -121,10 +121,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const port = (server.address() as AddressInfo).port;
   const wildcardNames = WILDCARD.has(resolved.host) ? wildcardHostNames() : [];
-  hosts = allowedHostValues(resolved.host, port, resolved.allowedHosts, wildcardNames);
+  const advertised = resolved.advertiseUrl === null ? [] : [new URL(resolved.advertiseUrl).host];
+  hosts = allowedHostValues(resolved.host, port, [...resolved.allowedHosts, ...advertised], wildcardNames);
   const urlHost = WILDCARD.has(resolved.host) ? '127.0.0.1' : bracket(resolved.host);
   // Where this process serves, written into its leases for the other processes.
-  if ('advertise' in leases && typeof leases.advertise === 'function') leases.advertise(`http://${urlHost}:${port}`);
+  leases.advertise?.(resolved.advertiseUrl ?? `http://${urlHost}:${port}`);
   let closing: Promise<void> | null = null;
   return {
     url: `http://${urlHost}:${port}`,

@@ -1,14 +1,15 @@
 // Two servers with nothing in common but an S3 bucket (different state directories, as on two
 // machines): an agent config with storage_backend = "s3" makes the server keep sessions in the
 // S3SessionStore and lock them with S3SessionLeases. A session created on one is continued on
-// the other; while one runs it, the other answers 409 SESSION_LEASED.
+// the other; while one runs it, the other answers 409 SESSION_LEASED, yet lists its pending
+// confirmations (from the bucket) and forwards an answer to the holder (its lease's endpoint).
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, S3SessionStore } from '@a3s-lab/code';
 import type { RunRecord } from '@a3s-lab/code';
-import { hangResponse, textResponse } from '@a3s-lab/code-testing';
+import { hangResponse, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
 import { ConditionalS3Proxy, S3RVER_ACCESS_KEY_ID, S3RVER_SECRET_ACCESS_KEY, startS3rver } from '@a3s-lab/code-testing/s3';
 import type { S3rverProcess } from '@a3s-lab/code-testing/s3';
 import { startServer } from '../src/index.js';
@@ -95,5 +96,21 @@ describe('servers over an S3 session store', () => {
     expect(JSON.parse(await (await fetch(`${s3.endpoint}/sessions/web/leases/${id}.lease`)).text())).toMatchObject({ owner: expect.any(String), expiresAtMs: expect.any(Number) });
     expect(existsSync(join(bState, 'sessions'))).toBe(false);
   });
-});
 
+  it('the pending confirmation of a session B runs is listed by A from the bucket, and answered through A (forwarded to B)', async () => {
+    a.model.setScenario([toolCallResponse('bash', { command: 'echo over s3' }), textResponse('Answered across machines.')]);
+    const { id } = (await (await api(b.url, '/api/sessions', { method: 'POST', body: JSON.stringify({ workspace: a.repo }) })).json()) as { id: string };
+    const run = (await (await api(b.url, `/api/sessions/${id}/runs`, { method: 'POST', body: JSON.stringify({ prompt: 'ask' }) })).json()) as RunRecord;
+    await expect.poll(async () => ((await (await api(b.url, `/api/sessions/${id}/confirmations`)).json()) as { confirmations: unknown[] }).confirmations.length).toBe(1);
+    const lease = JSON.parse(await (await fetch(`${s3.endpoint}/sessions/web/leases/${id}.lease`)).text()) as { endpoint?: string };
+    expect(lease.endpoint).toBe(b.url);
+    const onA = (await (await api(a.server.url, `/api/sessions/${id}/confirmations`)).json()) as { confirmations: { confirmationId: string }[]; source: string };
+    expect(onA.source).toBe('store');
+    expect(onA.confirmations).toHaveLength(1);
+    const answered = await api(a.server.url, `/api/sessions/${id}/confirmations/${encodeURIComponent(onA.confirmations[0]!.confirmationId)}`, { method: 'POST', body: JSON.stringify({ approved: false }) });
+    expect(answered.status).toBe(200);
+    const events = await collectSse(await api(b.url, `/api/sessions/${id}/runs/${run.id}/stream`));
+    expect(JSON.parse(events.at(-1)?.data ?? '{}')).toMatchObject({ status: 'completed' });
+    expect(events.some((m) => m.event === 'confirmation_received')).toBe(true);
+  });
+});

@@ -23,6 +23,9 @@ describe('resolveServerOptions', () => {
     expect(() => resolveServerOptions({ agent, workspaceRoots: ['/srv'], confirmationPolicy: { enabled: false } })).toThrow(/enabled/);
     expect(() => resolveServerOptions({ agent, workspaceRoots: ['/srv'], confirmationPolicy: { timeoutAction: 'auto_approve' } })).toThrow(/auto_approve/);
     expect(() => resolveServerOptions({ agent, workspaceRoots: ['/srv'], confirmationPolicy: { yoloLanes: ['query'] } })).toThrow(/yoloLanes/);
+    expect(() => resolveServerOptions({ agent, workspaceRoots: ['/srv'], advertiseUrl: 'ftp://host' })).toThrow(/advertiseUrl/);
+    expect(() => resolveServerOptions({ agent, workspaceRoots: ['/srv'], advertiseUrl: 'http://host:7420/api' })).toThrow(/advertiseUrl/);
+    expect(resolveServerOptions({ agent, workspaceRoots: ['/srv'], advertiseUrl: 'http://Replica-2.internal:7420/' }).advertiseUrl).toBe('http://replica-2.internal:7420');
     expect(() => resolveServerOptions({ agent, workspaceRoots: ['/srv'], maxBodyBytes: 0 })).toThrow(/positive/);
     expect(() => resolveServerOptions({ agent, workspaceRoots: ['/srv'], port: 70_000 })).toThrow(/port/);
     expect(() => resolveServerOptions({ agent, workspaceRoots: ['/srv'], maxStreamMs: -1 })).toThrow(/maxStreamMs/);

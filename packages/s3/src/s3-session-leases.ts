@@ -50,6 +50,7 @@ export class S3SessionLeases implements S3SessionLeasesLike {
   readonly #secrets: readonly string[];
   readonly #ttlMs: number;
   readonly #now: () => number;
+  #endpoint: string | null = null;
 
   constructor(options: S3SessionLeasesOptions) {
     if (typeof options !== 'object' || options === null) throw new CodeError('CONFIG_ERROR', 'S3SessionLeases needs options', { details: { field: 'options' } });
@@ -69,6 +70,11 @@ export class S3SessionLeases implements S3SessionLeasesLike {
   /** How often a holder should renew: a third of the lifetime. */
   get renewIntervalMs(): number {
     return Math.max(50, Math.floor(this.#ttlMs / 3));
+  }
+
+  /** Names the base URL where this process serves; the leases it takes from then on carry it (`endpoint`). */
+  advertise(endpoint: string): void {
+    this.#endpoint = endpoint;
   }
 
   /** Takes the lease of `sessionId` if it is free or expired (not re-entrant). */
@@ -129,7 +135,7 @@ export class S3SessionLeases implements S3SessionLeasesLike {
   }
 
   #record(): S3LeaseRecord {
-    return { owner: this.owner, host: hostname(), pid: process.pid, expiresAtMs: this.#now() + this.#ttlMs };
+    return { owner: this.owner, host: hostname(), pid: process.pid, expiresAtMs: this.#now() + this.#ttlMs, ...(this.#endpoint === null ? {} : { endpoint: this.#endpoint }) };
   }
 
   #keyOf(sessionId: string): string {
@@ -143,7 +149,7 @@ function parseRecord(text: string): S3LeaseRecord {
   try {
     const value = JSON.parse(text) as Partial<S3LeaseRecord>;
     if (typeof value.owner === 'string' && typeof value.expiresAtMs === 'number') {
-      return { owner: value.owner, host: String(value.host ?? ''), pid: Number(value.pid ?? 0), expiresAtMs: value.expiresAtMs };
+      return { owner: value.owner, host: String(value.host ?? ''), pid: Number(value.pid ?? 0), expiresAtMs: value.expiresAtMs, ...(typeof value.endpoint === 'string' ? { endpoint: value.endpoint } : {}) };
     }
   } catch {
     // fall through

@@ -11,4 +11,6 @@ export interface S3LeaseRecord {
   readonly pid: number;
   /** Wall-clock time after which any process may take the lease over. */
   readonly expiresAtMs: number;
+  /** Base URL where the holder serves its API (the web host advertises it), when it named one. */
+  readonly endpoint?: string;
 }

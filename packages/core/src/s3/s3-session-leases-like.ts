@@ -19,6 +19,8 @@ export interface S3SessionLeasesLike {
   renew(sessionId: string): Promise<boolean>;
   /** Gives the lease back (no-op when this owner does not hold it). */
   release(sessionId: string): Promise<void>;
+  /** Names the base URL where this process serves (written into the leases it takes from then on). */
+  advertise?(endpoint: string): void;
   /** Closes the S3 client the leases built (not one passed in). */
   close(): void;
 }
