@@ -7,14 +7,9 @@ import { addRunUsage, EMPTY_RUN_USAGE } from './run-usage.js';
 /** Status of a recorded run. */
 export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 
-/** Token usage summed over a run. */
-export interface RunUsage {
-  readonly promptTokens: number;
-  readonly completionTokens: number;
-  readonly totalTokens: number;
-  readonly cacheReadTokens: number;
-  readonly cacheWriteTokens: number;
-}
+import type { RunUsage } from './run-usage.js';
+
+export type { RunUsage } from './run-usage.js';
 
 /** The record of one `send` / `stream` call. */
 export interface RunRecord {

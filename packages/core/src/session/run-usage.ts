@@ -1,11 +1,19 @@
 import type { LlmUsage } from '../llm/llm-client.js';
-import type { RunUsage } from './run-store.js';
 
 /**
  * The conversions of the one usage type, {@link LlmUsage} (what every model call reports), to
  * the shapes that publish it: a run's record (`RunUsage`, also the fields of `SendResult`) here,
  * the `usage` of `turn_end` / `agent_end` in `usagePayload` (`usage-payload.ts`).
  */
+
+/** Token usage summed over a run. */
+export interface RunUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly totalTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+}
 
 /** A run before any model work. */
 export const EMPTY_RUN_USAGE: RunUsage = Object.freeze({ promptTokens: 0, completionTokens: 0, totalTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });

@@ -11,27 +11,14 @@ import type { Conversation } from './conversation.js';
 import type { ToolCallRequest, ToolCallRunner } from './tool-call-runner.js';
 import { usagePayload } from './usage-payload.js';
 import { turnRules } from './turn-rules/turn-rules.js';
-import type { TurnRule } from './turn-rules/turn-rule.js';
+import type { TurnRule, TurnRuleLimits } from './turn-rules/turn-rule.js';
 
-/** Limits of one run of the loop. */
-export interface TurnLoopLimits {
-  /** Model turns that may request tools before the run stops. */
-  readonly maxToolRounds: number;
-  /** Consecutive rounds whose tool calls all failed before the run stops. */
-  readonly circuitBreakerThreshold: number;
-  /** Identical consecutive calls (same tool, same args) allowed before they are refused. */
-  readonly duplicateToolCallThreshold: number;
+/** Limits of one run of the loop: its rules' limits, and the model call's. */
+export interface TurnLoopLimits extends TurnRuleLimits {
   /** Deadline of one model call including retries, ms; `undefined` = none. */
   readonly llmApiTimeoutMs: number | undefined;
   /** Response token cap sent to the model. */
   readonly maxOutputTokens: number | undefined;
-  /**
-   * Consecutive model turns whose tool calls had malformed JSON arguments that are answered with
-   * an error for the model to retry; one more stops the run (LLM_ERROR).
-   */
-  readonly maxParseRetries: number;
-  /** Times a reply cut at the output-token limit is continued (`continuationEnabled`); 0 = never. */
-  readonly maxContinuationTurns: number;
 }
 
 /** What the loop needs from its session. */

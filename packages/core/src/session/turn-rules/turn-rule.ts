@@ -39,3 +39,20 @@ export interface TurnRule {
   /** The results of a round: the error that stops the run, or `null`. */
   afterToolRound?(results: readonly ToolResult[]): CodeError | null;
 }
+
+/** The limits the turn rules enforce (session options, defaults applied). */
+export interface TurnRuleLimits {
+  /** Model turns that may request tools before the run stops. */
+  readonly maxToolRounds: number;
+  /** Consecutive rounds whose tool calls all failed before the run stops. */
+  readonly circuitBreakerThreshold: number;
+  /** Identical consecutive calls (same tool, same args) allowed before they are refused. */
+  readonly duplicateToolCallThreshold: number;
+  /**
+   * Consecutive model turns whose tool calls had malformed JSON arguments that are answered with
+   * an error for the model to retry; one more stops the run (LLM_ERROR).
+   */
+  readonly maxParseRetries: number;
+  /** Times a reply cut at the output-token limit is continued (`continuationEnabled`); 0 = never. */
+  readonly maxContinuationTurns: number;
+}
