@@ -46,6 +46,13 @@ describe('sweepMarkedProcesses', () => {
     expect(host.killed).toEqual([10, 11, 14]);
   });
 
+  it('is self-contained: its source alone works (the local spawn helper embeds it)', () => {
+    const __name = <T>(target: T): T => target;
+    const rebuilt = new Function('__name', `return (${sweepMarkedProcesses.toString()});`)(__name) as typeof sweepMarkedProcesses;
+    const host = table({ 7: { environ: 'M=a\0', stat: '7 (x) S 1 7 7', comm: 'x\n' } });
+    expect(rebuilt(host, ['M=a'])).toEqual([[{ pid: 7, command: 'x', pgid: 7 }]]);
+  });
+
   it('finds nothing without markers or without /proc', () => {
     expect(sweepMarkedProcesses(table({ 5: { environ: 'M=a\0' } }), [])).toEqual([]);
     const none = { ...table({}), readdirSync: () => { throw new Error('ENOENT'); } };
