@@ -32,7 +32,6 @@ import { RunExecutor } from './run-executor.js';
 import { RunStore } from './run-store.js';
 import { SessionEventBus } from './session-event-bus.js';
 import { FeatureSet } from './session-feature.js';
-import type { SessionFeature } from './session-feature.js';
 import type { ResolvedSessionOptions } from './session-options.js';
 import { SessionPersistence } from './session-persistence.js';
 import type { SnapshotDraft } from './session-persistence.js';
@@ -94,7 +93,7 @@ export interface SessionParts {
  * tools, services, prompt sections, commands, hooks and snapshot slices), and restores the
  * init's snapshot when it resumes one.
  */
-export function composeSession(init: AgentSessionInit, extraFeatures: readonly SessionFeature[] = []): SessionParts {
+export function composeSession(init: AgentSessionInit): SessionParts {
   const { sessionId, workspace, options } = init;
   const sandboxStatus = init.sandboxStatus ?? Object.freeze({ active: false, kind: 'none', network: 'full', reason: 'no sandbox was set up for this session' });
   // Host-only opt-in: bash that runs inside the sandbox skips confirmation (deny and ask rules still win).
@@ -136,7 +135,7 @@ export function composeSession(init: AgentSessionInit, extraFeatures: readonly S
   const compactor = options.autoCompact ? new ContextCompactor({ llm: llm('compaction'), maxContextTokens: options.maxContextTokens, threshold: options.autoCompactThreshold, ...(options.llmApiTimeoutMs === undefined ? {} : { llmApiTimeoutMs: options.llmApiTimeoutMs }) }) : null;
   const prompt = { base: '' };
   const features = registerFeatures(ctx, { compactor: () => compactor, system: () => featureSet.prompt(prompt.base), requestTools: () => deferred.requestTools() });
-  const featureSet = new FeatureSet([...Object.values(features), ...extraFeatures]);
+  const featureSet = new FeatureSet(Object.values(features));
   for (const name of featureSet.withdrawnTools()) registry.unregister(name);
   const kernel = new InvocationKernel({
     registry, workspace, sessionId, emit, hooks, confirmation, security, artifacts, telemetry,
