@@ -4,6 +4,8 @@
 // opens its own tabs. Screenshots (1280 and 420 px) go to $A3S_UI_SCREENSHOTS or reports/server-ui/.
 // Skipped, with the reason printed, only when /usr/bin/chromium is absent outside CI.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import type { AddressInfo, Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,11 +34,30 @@ describe.skipIf(skip)('browser UI (chromium, UI message stream)', { timeout: 60_
   let h: ServerHarness;
   let context: BrowserContext;
   let profile: string;
+  // A TCP relay in front of the server, whose connections a test can cut (a proxy or network
+  // dropping the stream; chromium's offline mode leaves open responses alone).
+  let relay: Server;
+  let relayUrl: string;
+  const relayed = new Set<Socket>();
 
   beforeAll(async () => {
     if (!hasChromium) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package for these tests`);
     if (!uiBuilt) throw new Error('dist/ui is missing: run `pnpm --filter @a3s-lab/server run build` first (Vite builds the UI)');
-    h = await startServerHarness({ confirmationPolicy: { defaultTimeoutMs: 60_000, timeoutAction: 'reject' } });
+    let target = 0;
+    relay = createServer((client) => {
+      const upstream = connect(target, '127.0.0.1');
+      for (const socket of [client, upstream]) {
+        relayed.add(socket);
+        socket.on('close', () => relayed.delete(socket));
+        socket.on('error', () => socket.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const relayHost = `127.0.0.1:${(relay.address() as AddressInfo).port}`;
+    relayUrl = `http://${relayHost}`;
+    h = await startServerHarness({ confirmationPolicy: { defaultTimeoutMs: 60_000, timeoutAction: 'reject' }, allowedHosts: [relayHost], allowedOrigins: [relayUrl] });
+    target = h.server.port;
     profile = mkdtempSync(join(tmpdir(), 'a3s-chromium-'));
     mkdirSync(shots, { recursive: true });
     context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1280, height: 800 } });
@@ -49,21 +70,23 @@ describe.skipIf(skip)('browser UI (chromium, UI message stream)', { timeout: 60_
   });
   afterAll(async () => {
     await context?.close();
+    for (const socket of relayed) socket.destroy();
+    await new Promise<void>((resolve) => (relay === undefined ? resolve() : relay.close(() => resolve())));
     await h?.cleanup();
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
-  async function tab(path = '/'): Promise<Page> {
+  async function tab(path = '/', base = h.server.url): Promise<Page> {
     const page = await context.newPage();
     // Generous: the CI machine runs other suites beside this one; nothing here asserts a duration.
     page.setDefaultTimeout(20_000);
-    await page.goto(`${h.server.url}${path}`);
+    await page.goto(`${base}${path}`);
     return page;
   }
 
   /** Types `prompt` on a fresh tab at `/` and presses Enter: the UI creates a session and runs it. */
-  async function sendFromNewTab(prompt: string): Promise<{ page: Page; sessionId: string }> {
-    const page = await tab('/');
+  async function sendFromNewTab(prompt: string, base = h.server.url): Promise<{ page: Page; sessionId: string }> {
+    const page = await tab('/', base);
     await page.locator('#workspace-input').fill(h.repo);
     await page.locator('#prompt-input').fill(prompt);
     await page.locator('#prompt-input').press('Enter');
@@ -175,6 +198,21 @@ describe.skipIf(skip)('browser UI (chromium, UI message stream)', { timeout: 60_
     await again.locator('.run-end', { hasText: 'Run completed' }).waitFor();
     expect(await again.locator('.msg.assistant').last().textContent()).toContain('word29');
     await again.close();
+  });
+
+  it('a stream cut mid-run (a proxy dropped it) resumes by itself, the text whole and once', async () => {
+    // Another origin (the relay's) has its own storage: the token comes in the fragment again.
+    const first = await tab(`/#token=${TEST_TOKEN}`, relayUrl);
+    await first.close();
+    h.model.setScenario([textResponse(Array.from({ length: 30 }, (_, i) => `part${i} `), { chunkDelayMs: 60 })]);
+    const { page } = await sendFromNewTab('Stream, then lose the connection', relayUrl);
+    await page.locator('.msg.assistant', { hasText: 'part2' }).waitFor();
+    for (const socket of relayed) socket.destroy();
+    await page.locator('.run-end', { hasText: 'Run completed' }).waitFor();
+    const text = (await page.locator('.msg.assistant').last().textContent()) ?? '';
+    expect(text.match(/part0 /g)).toHaveLength(1);
+    expect(text).toContain('part29');
+    await page.close();
   });
 
   it('Esc (Stop) cancels the run on the server', async () => {

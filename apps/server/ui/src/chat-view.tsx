@@ -14,6 +14,9 @@ import { MessageView } from './message-view.js';
 import { waitForRunEvent } from './run-watch.js';
 import type { AnswerApproval } from './tool-card.js';
 
+/** Times a broken stream of a running run is resumed before the error stays on screen. */
+const MAX_RESUME_RETRIES = 5;
+
 /** The metadata the host puts on an assistant message (`start` / `finish` chunks). */
 interface RunMetadata {
   readonly runId?: string;
@@ -141,10 +144,26 @@ function Conversation({ token, sessionId, initialPrompt, runningRunId, updatedAt
     return () => abort.abort();
   }, [waiting, meta.runId, meta.lastSequence, token, sessionId, resumeStream]);
 
+  // The stream broke mid-run (network, a proxy): the run goes on on the server, so replay it
+  // after a pause, a few times with growing pauses; a stream that flows again resets the count.
+  const retries = useRef(0);
+  if (status === 'streaming') retries.current = 0;
+  useEffect(() => {
+    const runId = meta.runId;
+    if (status !== 'error' || runId === undefined || (meta.status !== undefined && meta.status !== 'running') || retries.current >= MAX_RESUME_RETRIES) return;
+    const timer = setTimeout(() => {
+      retries.current += 1;
+      resumeRun.current = runId;
+      clearError();
+      void resumeStream();
+    }, 500 * 2 ** retries.current);
+    return () => clearTimeout(timer);
+  }, [status, meta.runId, meta.status, clearError, resumeStream]);
+
   // Idle here while the session changed elsewhere (another tab or host ran a prompt; the
   // session list saw a newer save): read the conversation again, prompts included, and follow
   // the run when it still runs.
-  const idle = status === 'ready' && !waiting;
+  const idle = (status === 'ready' || status === 'error') && !waiting;
   const idleRef = useRef(idle);
   idleRef.current = idle;
   const seenSave = useRef(updatedAtMs);
