@@ -24,6 +24,7 @@ describe('@a3s-lab/code public surface', () => {
       'Session',
       'VERIFICATION_REPORT_SCHEMA',
       'agentEventTypesV1',
+      'createFleet',
       'createLlmClient',
       'defineTool',
       'isKnownAgentEvent',

@@ -27,6 +27,8 @@ export type { S3ConnectionOptions, S3SessionStoreOptions, S3WorkspaceBackendOpti
 // are plain data declared here (no pg or PGlite type in these typings).
 export { PostgresSessionStore } from './postgres-session-store.js';
 export type { PostgresSessionPage, PostgresSessionQuery, PostgresSessionStoreOptions } from './postgres-session-store-types.js';
+export { createFleet } from './postgres-fleet.js';
+export type { FleetAgentLike, FleetPendingConfirmation, FleetRun, FleetRunStatus, FleetSessionLike, FleetWorkHandle, PostgresFleet, PostgresFleetOptions, ReconcileDecision } from './postgres-fleet-types.js';
 export {
   AGENT_EVENT_TYPES_V1,
   CodeError,

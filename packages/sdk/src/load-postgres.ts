@@ -4,6 +4,7 @@ import { assertPackageInstalled, lazyOptionalPackage } from '@a3s-lab/code-core/
 import type { OptionalPackage } from '@a3s-lab/code-core/internal';
 import type { SessionStore } from '@a3s-lab/code-core';
 
+import type { PostgresFleet, PostgresFleetOptions } from './postgres-fleet-types.js';
 import type { PostgresSessionPage, PostgresSessionQuery, PostgresSessionStoreOptions } from './postgres-session-store-types.js';
 
 /** The store class of `@a3s-lab/code-postgres` as the SDK uses it. */
@@ -21,12 +22,13 @@ export interface PostgresSessionStoreLike extends SessionStore {
  */
 export interface PostgresModule {
   readonly PostgresSessionStore: new (options: PostgresSessionStoreOptions) => PostgresSessionStoreLike;
+  readonly createFleet: (options: PostgresFleetOptions) => Promise<PostgresFleet>;
 }
 
 /** The package that carries PostgreSQL support; installed only by users who need it. */
 export const POSTGRES_PACKAGE: string = '@a3s-lab/code-postgres';
 
-const POSTGRES_SUPPORT: OptionalPackage = { name: POSTGRES_PACKAGE, code: 'CONFIG_ERROR', neededBy: 'PostgreSQL support (PostgresSessionStore, storage_backend = "postgres")' };
+const POSTGRES_SUPPORT: OptionalPackage = { name: POSTGRES_PACKAGE, code: 'CONFIG_ERROR', neededBy: 'PostgreSQL support (PostgresSessionStore, createFleet, storage_backend = "postgres")' };
 
 /**
  * Loads `@a3s-lab/code-postgres` (and with it `pg` / PGlite) the first time a Postgres store does

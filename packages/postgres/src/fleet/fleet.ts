@@ -143,6 +143,12 @@ export class Fleet {
     return row === undefined ? null : toRun(row);
   }
 
+  /** The runs of session `sessionId`, oldest first (what a web host lists as the session's runs). */
+  async sessionRuns(sessionId: string): Promise<FleetRun[]> {
+    const found = await this.#db.query<RunRow>('SELECT * FROM a3s_fleet_runs WHERE session_id = $1 ORDER BY created_at, run_id', [sessionId]);
+    return found.rows.map(toRun);
+  }
+
   /** Cancels a run from any process; `false` when it is already over. */
   async cancel(runId: string): Promise<boolean> {
     this.#open();
