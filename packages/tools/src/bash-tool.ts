@@ -1,7 +1,7 @@
-import { toolFailure } from '@a3s-lab/code-core';
+import { defineTool, toolFailure } from '@a3s-lab/code-core';
 import { maskCutSeams } from './cut-seams.js';
 import { OutputStreamer } from './output-streamer.js';
-import type { ExecResult, Tool, ToolOutput } from '@a3s-lab/code-core';
+import type { ExecResult, FromJsonSchema, Tool, ToolOutput, ToolParametersSchema } from '@a3s-lab/code-core';
 import { mutatingCapabilities } from './tool-support.js';
 
 /** Command deadline when no `timeout` is given, in ms. */
@@ -17,12 +17,20 @@ export const BASH_KERNEL_MARGIN_MS = 5_000;
  */
 export const BASH_MAX_OUTPUT_BYTES = 1024 * 1024;
 
-/** Arguments of `bash`. */
-export interface BashArgs {
-  readonly command: string;
-  readonly timeout?: number;
-  readonly description?: string;
-}
+/** The JSON Schema of `bash`'s arguments: what the model sees and the kernel validates. */
+const PARAMETERS = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['command'],
+  properties: {
+    command: { type: 'string', minLength: 1, maxLength: 65536, description: 'bash -c command line.' },
+    timeout: { type: 'integer', minimum: 1, maximum: MAX_BASH_TIMEOUT_MS, description: `Milliseconds. Default ${DEFAULT_BASH_TIMEOUT_MS}.` },
+    description: { type: 'string', maxLength: 1000, description: 'What it does, for the user.' },
+  },
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of `bash`, read from its schema. */
+type BashArgs = FromJsonSchema<typeof PARAMETERS>;
 
 /**
  * Creates the `bash` tool: runs a command with `bash -c` in the workspace root through the
@@ -31,20 +39,11 @@ export interface BashArgs {
  * process exit code.
  */
 export function createBashTool(): Tool<BashArgs> {
-  return {
+  return defineTool({
     name: 'bash',
     description:
       'Run a command with bash -c in the workspace root; returns stdout, stderr and the exit code. Long output keeps its start and end.',
-    parameters: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['command'],
-      properties: {
-        command: { type: 'string', minLength: 1, maxLength: 65536, description: 'bash -c command line.' },
-        timeout: { type: 'integer', minimum: 1, maximum: MAX_BASH_TIMEOUT_MS, description: `Milliseconds. Default ${DEFAULT_BASH_TIMEOUT_MS}.` },
-        description: { type: 'string', maxLength: 1000, description: 'What it does, for the user.' },
-      },
-    },
+    parameters: PARAMETERS,
     requires: ['exec'],
     capabilities: () => mutatingCapabilities(),
     permissionTarget: (args) => ({ kind: 'command', command: args.command }),
@@ -62,7 +61,7 @@ export function createBashTool(): Tool<BashArgs> {
         live.close();
       }
     },
-  };
+  });
 }
 
 /** Formats a process result as the `bash` tool output (shared by hosts that run commands). */

@@ -1,6 +1,6 @@
-import { CodeError } from '@a3s-lab/code-core';
+import { CodeError, defineTool } from '@a3s-lab/code-core';
 import { canRunInParallel } from '@a3s-lab/code-core/internal';
-import type { JsonSchema, Tool, ToolContext, ToolOutput, ToolResult } from '@a3s-lab/code-core';
+import type { FromJsonSchema, Tool, ToolContext, ToolOutput, ToolParametersSchema, ToolResult } from '@a3s-lab/code-core';
 import { renderBatch } from './batch-render.js';
 import type { BatchChildOutcome } from './batch-render.js';
 import { invalidArgument } from './tool-support.js';
@@ -14,25 +14,8 @@ export const DEFAULT_BATCH_CONCURRENCY = 8;
 /** Byte budget of the rendered batch output (summary, headers and every child's share). */
 export const BATCH_MAX_OUTPUT_BYTES = 65536;
 
-/** One call of a batch. */
-export interface BatchInvocation {
-  /** Tool to call (any tool of the session surface except another `batch`). */
-  readonly tool: string;
-  /** Its arguments, validated by the kernel against that tool's schema. */
-  readonly args: Record<string, unknown>;
-  /** Correlation id, unique in the batch; the nested call's tool id ends with it. Default: the index. */
-  readonly id?: string;
-  /** Free-text label of the step, echoed in the output and metadata. */
-  readonly step?: string;
-}
-
-/** Arguments of `batch`. */
-export interface BatchArgs {
-  readonly invocations: readonly BatchInvocation[];
-  readonly max_concurrency?: number;
-}
-
-const BATCH_PARAMETERS: JsonSchema = {
+/** The JSON Schema of `batch`'s arguments: what the model sees and the kernel validates. */
+const BATCH_PARAMETERS = {
   type: 'object',
   additionalProperties: false,
   required: ['invocations'],
@@ -61,7 +44,12 @@ const BATCH_PARAMETERS: JsonSchema = {
       description: `Default ${DEFAULT_BATCH_CONCURRENCY}.`,
     },
   },
-};
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of `batch`, read from its schema. */
+type BatchArgs = FromJsonSchema<typeof BATCH_PARAMETERS>;
+/** One call of a batch: a tool (any but another `batch`), its arguments (validated against that tool's schema), an id unique in the batch (default: the index) and a step label. */
+type BatchInvocation = BatchArgs['invocations'][number];
 
 const DESCRIPTION = [
   `Run up to ${MAX_BATCH_INVOCATIONS} independent tool calls (not batch) in one step; concurrently when all are read-only, else in order.`,

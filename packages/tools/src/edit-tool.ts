@@ -1,47 +1,42 @@
-import { HostFailure } from '@a3s-lab/code-core';
-import type { Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import { defineTool, HostFailure } from '@a3s-lab/code-core';
+import type { FromJsonSchema, Tool, ToolContext, ToolOutput, ToolParametersSchema } from '@a3s-lab/code-core';
 import { describeChange } from './change-metadata.js';
 import { decodeFileText, encodeFileText } from './file-text.js';
 import { loadFile } from './load-file.js';
 import { invalidArgument, looksBinary, mutatingCapabilities, readOnlyCapabilities } from './tool-support.js';
 
-/** Arguments of `edit`. */
-export interface EditArgs {
-  readonly file_path: string;
-  readonly old_string: string;
-  readonly new_string: string;
-  readonly replace_all?: boolean;
-  readonly dry_run?: boolean;
-  readonly expected_replacements?: number;
-  readonly max_replacements?: number;
-}
+/** The JSON Schema of `edit`'s arguments: what the model sees and the kernel validates. */
+const PARAMETERS = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['file_path', 'old_string', 'new_string'],
+  properties: {
+    file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path.' },
+    old_string: { type: 'string', minLength: 1, description: 'Exact text to replace.' },
+    new_string: { type: 'string', description: 'Differs from old_string.' },
+    replace_all: { type: 'boolean', description: 'Every occurrence. Default false.' },
+    dry_run: { type: 'boolean', description: 'Default false.' },
+    expected_replacements: { type: 'integer', minimum: 1, maximum: 100000, description: 'Fail unless exactly this many (implies all).' },
+    max_replacements: { type: 'integer', minimum: 1, maximum: 100000, description: 'Fail above this many.' },
+  },
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of `edit`, read from its schema. */
+type EditArgs = FromJsonSchema<typeof PARAMETERS>;
 
 /** Creates the `edit` tool: exact-string replacement with a dry-run preview and count guards. */
 export function createEditTool(): Tool<EditArgs> {
-  return {
+  return defineTool({
     name: 'edit',
     description:
       'Replace an exact string in a file. old_string must match exactly (whitespace included) and, unless replace_all or ' +
       'expected_replacements is set, once. dry_run previews the diff; then apply with expected_replacements = the previewed count.',
-    parameters: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['file_path', 'old_string', 'new_string'],
-      properties: {
-        file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path.' },
-        old_string: { type: 'string', minLength: 1, description: 'Exact text to replace.' },
-        new_string: { type: 'string', description: 'Differs from old_string.' },
-        replace_all: { type: 'boolean', description: 'Every occurrence. Default false.' },
-        dry_run: { type: 'boolean', description: 'Default false.' },
-        expected_replacements: { type: 'integer', minimum: 1, maximum: 100000, description: 'Fail unless exactly this many (implies all).' },
-        max_replacements: { type: 'integer', minimum: 1, maximum: 100000, description: 'Fail above this many.' },
-      },
-    },
+    parameters: PARAMETERS,
     requires: ['read', 'write'],
     capabilities: (args) => (args.dry_run === true ? readOnlyCapabilities({ outputKind: 'diff' }) : mutatingCapabilities({ outputKind: 'diff' })),
     permissionTarget: (args) => ({ kind: 'paths', paths: [args.file_path] }),
     execute: (args, context) => executeEdit(args, context),
-  };
+  });
 }
 
 async function executeEdit(args: EditArgs, context: ToolContext): Promise<ToolOutput> {

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { boundUtf8HeadTail, isGenerationService, requireOnce, utf8ByteLength } from '@a3s-lab/code-core/internal';
-import { CodeError } from '@a3s-lab/code-core';
+import { CodeError, defineTool } from '@a3s-lab/code-core';
 import type { GenerationService } from '@a3s-lab/code-core/internal';
-import type { JsonSchema, LlmMessage, LlmRequest, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import type { FromJsonSchema, JsonSchema, LlmMessage, LlmRequest, Tool, ToolContext, ToolOutput, ToolParametersSchema } from '@a3s-lab/code-core';
 import { compileObjectSchema } from './object-schema.js';
 import type { ObjectSchema } from './object-schema.js';
 import { invalidArgument } from './tool-support.js';
@@ -20,18 +20,8 @@ export const PARTIAL_OBJECT_INTERVAL_MS = 100;
 /** Partial objects larger than this are reported as byte counts instead of values. */
 export const PARTIAL_OBJECT_EVENT_BYTES = 16_384;
 
-/** Arguments of `generate_object`. */
-export interface GenerateObjectArgs {
-  readonly schema: Record<string, unknown>;
-  readonly prompt: string;
-  readonly schema_name?: string;
-  readonly mode?: (typeof GENERATE_OBJECT_MODES)[number];
-  readonly max_repair_attempts?: number;
-  /** Extra instructions for the generation (style, language...). */
-  readonly instructions?: string;
-}
-
-const PARAMETERS: JsonSchema = {
+/** The JSON Schema of `generate_object`'s arguments (`instructions`: extra instructions such as style or language). */
+const PARAMETERS = {
   type: 'object',
   additionalProperties: false,
   required: ['schema', 'prompt'],
@@ -43,7 +33,10 @@ const PARAMETERS: JsonSchema = {
     max_repair_attempts: { type: 'integer', minimum: 0, maximum: MAX_REPAIR_ATTEMPTS },
     instructions: { type: 'string', maxLength: 20_000 },
   },
-};
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of `generate_object`, read from its schema. */
+type GenerateObjectArgs = FromJsonSchema<typeof PARAMETERS>;
 
 const SYSTEM = 'You produce one JSON value that matches the given JSON Schema exactly. Use only the information given. No commentary.';
 
@@ -55,12 +48,12 @@ const SYSTEM = 'You produce one JSON value that matches the given JSON Schema ex
  * (`{"object_partial": ...}`, at most every 100 ms).
  */
 export function createGenerateObjectTool(): Tool<GenerateObjectArgs> {
-  return {
+  return defineTool({
     name: 'generate_object',
     description: 'Generate a JSON object that matches a JSON Schema (validated, with automatic repair). Returns {"object": ...}.',
     parameters: PARAMETERS,
     capabilities: () => ({ readOnly: true, idempotent: false, cancellationSafe: true, outputKind: 'structured' }),
-    async execute(args: GenerateObjectArgs, context: ToolContext): Promise<ToolOutput> {
+    async execute(args, context) {
       const generation = context.services['generation'];
       if (!isGenerationService(generation)) throw new CodeError('TOOL_ERROR', 'generate_object needs the session model, which this session does not provide', { details: { errorKind: { type: 'unsupported', message: 'no generation service' } } });
       let schema: ObjectSchema;
@@ -72,14 +65,14 @@ export function createGenerateObjectTool(): Tool<GenerateObjectArgs> {
       const mode = args.mode === 'prompt' ? 'prompt' : 'tool';
       return generateObject(generation, schema, { ...args, name: args.schema_name ?? 'result', mode, attempts: 1 + (args.max_repair_attempts ?? DEFAULT_REPAIR_ATTEMPTS) }, context);
     },
-  };
+  });
 }
 
-interface Plan extends GenerateObjectArgs {
+type Plan = Omit<GenerateObjectArgs, 'mode'> & {
   readonly name: string;
   readonly mode: 'tool' | 'prompt';
   readonly attempts: number;
-}
+};
 
 async function generateObject(generation: GenerationService, schema: ObjectSchema, plan: Plan, context: ToolContext): Promise<ToolOutput> {
   const messages: LlmMessage[] = [{ role: 'user', content: [{ type: 'text', text: userPrompt(plan, schema) }] }];

@@ -1,6 +1,6 @@
-import { CodeError, toolFailure } from '@a3s-lab/code-core';
+import { CodeError, defineTool, toolFailure } from '@a3s-lab/code-core';
 import type { ExecResult, Tool, ToolCapabilities, ToolContext, ToolOutput } from '@a3s-lab/code-core';
-import { DEFAULT_GIT_LIMIT, DEFAULT_GIT_MAX_BYTES, GIT_COMMANDS, GIT_SUBCOMMANDS } from './git-args.js';
+import { DEFAULT_GIT_LIMIT, DEFAULT_GIT_MAX_BYTES, GIT_PARAMETERS } from './git-args.js';
 import type { GitArgs } from './git-args.js';
 import { formatGitResult } from './git-format.js';
 import { GIT_BRANCH_FORMAT, GIT_LOG_FORMAT } from './git-parse.js';
@@ -33,29 +33,12 @@ export function isReadOnlyGit(args: GitArgs): boolean {
  * push/pop/apply/drop and worktree create/remove change the repository.
  */
 export function createGitTool(): Tool<GitArgs> {
-  return {
+  return defineTool({
     name: 'git',
     description:
       'git with typed results: status, log, diff, checkout (ref); branch/stash/remote/worktree list, or subcommand: ' +
       'branch create/remove (name, ref), stash push/pop/apply/drop, worktree create/remove (path, branch, ref).',
-    parameters: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['command'],
-      properties: {
-        command: { type: 'string', enum: [...GIT_COMMANDS], description: 'The git command.' },
-        subcommand: { type: 'string', enum: [...GIT_SUBCOMMANDS], description: 'Default list.' },
-        limit: { type: 'integer', minimum: 1, maximum: 200, description: `Default ${DEFAULT_GIT_LIMIT}.` },
-        cursor: { type: 'string', minLength: 1, maxLength: 64, description: 'metadata.next_cursor of the same query.' },
-        max_bytes: { type: 'integer', minimum: 256, maximum: 102400, description: `Diff page bytes. Default ${DEFAULT_GIT_MAX_BYTES}.` },
-        path: { type: 'string', minLength: 1, description: 'Limits status/log/diff; worktree directory.' },
-        ref: { type: 'string', minLength: 1, maxLength: 256, description: 'Commit-ish, range a..b or stash@{n}.' },
-        branch: { type: 'string', minLength: 1, maxLength: 256, description: 'worktree create: new branch; checkout.' },
-        name: { type: 'string', minLength: 1, maxLength: 256, description: 'branch create/remove.' },
-        message: { type: 'string', minLength: 1, maxLength: 4096, description: 'stash push.' },
-        staged: { type: 'boolean', description: 'diff --cached.' },
-      },
-    },
+    parameters: GIT_PARAMETERS,
     requires: ['git'],
     capabilities: (args): Partial<ToolCapabilities> => {
       const paginated = args.command === 'log' || args.command === 'diff' || ((args.subcommand ?? 'list') === 'list' && ['branch', 'stash', 'worktree'].includes(args.command));
@@ -67,7 +50,7 @@ export function createGitTool(): Tool<GitArgs> {
       command: ['git', args.command, args.subcommand, args.name, args.branch, args.ref, args.path].filter((part): part is string => part !== undefined).join(' '),
     }),
     execute: (args, context) => executeGit(args, context),
-  };
+  });
 }
 
 const REF = /^[^-\s\x00-\x1f\x7f?*[\\:][^\s\x00-\x1f\x7f?*[\\:]*$/;

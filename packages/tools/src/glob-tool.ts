@@ -1,5 +1,5 @@
-import { toolFailure } from '@a3s-lab/code-core';
-import type { Tool } from '@a3s-lab/code-core';
+import { defineTool, toolFailure } from '@a3s-lab/code-core';
+import type { FromJsonSchema, Tool, ToolParametersSchema } from '@a3s-lab/code-core';
 import { failureFromThrown, readOnlyCapabilities } from './tool-support.js';
 
 /** Paths per `glob` page when no `limit` is given. */
@@ -7,33 +7,30 @@ export const DEFAULT_GLOB_LIMIT = 200;
 /** Largest `glob` page. */
 export const MAX_GLOB_LIMIT = 1000;
 
-/** Arguments of `glob`. */
-export interface GlobArgs {
-  readonly pattern: string;
-  readonly path?: string;
-  readonly limit?: number;
-  readonly cursor?: string;
-  readonly sort?: 'backend' | 'path';
-}
+/** The JSON Schema of `glob`'s arguments: what the model sees and the kernel validates. */
+const PARAMETERS = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['pattern'],
+  properties: {
+    pattern: { type: 'string', minLength: 1, maxLength: 4096, description: '* ? within a segment, ** across, {a,b}.' },
+    path: { type: 'string', minLength: 1, description: 'Directory. Default the root.' },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_GLOB_LIMIT, description: `Default ${DEFAULT_GLOB_LIMIT}.` },
+    cursor: { type: 'string', minLength: 1, maxLength: 4096, description: 'metadata.next_cursor of the same query.' },
+    sort: { type: 'string', enum: ['backend', 'path'], description: 'Default backend (recency).' },
+  },
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of `glob`, read from its schema. */
+type GlobArgs = FromJsonSchema<typeof PARAMETERS>;
 
 /** Creates the `glob` tool: file paths matching a glob, one per line, with cursor pagination. */
 export function createGlobTool(): Tool<GlobArgs> {
-  return {
+  return defineTool({
     name: 'glob',
     description:
       'Find files by glob (e.g. "src/**/*.ts"), one path per line, most recently modified first (local workspace); sort: "path" gives stable lexical pages.',
-    parameters: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['pattern'],
-      properties: {
-        pattern: { type: 'string', minLength: 1, maxLength: 4096, description: '* ? within a segment, ** across, {a,b}.' },
-        path: { type: 'string', minLength: 1, description: 'Directory. Default the root.' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_GLOB_LIMIT, description: `Default ${DEFAULT_GLOB_LIMIT}.` },
-        cursor: { type: 'string', minLength: 1, maxLength: 4096, description: 'metadata.next_cursor of the same query.' },
-        sort: { type: 'string', enum: ['backend', 'path'], description: 'Default backend (recency).' },
-      },
-    },
+    parameters: PARAMETERS,
     requires: ['search'],
     capabilities: () => readOnlyCapabilities({ resumable: true, supportsPagination: true }),
     permissionTarget: (args) => ({ kind: 'paths', paths: [args.path ?? '.'] }),
@@ -62,5 +59,5 @@ export function createGlobTool(): Tool<GlobArgs> {
         metadata: { count: page.items.length, next_cursor: page.nextCursor, truncated, ...(page.warnings === undefined ? {} : { warnings: page.warnings }) },
       };
     },
-  };
+  });
 }

@@ -1,5 +1,5 @@
-import { toolFailure } from '@a3s-lab/code-core';
-import type { SearchOutputMode, SearchResult, Tool } from '@a3s-lab/code-core';
+import { defineTool, toolFailure } from '@a3s-lab/code-core';
+import type { FromJsonSchema, SearchOutputMode, SearchResult, Tool, ToolParametersSchema } from '@a3s-lab/code-core';
 import { failureFromThrown, invalidArgument, readOnlyCapabilities } from './tool-support.js';
 
 /** Items per `grep` page when no `limit` is given (lines in content mode, files otherwise). */
@@ -11,17 +11,25 @@ export const MAX_GREP_CONTEXT = 20;
 /** Matched lines are cut at this many characters (minified files). */
 export const MAX_GREP_LINE_CHARS = 500;
 
-/** Arguments of `grep`. */
-export interface GrepArgs {
-  readonly pattern: string;
-  readonly path?: string;
-  readonly glob?: string;
-  readonly context?: number;
-  readonly '-i'?: boolean;
-  readonly output_mode?: SearchOutputMode;
-  readonly limit?: number;
-  readonly cursor?: string;
-}
+/** The JSON Schema of `grep`'s arguments: what the model sees and the kernel validates. */
+const PARAMETERS = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['pattern'],
+  properties: {
+    pattern: { type: 'string', minLength: 1, maxLength: 4096, description: 'Regex to search for.' },
+    path: { type: 'string', minLength: 1, description: 'File or directory. Default the root.' },
+    glob: { type: 'string', minLength: 1, maxLength: 4096, description: 'File filter, e.g. "*.ts".' },
+    context: { type: 'integer', minimum: 0, maximum: MAX_GREP_CONTEXT, description: 'Context lines. Default 0.' },
+    '-i': { type: 'boolean', description: 'Ignore case.' },
+    output_mode: { type: 'string', enum: ['content', 'files_with_matches', 'count', 'summary'], description: 'Default content.' },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_GREP_LIMIT, description: `Lines (content) or files per page. Default ${DEFAULT_GREP_LIMIT}.` },
+    cursor: { type: 'string', minLength: 1, maxLength: 4096, description: 'metadata.next_cursor of the same query.' },
+  },
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of `grep`, read from its schema. */
+type GrepArgs = FromJsonSchema<typeof PARAMETERS>;
 
 /**
  * Creates the `grep` tool: regex search through the workspace backend (ripgrep locally). Modes:
@@ -30,26 +38,12 @@ export interface GrepArgs {
  * no match text.
  */
 export function createGrepTool(): Tool<GrepArgs> {
-  return {
+  return defineTool({
     name: 'grep',
     description:
       'Search file contents by regex (ripgrep syntax). output_mode: content ("path:line:text"; context "path-line-text"), ' +
       'files_with_matches, count ("path:count") or summary.',
-    parameters: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['pattern'],
-      properties: {
-        pattern: { type: 'string', minLength: 1, maxLength: 4096, description: 'Regex to search for.' },
-        path: { type: 'string', minLength: 1, description: 'File or directory. Default the root.' },
-        glob: { type: 'string', minLength: 1, maxLength: 4096, description: 'File filter, e.g. "*.ts".' },
-        context: { type: 'integer', minimum: 0, maximum: MAX_GREP_CONTEXT, description: 'Context lines. Default 0.' },
-        '-i': { type: 'boolean', description: 'Ignore case.' },
-        output_mode: { type: 'string', enum: ['content', 'files_with_matches', 'count', 'summary'], description: 'Default content.' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_GREP_LIMIT, description: `Lines (content) or files per page. Default ${DEFAULT_GREP_LIMIT}.` },
-        cursor: { type: 'string', minLength: 1, maxLength: 4096, description: 'metadata.next_cursor of the same query.' },
-      },
-    },
+    parameters: PARAMETERS,
     requires: ['search'],
     capabilities: () => readOnlyCapabilities({ resumable: true, supportsPagination: true }),
     permissionTarget: (args) => ({ kind: 'paths', paths: [args.path ?? '.'] }),
@@ -95,7 +89,7 @@ export function createGrepTool(): Tool<GrepArgs> {
         },
       };
     },
-  };
+  });
 }
 
 /**

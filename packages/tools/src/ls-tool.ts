@@ -1,5 +1,5 @@
-import { CodeError, toolFailure } from '@a3s-lab/code-core';
-import type { Tool, WorkspaceEntry } from '@a3s-lab/code-core';
+import { CodeError, defineTool, toolFailure } from '@a3s-lab/code-core';
+import type { FromJsonSchema, Tool, ToolParametersSchema, WorkspaceEntry } from '@a3s-lab/code-core';
 import { invalidArgument, notFound, readOnlyCapabilities } from './tool-support.js';
 
 /** Entries per `ls` page when no `limit` is given. */
@@ -7,32 +7,30 @@ export const DEFAULT_LS_LIMIT = 500;
 /** Largest `ls` page. */
 export const MAX_LS_LIMIT = 2000;
 
-/** Arguments of `ls`. */
-export interface LsArgs {
-  readonly path?: string;
-  readonly limit?: number;
-  readonly cursor?: string;
-  readonly offset?: number;
-}
+/** The JSON Schema of `ls`'s arguments: what the model sees and the kernel validates. */
+const PARAMETERS = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    path: { type: 'string', minLength: 1, description: 'Default the root.' },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_LS_LIMIT, description: `Default ${DEFAULT_LS_LIMIT}.` },
+    cursor: { type: 'string', minLength: 1, maxLength: 4096, description: 'From the previous page.' },
+    offset: { type: 'integer', minimum: 0, maximum: 1000000, description: 'Entries to skip. Default 0.' },
+  },
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of `ls`, read from its schema. */
+type LsArgs = FromJsonSchema<typeof PARAMETERS>;
 
 /**
  * Creates the `ls` tool: one directory level, directories marked with a trailing `/`, paginated
  * with the backend's cursor (or a numeric offset) and a continuation note.
  */
 export function createLsTool(): Tool<LsArgs> {
-  return {
+  return defineTool({
     name: 'ls',
     description: 'List a directory (subdirectories end with "/"); long listings end with the cursor to continue.',
-    parameters: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        path: { type: 'string', minLength: 1, description: 'Default the root.' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_LS_LIMIT, description: `Default ${DEFAULT_LS_LIMIT}.` },
-        cursor: { type: 'string', minLength: 1, maxLength: 4096, description: 'From the previous page.' },
-        offset: { type: 'integer', minimum: 0, maximum: 1000000, description: 'Entries to skip. Default 0.' },
-      },
-    },
+    parameters: PARAMETERS,
     requires: ['list'],
     capabilities: () => readOnlyCapabilities({ resumable: true, supportsPagination: true }),
     permissionTarget: (args) => ({ kind: 'paths', paths: [args.path ?? '.'] }),
@@ -85,5 +83,5 @@ export function createLsTool(): Tool<LsArgs> {
         },
       };
     },
-  };
+  });
 }

@@ -1,7 +1,7 @@
-import type { JsonSchema, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import { defineTool } from '@a3s-lab/code-core';
+import type { FromJsonSchema, JsonSchema, Tool, ToolParametersSchema } from '@a3s-lab/code-core';
 import { renderTaskResult, taskSummary } from './task-render.js';
 import { delegationNotice, subagentsOf, TASK_ITEM_SCHEMA } from './task-tool.js';
-import type { TaskArgs } from './task-tool.js';
 import { invalidArgument } from './tool-support.js';
 
 /** Fewest and most tasks of one `parallel_task` call. */
@@ -10,15 +10,8 @@ export const MAX_PARALLEL_TASKS = 32;
 /** Byte budget of the whole rendered fan-out (shared by the tasks). */
 export const PARALLEL_TASK_MAX_OUTPUT_BYTES = 65_536;
 
-/** Arguments of `parallel_task`. */
-export interface ParallelTaskArgs {
-  readonly tasks: readonly TaskArgs[];
-  readonly allow_partial_failure?: boolean;
-  readonly timeout_ms?: number;
-  readonly min_success_count?: number;
-}
-
-const PARAMETERS: JsonSchema = {
+/** The JSON Schema of `parallel_task`'s arguments: what the model sees and the kernel validates. */
+const PARAMETERS = {
   type: 'object',
   additionalProperties: false,
   required: ['tasks'],
@@ -28,7 +21,10 @@ const PARAMETERS: JsonSchema = {
     timeout_ms: { type: 'integer', minimum: 1000, maximum: 3_600_000 },
     min_success_count: { type: 'integer', minimum: 1, maximum: MAX_PARALLEL_TASKS, description: 'Default: all (1 with allow_partial_failure).' },
   },
-};
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of `parallel_task`, read from its schema. */
+type ParallelTaskArgs = FromJsonSchema<typeof PARAMETERS>;
 
 /**
  * `parallel_task`: runs 2-32 independent subagent tasks concurrently (bounded by the session's
@@ -36,12 +32,12 @@ const PARAMETERS: JsonSchema = {
  * shares one byte budget between the tasks, in request order.
  */
 export function createParallelTaskTool(): Tool<ParallelTaskArgs> {
-  return {
+  return defineTool({
     name: 'parallel_task',
     description: 'Run 2-32 independent `task`s at the same time; returns every answer in order.',
     parameters: PARAMETERS,
     confirmationNotice: (args, services) => delegationNotice(args.tasks.map((t) => t.agent), services),
-    async execute(args: ParallelTaskArgs, context: ToolContext): Promise<ToolOutput> {
+    async execute(args, context) {
       const service = subagentsOf(context);
       const known = new Set(service.agents().map((a) => a.name));
       const unknown = args.tasks.findIndex((t) => !known.has(t.agent));
@@ -68,11 +64,16 @@ export function createParallelTaskTool(): Tool<ParallelTaskArgs> {
       const errorKind = { type: 'partial_failure' as const, failed, total: results.length };
       return succeeded >= required ? { output, metadata, errorKind } : { output, exitCode: 1, metadata, errorKind };
     },
-  };
+  });
 }
 
+/** `schema` with its properties' descriptions left out: the same arguments, fewer bytes. */
+type WithoutDescriptions<S extends { readonly properties: Readonly<Record<string, JsonSchema>> }> = Omit<S, 'properties'> & {
+  readonly properties: { readonly [K in keyof S['properties']]: Omit<S['properties'][K], 'description'> };
+};
+
 /** The item schema without its property descriptions (they are on `task` already). */
-function withoutDescriptions(schema: JsonSchema): JsonSchema {
-  const properties = (schema as { properties: Record<string, Record<string, unknown>> }).properties;
-  return { ...schema, properties: Object.fromEntries(Object.entries(properties).map(([k, { description: _d, ...rest }]) => [k, rest])) } as JsonSchema;
+function withoutDescriptions<const S extends { readonly properties: Readonly<Record<string, JsonSchema>> }>(schema: S): WithoutDescriptions<S> {
+  const properties = Object.fromEntries(Object.entries(schema.properties).map(([k, { description: _d, ...rest }]) => [k, rest]));
+  return { ...schema, properties } as WithoutDescriptions<S>;
 }

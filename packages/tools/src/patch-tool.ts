@@ -1,5 +1,5 @@
-import { CodeError, HostFailure, toolFailure } from '@a3s-lab/code-core';
-import type { Tool, ToolContext, ToolOutput, WorkspaceFile } from '@a3s-lab/code-core';
+import { CodeError, defineTool, HostFailure, toolFailure } from '@a3s-lab/code-core';
+import type { FromJsonSchema, Tool, ToolContext, ToolOutput, ToolParametersSchema, WorkspaceFile } from '@a3s-lab/code-core';
 import { describeChange } from './change-metadata.js';
 import { decodeFileText, encodeFileText } from './file-text.js';
 import type { FileText } from './file-text.js';
@@ -9,11 +9,19 @@ import { failureFromThrown, invalidArgument, looksBinary, mutatingCapabilities }
 import { parseUnifiedDiff } from './unified-diff-parse.js';
 import type { ParsedPatch } from './unified-diff-parse.js';
 
-/** Arguments of `patch`. */
-export interface PatchArgs {
-  readonly file_path: string;
-  readonly diff: string;
-}
+/** The JSON Schema of `patch`'s arguments: what the model sees and the kernel validates. */
+const PARAMETERS = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['file_path', 'diff'],
+  properties: {
+    file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path.' },
+    diff: { type: 'string', minLength: 1, description: 'Hunks "@@ -a,b +c,d @@".' },
+  },
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of `patch`, read from its schema. */
+type PatchArgs = FromJsonSchema<typeof PARAMETERS>;
 
 /**
  * Creates the `patch` tool: applies a strict unified diff to ONE file. Everything is validated
@@ -21,25 +29,17 @@ export interface PatchArgs {
  * line that failed.
  */
 export function createPatchTool(): Tool<PatchArgs> {
-  return {
+  return defineTool({
     name: 'patch',
     description:
       'Apply a unified diff to one file. Hunk headers must match the body\'s line counts and every context/removed line the file; ' +
       'else nothing changes and the error names the hunk and line. "--- /dev/null" creates the file.',
-    parameters: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['file_path', 'diff'],
-      properties: {
-        file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path.' },
-        diff: { type: 'string', minLength: 1, description: 'Hunks "@@ -a,b +c,d @@".' },
-      },
-    },
+    parameters: PARAMETERS,
     requires: ['read', 'write'],
     capabilities: () => mutatingCapabilities({ outputKind: 'diff' }),
     permissionTarget: (args) => ({ kind: 'paths', paths: [args.file_path] }),
     execute: (args, context) => executePatch(args, context),
-  };
+  });
 }
 
 async function executePatch(args: PatchArgs, context: ToolContext): Promise<ToolOutput> {

@@ -1,4 +1,5 @@
-import type { Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import { defineTool } from '@a3s-lab/code-core';
+import type { FromJsonSchema, Tool, ToolContext, ToolOutput, ToolParametersSchema } from '@a3s-lab/code-core';
 import { loadFile } from './load-file.js';
 import { readFiles } from './read-files.js';
 import type { ReadFileRequest } from './read-files.js';
@@ -14,16 +15,6 @@ export const MIN_READ_MAX_OUTPUT_BYTES = 1024;
 export const MAX_READ_MAX_OUTPUT_BYTES = 98304;
 /** Most members of one `files` request. */
 export const MAX_READ_FILES = 32;
-
-/** Arguments of `read`. */
-export interface ReadArgs {
-  readonly file_path?: string;
-  readonly offset?: number;
-  readonly limit?: number;
-  readonly files?: readonly ReadFileRequest[];
-  readonly max_output_bytes?: number;
-  readonly format?: 'numbered' | 'raw';
-}
 
 const offsetSchema = { type: 'integer', minimum: 0, description: '0-based first line. Default 0.' } as const;
 const limitSchema = { type: 'integer', minimum: 1, maximum: DEFAULT_READ_LIMIT, description: `Lines. Default ${DEFAULT_READ_LIMIT}.` } as const;
@@ -42,44 +33,50 @@ const fileEntrySchema = {
 /** Reserve for the single-file continuation note. */
 const SINGLE_RESERVED_BYTES = 128;
 
+/** The JSON Schema of `read`'s arguments: what the model sees and the kernel validates. */
+const PARAMETERS = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path.' },
+    offset: offsetSchema,
+    limit: limitSchema,
+    files: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_READ_FILES,
+      description: 'Instead of file_path: files in request order.',
+      items: fileEntrySchema,
+    },
+    format: {
+      type: 'string',
+      enum: ['numbered', 'raw'],
+      description: 'Default numbered. raw: exact text, no numbers or byte budget (file_path only).',
+    },
+    max_output_bytes: {
+      type: 'integer',
+      minimum: MIN_READ_MAX_OUTPUT_BYTES,
+      maximum: MAX_READ_MAX_OUTPUT_BYTES,
+      description: `Response byte budget. Default ${DEFAULT_READ_MAX_OUTPUT_BYTES}.`,
+    },
+  },
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of `read`, read from its schema. */
+type ReadArgs = FromJsonSchema<typeof PARAMETERS>;
+
 /**
  * Creates the `read` tool: one file (`file_path`, `offset`, `limit`) or up to 32 known files in
  * one bounded response (`files`). Lines come numbered like `cat -n`; images come back as
  * attachments; other binary files are described, not dumped.
  */
 export function createReadTool(): Tool<ReadArgs> {
-  return {
+  return defineTool({
     name: 'read',
     description:
       'Read files with line numbers (cat -n): file_path (+offset, limit), or several known files. A cut response names how to continue ' +
       '(in files mode: metadata.batch.continuation as files). Images come back as attachments.',
-    parameters: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path.' },
-        offset: offsetSchema,
-        limit: limitSchema,
-        files: {
-          type: 'array',
-          minItems: 1,
-          maxItems: MAX_READ_FILES,
-          description: 'Instead of file_path: files in request order.',
-          items: fileEntrySchema,
-        },
-        format: {
-          type: 'string',
-          enum: ['numbered', 'raw'],
-          description: 'Default numbered. raw: exact text, no numbers or byte budget (file_path only).',
-        },
-        max_output_bytes: {
-          type: 'integer',
-          minimum: MIN_READ_MAX_OUTPUT_BYTES,
-          maximum: MAX_READ_MAX_OUTPUT_BYTES,
-          description: `Response byte budget. Default ${DEFAULT_READ_MAX_OUTPUT_BYTES}.`,
-        },
-      },
-    },
+    parameters: PARAMETERS,
     requires: ['read'],
     capabilities: () => readOnlyCapabilities({ resumable: true, supportsPagination: true }),
     permissionTarget: (args) => ({ kind: 'paths', paths: args.files !== undefined ? args.files.map((file) => file.path) : args.file_path !== undefined ? [args.file_path] : [] }),
@@ -99,7 +96,7 @@ export function createReadTool(): Tool<ReadArgs> {
       if (args.format !== undefined && args.format !== 'numbered') return invalidArgument(`unknown format '${String(args.format)}'`);
       return readSingle(args.file_path as string, args.offset ?? 0, args.limit ?? DEFAULT_READ_LIMIT, maxOutputBytes, context);
     },
-  };
+  });
 }
 
 async function readSingle(path: string, offset: number, limit: number, maxOutputBytes: number, context: ToolContext): Promise<ToolOutput> {

@@ -1,20 +1,12 @@
-import { CodeError } from '@a3s-lab/code-core';
+import { CodeError, defineTool } from '@a3s-lab/code-core';
 import { describeSubagentAuthority, isSubagentService } from '@a3s-lab/code-core/internal';
-import type { JsonSchema, Tool, ToolContext, ToolOutput, ToolServices } from '@a3s-lab/code-core';
+import type { FromJsonSchema, Tool, ToolContext, ToolOutput, ToolParametersSchema, ToolServices } from '@a3s-lab/code-core';
 import type { SubagentService } from '@a3s-lab/code-core/internal';
 import { renderTaskResult, taskSummary } from './task-render.js';
 import { invalidArgument } from './tool-support.js';
 
-/** Arguments of `task`. */
-export interface TaskArgs {
-  readonly agent: string;
-  readonly description: string;
-  readonly prompt: string;
-  readonly max_steps?: number;
-}
-
-/** The JSON Schema of one task (shared with `parallel_task`). */
-export const TASK_ITEM_SCHEMA: JsonSchema = {
+/** The JSON Schema of one task: `task`'s arguments and the items of `parallel_task`'s `tasks`. */
+export const TASK_ITEM_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['agent', 'description', 'prompt'],
@@ -24,7 +16,10 @@ export const TASK_ITEM_SCHEMA: JsonSchema = {
     prompt: { type: 'string', minLength: 1, maxLength: 65_536, description: 'All it needs: it does not see this conversation.' },
     max_steps: { type: 'integer', minimum: 1, maximum: 200 },
   },
-};
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of `task` (one task), read from {@link TASK_ITEM_SCHEMA}. */
+export type TaskArgs = FromJsonSchema<typeof TASK_ITEM_SCHEMA>;
 
 /** The session's subagent service, or a typed failure when the session has none. */
 export function subagentsOf(context: ToolContext): SubagentService {
@@ -53,12 +48,12 @@ export function delegationNotice(agents: readonly string[], services: ToolServic
  * stays in the session's task snapshots.
  */
 export function createTaskTool(): Tool<TaskArgs> {
-  return {
+  return defineTool({
     name: 'task',
     description: 'Delegate a self-contained task to a subagent with its own context; returns its final answer. Keeps bulky exploration, review or verification out of your context.',
     parameters: TASK_ITEM_SCHEMA,
     confirmationNotice: (args, services) => delegationNotice([args.agent], services),
-    async execute(args: TaskArgs, context: ToolContext): Promise<ToolOutput> {
+    async execute(args, context) {
       const service = subagentsOf(context);
       if (!service.agents().some((a) => a.name === args.agent)) {
         return invalidArgument(`unknown agent '${args.agent}'; available: ${service.agents().map((a) => a.name).join(', ')}`);
@@ -73,5 +68,5 @@ export function createTaskTool(): Tool<TaskArgs> {
       if (result.status === 'cancelled') return { output, exitCode: 1, metadata, errorKind: { type: 'cancelled', op: 'task' } };
       return { output, exitCode: 1, metadata, errorKind: { type: 'partial_failure', failed: [0], total: 1 } };
     },
-  };
+  });
 }

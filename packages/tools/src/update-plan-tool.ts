@@ -1,13 +1,9 @@
-import { CodeError } from '@a3s-lab/code-core';
+import { CodeError, defineTool } from '@a3s-lab/code-core';
 import { isPlanService } from '@a3s-lab/code-core/internal';
-import type { JsonSchema, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import type { FromJsonSchema, Tool, ToolParametersSchema } from '@a3s-lab/code-core';
 
-/** Arguments of `update_plan`. */
-export interface UpdatePlanArgs {
-  readonly plan: readonly { readonly step: string; readonly status: 'pending' | 'in_progress' | 'completed' }[];
-}
-
-const PARAMETERS: JsonSchema = {
+/** The JSON Schema of `update_plan`'s arguments: what the model sees and the kernel validates. */
+const PARAMETERS = {
   type: 'object',
   additionalProperties: false,
   required: ['plan'],
@@ -24,19 +20,22 @@ const PARAMETERS: JsonSchema = {
       },
     },
   },
-};
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of `update_plan`, read from its schema. */
+type UpdatePlanArgs = FromJsonSchema<typeof PARAMETERS>;
 
 /**
  * `update_plan`: replaces the session's task list (the authoritative plan hosts render from
  * `task_updated`). Marking a step `in_progress` emits `step_start`; `completed` emits `step_end`.
  */
 export function createUpdatePlanTool(): Tool<UpdatePlanArgs> {
-  return {
+  return defineTool({
     name: 'update_plan',
     description: 'Replace the task plan (every step, in order, with its status). Keep one step in_progress while working.',
     parameters: PARAMETERS,
     capabilities: () => ({ readOnly: true, idempotent: true, cancellationSafe: true, outputKind: 'structured' }),
-    async execute(args: UpdatePlanArgs, context: ToolContext): Promise<ToolOutput> {
+    async execute(args, context) {
       const service = context.services['plan'];
       if (!isPlanService(service)) throw new CodeError('TOOL_ERROR', 'this session has no plan board', { details: { errorKind: { type: 'unsupported', message: 'no plan board' } } });
       const plan = service.update(args.plan);
@@ -44,5 +43,5 @@ export function createUpdatePlanTool(): Tool<UpdatePlanArgs> {
       const lines = plan.map((p, i) => `${i + 1}. [${p.status}] ${p.step}`);
       return { output: `Plan updated (${done}/${plan.length} completed):\n${lines.join('\n')}`, metadata: { plan } };
     },
-  };
+  });
 }

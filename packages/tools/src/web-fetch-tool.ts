@@ -1,6 +1,6 @@
 import { WEB_CLIENT_SERVICE, isWebClient, normalizeHostName, stripSensitiveQueryParams } from '@a3s-lab/code-core/internal';
-import { toolFailure } from '@a3s-lab/code-core';
-import type { Tool, ToolContext, ToolOutput, WebClient } from '@a3s-lab/code-core';
+import { defineTool, toolFailure } from '@a3s-lab/code-core';
+import type { FromJsonSchema, Tool, ToolContext, ToolOutput, ToolParametersSchema, WebClient } from '@a3s-lab/code-core';
 import { contentKind, decodeBody, parseContentType, renderDocument, stripUrlsInText, unsupportedContent } from './web-content.js';
 import type { WebFetchFormat } from './web-content.js';
 import { documentCacheFor } from './web-document-cache.js';
@@ -22,14 +22,21 @@ export const WEB_FETCH_ARTIFACT_MAX_BYTES = 2 * 1024 * 1024;
 
 const ACCEPT = 'text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.9,application/xml;q=0.8,*/*;q=0.5';
 
-/** Arguments of `web_fetch`. */
-export interface WebFetchArgs {
-  readonly url: string;
-  /** Byte offset into the converted document (from `next_offset` of the previous page). */
-  readonly offset?: number;
-  readonly max_bytes?: number;
-  readonly format?: WebFetchFormat;
-}
+/** The JSON Schema of `web_fetch`'s arguments: what the model sees and the kernel validates. */
+const PARAMETERS = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['url'],
+  properties: {
+    url: { type: 'string', maxLength: MAX_WEB_FETCH_URL_LENGTH, description: 'http(s) URL' },
+    offset: { type: 'integer', minimum: 0, description: 'A next_offset' },
+    max_bytes: { type: 'integer', minimum: MIN_WEB_FETCH_MAX_BYTES, maximum: MAX_WEB_FETCH_MAX_BYTES, description: 'Default 32768' },
+    format: { enum: ['markdown', 'text', 'raw'], description: 'Default markdown' },
+  },
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of `web_fetch`, read from its schema. */
+type WebFetchArgs = FromJsonSchema<typeof PARAMETERS>;
 
 /**
  * Creates the `web_fetch` tool: one http(s) page as markdown (HTML converted by turndown), text,
@@ -39,20 +46,10 @@ export interface WebFetchArgs {
  * is a new call that permission rules such as `web_fetch(domain:docs.rs)` judge again.
  */
 export function createWebFetchTool(): Tool<WebFetchArgs> {
-  return {
+  return defineTool({
     name: 'web_fetch',
     description: 'Fetch an http(s) URL as markdown, text or raw. Long pages: pass offset=next_offset.',
-    parameters: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['url'],
-      properties: {
-        url: { type: 'string', maxLength: MAX_WEB_FETCH_URL_LENGTH, description: 'http(s) URL' },
-        offset: { type: 'integer', minimum: 0, description: 'A next_offset' },
-        max_bytes: { type: 'integer', minimum: MIN_WEB_FETCH_MAX_BYTES, maximum: MAX_WEB_FETCH_MAX_BYTES, description: 'Default 32768' },
-        format: { enum: ['markdown', 'text', 'raw'], description: 'Default markdown' },
-      },
-    },
+    parameters: PARAMETERS,
     capabilities: () => readOnlyCapabilities({ resumable: true, supportsPagination: true, maxParallelism: 8 }),
     permissionTarget: (args) => {
       const url = stripSensitiveQueryParams(args.url);
@@ -83,7 +80,7 @@ export function createWebFetchTool(): Tool<WebFetchArgs> {
       }
       return renderPage(document, { shownUrl, format, offset, maxBytes, cached }, context);
     },
-  };
+  });
 }
 
 async function fetchDocument(client: WebClient, url: string, format: WebFetchFormat, context: ToolContext): Promise<WebDocument | ToolOutput> {

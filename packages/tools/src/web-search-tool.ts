@@ -1,6 +1,6 @@
-import { CodeError, toolFailure } from '@a3s-lab/code-core';
+import { CodeError, defineTool, toolFailure } from '@a3s-lab/code-core';
 import { WEB_CLIENT_SERVICE, isWebClient } from '@a3s-lab/code-core/internal';
-import type { Tool, ToolErrorKind, ToolOutput, WebClient } from '@a3s-lab/code-core';
+import type { FromJsonSchema, Tool, ToolErrorKind, ToolOutput, ToolParametersSchema, WebClient } from '@a3s-lab/code-core';
 import { mergeSearchResults } from './merge-search-results.js';
 import type { MergedSearchHit } from './merge-search-results.js';
 import type { SearchEngine, SearchHit } from './search-engine.js';
@@ -17,16 +17,6 @@ export const DEFAULT_WEB_SEARCH_TIMEOUT_S = 10;
 /** Largest `timeout` in seconds. */
 export const MAX_WEB_SEARCH_TIMEOUT_S = 60;
 
-/** Arguments of `web_search`. */
-export interface WebSearchArgs {
-  readonly query: string;
-  readonly engines?: readonly string[];
-  readonly limit?: number;
-  /** Seconds. */
-  readonly timeout?: number;
-  readonly format?: 'text' | 'json';
-}
-
 /** How one engine did for one call. */
 interface EngineOutcome {
   readonly engine: string;
@@ -34,6 +24,23 @@ interface EngineOutcome {
   readonly hits: readonly SearchHit[];
   readonly error?: { readonly message: string; readonly kind: ToolErrorKind };
 }
+
+/** The JSON Schema of `web_search`'s arguments: what the model sees and the kernel validates. */
+const PARAMETERS = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['query'],
+  properties: {
+    query: { type: 'string', maxLength: 2000, description: 'Search terms' },
+    engines: { type: 'array', maxItems: 8, items: { type: 'string' }, description: 'Engine names' },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_WEB_SEARCH_LIMIT, description: 'Default 10' },
+    timeout: { type: 'integer', minimum: 1, maximum: MAX_WEB_SEARCH_TIMEOUT_S, description: 'Seconds, default 10' },
+    format: { enum: ['text', 'json'], description: 'Default text' },
+  },
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of `web_search`, read from its schema. */
+type WebSearchArgs = FromJsonSchema<typeof PARAMETERS>;
 
 /**
  * Creates the `web_search` tool: the query goes to the chosen engines (default: the session's
@@ -44,21 +51,10 @@ interface EngineOutcome {
  * circuit breaker.
  */
 export function createWebSearchTool(): Tool<WebSearchArgs> {
-  return {
+  return defineTool({
     name: 'web_search',
     description: 'Search the web: ranked titles, URLs and snippets.',
-    parameters: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['query'],
-      properties: {
-        query: { type: 'string', maxLength: 2000, description: 'Search terms' },
-        engines: { type: 'array', maxItems: 8, items: { type: 'string' }, description: 'Engine names' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_WEB_SEARCH_LIMIT, description: 'Default 10' },
-        timeout: { type: 'integer', minimum: 1, maximum: MAX_WEB_SEARCH_TIMEOUT_S, description: 'Seconds, default 10' },
-        format: { enum: ['text', 'json'], description: 'Default text' },
-      },
-    },
+    parameters: PARAMETERS,
     capabilities: () => readOnlyCapabilities({ maxParallelism: 4, outputKind: 'structured' }),
     async execute(args, context) {
       const client = context.services[WEB_CLIENT_SERVICE];
@@ -76,7 +72,7 @@ export function createWebSearchTool(): Tool<WebSearchArgs> {
       if (context.abortSignal.aborted) return toolFailure('web_search was cancelled', { type: 'cancelled', op: 'web_search' });
       return renderOutcome(args, outcomes, limit);
     },
-  };
+  });
 }
 
 async function runEngine(service: WebSearchService, engine: SearchEngine, client: WebClient, query: string, limit: number, timeoutMs: number, abortSignal: AbortSignal): Promise<EngineOutcome> {

@@ -1,15 +1,24 @@
-import type { Tool, ToolContext } from '@a3s-lab/code-core';
+import { defineTool } from '@a3s-lab/code-core';
+import type { FromJsonSchema, Tool, ToolContext, ToolParametersSchema } from '@a3s-lab/code-core';
 import { describeChange } from './change-metadata.js';
 import { decodeFileText } from './file-text.js';
 import { loadFile } from './load-file.js';
 import { sha256Hex } from './sha256.js';
 import { looksBinary, mutatingCapabilities, utf8Encoder } from './tool-support.js';
 
-/** Arguments of `write`. */
-export interface WriteArgs {
-  readonly file_path: string;
-  readonly content: string;
-}
+/** The JSON Schema of `write`'s arguments: what the model sees and the kernel validates. */
+const PARAMETERS = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['file_path', 'content'],
+  properties: {
+    file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path.' },
+    content: { type: 'string', description: 'The whole new content.' },
+  },
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of `write`, read from its schema. */
+type WriteArgs = FromJsonSchema<typeof PARAMETERS>;
 
 /**
  * Creates the `write` tool: writes a whole file (creating parent directories), replacing it.
@@ -19,18 +28,10 @@ export interface WriteArgs {
  * ones. A binary (or non-UTF-8) side gets hashes and sizes only (`diff_unavailable`).
  */
 export function createWriteTool(): Tool<WriteArgs> {
-  return {
+  return defineTool({
     name: 'write',
     description: 'Create or replace a whole file (parents created). To change part of a file use edit or patch.',
-    parameters: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['file_path', 'content'],
-      properties: {
-        file_path: { type: 'string', minLength: 1, description: 'Workspace-relative path.' },
-        content: { type: 'string', description: 'The whole new content.' },
-      },
-    },
+    parameters: PARAMETERS,
     requires: ['write'],
     capabilities: () => mutatingCapabilities(),
     permissionTarget: (args) => ({ kind: 'paths', paths: [args.file_path] }),
@@ -65,7 +66,7 @@ export function createWriteTool(): Tool<WriteArgs> {
         ...(change.artifacts.length > 0 ? { artifacts: change.artifacts } : {}),
       };
     },
-  };
+  });
 }
 
 /** How replacing `beforeBytes` with `after` is reported: edit's change description, or hashes and sizes for binary content. */

@@ -4,7 +4,8 @@ import { DefaultSecurityProvider } from '@a3s-lab/code-core';
 import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/internal';
 import { MemoryWorkspaceBackend } from '@a3s-lab/code-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBuiltinTools, renderExec } from '../src/index.js';
+import { renderExec } from '../src/bash-tool.js';
+import { createBuiltinTools } from '../src/index.js';
 import type { LocalFixture } from './local-fixture.js';
 import { createLocalFixture } from './local-fixture.js';
 
