@@ -1,0 +1,131 @@
+// Fleet benchmark (packages/postgres: createFleet, PgRunJournal; real PostgreSQL 15 on loopback).
+// Measures, in one run:
+// - journal overhead per step: the same scripted run (8 model turns with one `read` call each and
+//   an answer: 9 model steps + 16 tool steps) through `send({ journal })` on PostgreSQL against
+//   `send()` without a journal. Target <= 3 ms per step.
+// - submit to first event: `fleet.submit()` until `fleet.events()` yields the run's first event,
+//   with a worker of the same fleet idle and waiting. For information.
+// - throughput: 200 runs (a `read` call and an answer) through 4 worker processes (concurrency 4
+//   each) against the same 200 runs as plain `send()`s in one process (16 at a time). Target >= 0.8x.
+//
+// Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/fleet.bench.ts
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createFleet, openDatabase, PgRunJournal } from '../packages/postgres/src/index.js';
+import { fleetAcl, jobTurnOf, spawnWorker } from '../packages/postgres/test/fleet-fixture.js';
+import type { WorkerProcess } from '../packages/postgres/test/fleet-fixture.js';
+import { Agent } from '../packages/sdk/src/index.js';
+import type { ScriptedResponse } from '../packages/testing/src/index.js';
+import { startScriptedModelServer } from '../packages/testing/src/index.js';
+import { startPostgres } from '../packages/testing/src/postgres/index.js';
+
+const TURNS = 8;
+const REPEATS = 9;
+const LATENCY_SAMPLES = 15;
+const RUNS = 200;
+
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const ms = (value: number): string => `${value.toFixed(2)} ms`;
+
+// `steps` jobs: TURNS turns with a read call each, then the answer; `quick` jobs: one read, then the answer.
+const scenario = (request: Parameters<typeof jobTurnOf>[0]): ScriptedResponse => {
+  const { job, turn } = jobTurnOf(request);
+  const limit = job.startsWith('steps') ? TURNS : 1;
+  if (turn < limit) return { toolCalls: [{ id: `toolu_${job}_${turn}`, name: 'read', input: { file_path: 'notes.txt' } }] };
+  return { text: `done ${job}` };
+};
+
+const pg = await startPostgres();
+const model = await startScriptedModelServer({ scenario });
+const dir = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-fleet-bench-')));
+writeFileSync(join(dir, 'notes.txt'), 'bench notes\n');
+const agent = await Agent.create(fleetAcl(model));
+const fleet = await createFleet({ agent, connectionString: pg.connectionString, leaseMs: 30_000, pollMs: 50 });
+const db = await openDatabase({ connectionString: pg.connectionString });
+const workers: WorkerProcess[] = [];
+try {
+  // 1. Journal overhead per step.
+  const plain: number[] = [];
+  const journaled: number[] = [];
+  for (let i = 0; i < REPEATS + 1; i += 1) {
+    const a = await agent.sessionAsync(dir, { sessionId: `plain-${i}` });
+    let t = performance.now();
+    await a.send(`job steps-plain-${i}`);
+    if (i > 0) plain.push(performance.now() - t);
+    await a.closeAsync();
+    const b = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: `journaled-${i}` });
+    const runId = `bench-run-${i}`;
+    await db.query("INSERT INTO a3s_fleet_runs (run_id, session_id, request, status, attempts) VALUES ($1, $2, '{}'::jsonb, 'running', 1)", [runId, b.id]);
+    const journal = await PgRunJournal.open(db, runId, 1, () => undefined);
+    // As a fleet worker does: the run's events go to the event table with the steps.
+    b.onEvent((event) => journal.event(event));
+    t = performance.now();
+    await b.send({ prompt: `job steps-journaled-${i}`, journal });
+    if (i > 0) journaled.push(performance.now() - t);
+    await b.closeAsync();
+  }
+  const steps = (TURNS + 1) + TURNS * 2;
+  const perStep = (median(journaled) - median(plain)) / steps;
+  console.log(`run of ${TURNS + 1} model turns and ${TURNS} tool calls (${steps} journal steps): ${ms(median(plain))} without a journal, ${ms(median(journaled))} journaled on PostgreSQL (ratio ${(median(journaled) / median(plain)).toFixed(2)}x): ${ms(perStep)} per step  target <= 3 ms`);
+
+  // 2. Submit to first event, a worker of this fleet waiting.
+  const handle = await fleet.work({ concurrency: 4 });
+  const latency: number[] = [];
+  for (let i = 0; i < LATENCY_SAMPLES; i += 1) {
+    const session = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: `latency-${i}` });
+    await session.closeAsync();
+    const t = performance.now();
+    const { runId } = await fleet.submit(`latency-${i}`, `job quick-latency-${i}`);
+    for await (const _event of fleet.events(runId)) {
+      latency.push(performance.now() - t);
+      break;
+    }
+    for await (const _event of fleet.events(runId)) {
+      // Drain to the end, so the next sample starts with an idle worker.
+    }
+  }
+  await handle.stop();
+  console.log(`submit -> first event: median ${ms(median(latency))}, max ${ms(Math.max(...latency))} over ${LATENCY_SAMPLES} runs (LISTEN/NOTIFY wake-up, pg-boss polling ${50} ms)`);
+
+  // 3. Throughput: 200 runs through 4 worker processes vs one process.
+  for (let i = 0; i < RUNS; i += 1) {
+    const session = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: `through-${i}` });
+    await session.closeAsync();
+  }
+  let t = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < RUNS) {
+        const i = next++;
+        const session = await agent.sessionAsync(dir, { sessionId: `local-${i}` });
+        await session.send(`job quick-local-${i}`);
+        await session.closeAsync();
+      }
+    }),
+  );
+  const local = performance.now() - t;
+  for (let w = 0; w < 4; w += 1) workers.push(await spawnWorker(pg.connectionString, model.anthropicBaseUrl, `bench-${w}`, { leaseMs: 30_000, concurrency: 4 }));
+  await Promise.all(workers.map((w) => w.ready));
+  t = performance.now();
+  const ids = await Promise.all(Array.from({ length: RUNS }, async (_, i) => (await fleet.submit(`through-${i}`, `job quick-fleet-${i}`)).runId));
+  await Promise.all(ids.map(async (runId) => {
+    for await (const _event of fleet.events(runId)) {
+      // Until the run's end.
+    }
+  }));
+  const viaFleet = performance.now() - t;
+  const completed = (await Promise.all(ids.map((id) => fleet.run(id)))).filter((r) => r?.status === 'completed').length;
+  console.log(`${RUNS} runs: ${(RUNS / (local / 1000)).toFixed(1)} runs/s in one process (16 at a time), ${(RUNS / (viaFleet / 1000)).toFixed(1)} runs/s through 4 worker processes (4 each; ${completed} completed): ratio ${(local / viaFleet).toFixed(2)}x  target >= 0.8x`);
+} finally {
+  for (const w of workers) w.child.kill('SIGTERM');
+  await Promise.all(workers.map((w) => w.exited));
+  await db.close();
+  await fleet.close();
+  await agent.close();
+  await model.close();
+  await pg.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
