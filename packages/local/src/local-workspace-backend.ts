@@ -118,6 +118,9 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
   private rootRealPromise: Promise<string> | undefined;
   private enginePromise: Promise<SearchEngine> | undefined;
   private readonly groups = new Set<number>();
+  // Bumped by close(): a process whose spawn was in flight then (its pid comes from the spawn
+  // helper a moment later) is killed as soon as it exists, like the groups close() found.
+  private closeEpoch = 0;
   private readonly searchCache: SearchResultCache | undefined;
   private readonly sandbox: ProcessSandbox;
   private readonly denyRead: DenyReadRules | undefined;
@@ -269,6 +272,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
 
   /** Kills every live process group started by this backend. Idempotent. */
   async close(): Promise<void> {
+    this.closeEpoch += 1;
     for (const pgid of this.groups) {
       signalProcessGroup(pgid, 'SIGKILL');
       unregisterProcessGroup(pgid);
@@ -320,11 +324,15 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     const [wrapped, revert] = this.sandbox.active
       ? await Promise.all([this.configuredHooksPaths().then((hooks) => this.sandbox.wrap(spec, rootReal, hooks)), guardAbsentProtectedPaths(rootReal)])
       : [spec, null];
+    const epoch = this.closeEpoch;
     const ran = await runProcess({
       ...spec,
       ...wrapped,
       maxOutputBytes: call.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
       groups: this.groups,
+      onSpawn: (pgid) => {
+        if (epoch !== this.closeEpoch) signalProcessGroup(pgid, 'SIGKILL');
+      },
       ...(this.options.killGraceMs === undefined ? {} : { killGraceMs: this.options.killGraceMs }),
       ...(this.options.drainGraceMs === undefined ? {} : { drainGraceMs: this.options.drainGraceMs }),
       ...signalOf(call.abortSignal),
