@@ -11,29 +11,8 @@ import { ApiError, describeError, getJson, postJson, sessionPath } from './api.j
 import type { RunSummary } from './api.js';
 import { Composer } from './composer.js';
 import { MessageView } from './message-view.js';
-import { waitForRunEvent } from './run-watch.js';
 import type { AnswerApproval } from './tool-card.js';
-
-/** Times a broken stream of a running run is resumed before the error stays on screen. */
-const MAX_RESUME_RETRIES = 5;
-
-/** The metadata the host puts on an assistant message (`start` / `finish` chunks). */
-interface RunMetadata {
-  readonly runId?: string;
-  readonly status?: string;
-  readonly lastSequence?: number;
-}
-
-function metadataOf(message: UIMessage | undefined): RunMetadata {
-  const metadata: unknown = message?.role === 'assistant' ? message.metadata : undefined;
-  if (typeof metadata !== 'object' || metadata === null) return {};
-  const record = metadata as Record<string, unknown>;
-  return {
-    ...(typeof record['runId'] === 'string' ? { runId: record['runId'] } : {}),
-    ...(typeof record['status'] === 'string' ? { status: record['status'] } : {}),
-    ...(typeof record['lastSequence'] === 'number' ? { lastSequence: record['lastSequence'] } : {}),
-  };
-}
+import { metadataOf, useRunFollow } from './use-run-follow.js';
 
 /** Props of {@link ChatView}. */
 export interface ChatViewProps {
@@ -130,63 +109,7 @@ function Conversation({ token, sessionId, initialPrompt, runningRunId, updatedAt
     onActivity();
   }, [initialPrompt, sendMessage, onActivity, onInitialPromptSent]);
 
-  // Waiting on an approval: the next event of the run (an answer from any tab, a timeout, a
-  // cancel) resumes the stream, which replays the run and shows what happened.
-  useEffect(() => {
-    const runId = meta.runId;
-    if (!waiting || runId === undefined || meta.lastSequence === undefined) return;
-    const abort = new AbortController();
-    void waitForRunEvent(token, sessionId, runId, meta.lastSequence, abort.signal).then((moved) => {
-      if (!moved || abort.signal.aborted) return;
-      resumeRun.current = runId;
-      void resumeStream();
-    });
-    return () => abort.abort();
-  }, [waiting, meta.runId, meta.lastSequence, token, sessionId, resumeStream]);
-
-  // The stream broke mid-run (network, a proxy): the run goes on on the server, so replay it
-  // after a pause, a few times with growing pauses; a stream that flows again resets the count.
-  const retries = useRef(0);
-  if (status === 'streaming') retries.current = 0;
-  useEffect(() => {
-    const runId = meta.runId;
-    if (status !== 'error' || runId === undefined || (meta.status !== undefined && meta.status !== 'running') || retries.current >= MAX_RESUME_RETRIES) return;
-    const timer = setTimeout(() => {
-      retries.current += 1;
-      resumeRun.current = runId;
-      clearError();
-      void resumeStream();
-    }, 500 * 2 ** retries.current);
-    return () => clearTimeout(timer);
-  }, [status, meta.runId, meta.status, clearError, resumeStream]);
-
-  // Idle here while the session changed elsewhere (another tab or host ran a prompt; the
-  // session list saw a newer save): read the conversation again, prompts included, and follow
-  // the run when it still runs.
-  const idle = (status === 'ready' || status === 'error') && !waiting;
-  const idleRef = useRef(idle);
-  idleRef.current = idle;
-  const seenSave = useRef(updatedAtMs);
-  const countRef = useRef(messages.length);
-  countRef.current = messages.length;
-  useEffect(() => {
-    if (!idle || updatedAtMs === null || seenSave.current === updatedAtMs) return;
-    seenSave.current = updatedAtMs;
-    void getJson<{ messages: UIMessage[] }>(token, sessionPath(sessionId, '/messages')).then(
-      (body) => {
-        // Only runs this tab has not seen (a run is two messages): never trade a message this
-        // tab streamed to its end for a copy read a moment before that end was saved.
-        if (!idleRef.current || body.messages.length <= countRef.current) return;
-        setMessages(body.messages);
-        const latest = metadataOf(body.messages.at(-1));
-        const running = runningRunId ?? (latest.status === 'running' ? latest.runId ?? null : null);
-        if (running === null) return;
-        resumeRun.current = running;
-        void resumeStream();
-      },
-      () => undefined,
-    );
-  }, [idle, updatedAtMs, runningRunId, token, sessionId, setMessages, resumeStream]);
+  useRunFollow({ token, sessionId, status, messages, meta, waiting, runningRunId, updatedAtMs, resumeRun, resumeStream, clearError, setMessages });
 
   const answer: AnswerApproval = useCallback(
     async (part, approved) => {
@@ -270,11 +193,16 @@ function Conversation({ token, sessionId, initialPrompt, runningRunId, updatedAt
 
 /** The transport's error as a sentence (the host's body is `{ error: { code, message } }`). */
 function humanError(error: Error): string {
+  let body: unknown = null;
   try {
-    const body = JSON.parse(error.message) as { error?: { code?: string; message?: string } };
-    if (body.error?.message !== undefined) return `${body.error.code ?? 'ERROR'}: ${body.error.message}`;
+    body = JSON.parse(error.message);
   } catch {
     // Not the host's JSON: the message as it is.
+  }
+  const inner = typeof body === 'object' && body !== null && 'error' in body ? body.error : null;
+  if (typeof inner === 'object' && inner !== null && 'message' in inner && typeof inner.message === 'string') {
+    const code = 'code' in inner && typeof inner.code === 'string' ? inner.code : 'ERROR';
+    return `${code}: ${inner.message}`;
   }
   return error.message;
 }
