@@ -1,7 +1,7 @@
 // A minimal, safe Markdown renderer: the model's text becomes React elements, never HTML. Raw
 // HTML in the text stays text (React escapes it); links keep only http(s) and mailto targets.
 // Covers what answers use: paragraphs, headings, fenced and inline code, bold / italic, links,
-// bullet and numbered lists, block quotes, rules, and unified diffs inside ```diff fences.
+// bullet and numbered lists, block quotes, rules, pipe tables, and unified diffs inside ```diff fences.
 import type { ReactNode } from 'react';
 import { DiffView } from './diff-view.js';
 
@@ -44,11 +44,18 @@ type Block =
   | { kind: 'list'; ordered: boolean; start: number; items: string[] }
   | { kind: 'quote'; text: string }
   | { kind: 'rule' }
+  | { kind: 'table'; head: string[]; rows: string[][] }
   | { kind: 'paragraph'; text: string };
 
 const BULLET = /^\s{0,3}[-*+]\s+(.*)$/;
 const NUMBERED = /^\s{0,3}(\d{1,9})[.)]\s+(.*)$/;
 const FENCE = /^\s{0,3}(```+|~~~+)\s*([\w+-]*)/;
+const TABLE_RULE = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
+
+/** The cells of a table row (`| a | b |` or `a | b`). */
+function cells(line: string): string[] {
+  return line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((cell) => cell.trim());
+}
 
 /** Splits Markdown into blocks (an unclosed fence runs to the end: text still streaming). */
 export function parseBlocks(source: string): Block[] {
@@ -75,6 +82,15 @@ export function parseBlocks(source: string): Block[] {
     if (heading !== null) {
       blocks.push({ kind: 'heading', level: heading[1]?.length ?? 1, text: heading[2] ?? '' });
       i += 1;
+      continue;
+    }
+    const rule = lines[i + 1] ?? '';
+    if (line.includes('|') && TABLE_RULE.test(rule) && cells(rule).length === cells(line).length) {
+      const head = cells(line);
+      const rows: string[][] = [];
+      i += 2;
+      while (i < lines.length && (lines[i] ?? '').includes('|') && (lines[i] ?? '').trim() !== '') rows.push(cells(lines[i++] ?? ''));
+      blocks.push({ kind: 'table', head, rows });
       continue;
     }
     if (/^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
@@ -135,6 +151,21 @@ function renderBlock(block: Block, key: string): ReactNode {
       return <blockquote key={key}>{parseBlocks(block.text).map((inner, index) => renderBlock(inner, `${key}.${index}`))}</blockquote>;
     case 'rule':
       return <hr key={key} />;
+    case 'table':
+      return (
+        <div key={key} className="table-wrap">
+          <table>
+            <thead>
+              <tr>{block.head.map((cell, index) => <th key={index}>{renderInline(cell, `${key}.h${index}`)}</th>)}</tr>
+            </thead>
+            <tbody>
+              {block.rows.map((row, r) => (
+                <tr key={r}>{block.head.map((_, c) => <td key={c}>{renderInline(row[c] ?? '', `${key}.${r}.${c}`)}</td>)}</tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      );
     case 'paragraph':
       return <p key={key}>{withBreaks(block.text, key)}</p>;
     default:

@@ -39,6 +39,15 @@ describe('markdown', () => {
     expect(safeHref('mailto:a@b.c')).toBe('mailto:a@b.c');
   });
 
+  it('renders pipe tables with inline marks in cells (and a lone pipe stays text)', () => {
+    const out = html('| file | result |\n| --- | :---: |\n| `a.js` | **ok** |\n| b.js |\n\nx | y');
+    expect(out).toContain('<thead><tr><th>file</th><th>result</th></tr></thead>');
+    expect(out).toContain('<tr><td><code>a.js</code></td><td><strong>ok</strong></td></tr>');
+    expect(out).toContain('<tr><td>b.js</td><td></td></tr>');
+    expect(out).toContain('<p>x | y</p>');
+    expect(html('a | b\n---')).not.toContain('<table>');
+  });
+
   it('an unclosed fence (text still streaming) runs to the end; a diff fence is coloured', () => {
     expect(parseBlocks('text\n```\ncode so far')).toEqual([
       { kind: 'paragraph', text: 'text' },
