@@ -65,7 +65,7 @@ const DESCRIPTION = [
  * the kernel's recursion guard (that child fails, the others run).
  */
 export function createBatchTool(): Tool<BatchArgs> {
-  return {
+  return defineTool({
     name: 'batch',
     description: DESCRIPTION,
     parameters: BATCH_PARAMETERS,
@@ -74,7 +74,7 @@ export function createBatchTool(): Tool<BatchArgs> {
     // conservative default: it is never itself scheduled as a safe parallel call.
     capabilities: () => ({ outputKind: 'mixed' }),
     execute: executeBatch,
-  };
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { boundUtf8HeadTail, isGenerationService, requireOnce, utf8ByteLength } from '@a3s-lab/code-core/internal';
 import { CodeError, defineTool } from '@a3s-lab/code-core';
 import type { GenerationService } from '@a3s-lab/code-core/internal';
-import type { FromJsonSchema, JsonSchema, LlmMessage, LlmRequest, Tool, ToolContext, ToolOutput, ToolParametersSchema } from '@a3s-lab/code-core';
+import type { FromJsonSchema, LlmMessage, LlmRequest, Tool, ToolContext, ToolOutput, ToolParametersSchema } from '@a3s-lab/code-core';
 import { compileObjectSchema } from './object-schema.js';
 import type { ObjectSchema } from './object-schema.js';
 import { invalidArgument } from './tool-support.js';

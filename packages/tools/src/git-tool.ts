@@ -1,6 +1,6 @@
 import { CodeError, defineTool, toolFailure } from '@a3s-lab/code-core';
 import type { ExecResult, Tool, ToolCapabilities, ToolContext, ToolOutput } from '@a3s-lab/code-core';
-import { DEFAULT_GIT_LIMIT, DEFAULT_GIT_MAX_BYTES, GIT_PARAMETERS } from './git-args.js';
+import { DEFAULT_GIT_LIMIT, GIT_PARAMETERS } from './git-args.js';
 import type { GitArgs } from './git-args.js';
 import { formatGitResult } from './git-format.js';
 import { GIT_BRANCH_FORMAT, GIT_LOG_FORMAT } from './git-parse.js';

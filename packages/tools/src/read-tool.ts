@@ -2,7 +2,6 @@ import { defineTool } from '@a3s-lab/code-core';
 import type { FromJsonSchema, Tool, ToolContext, ToolOutput, ToolParametersSchema } from '@a3s-lab/code-core';
 import { loadFile } from './load-file.js';
 import { readFiles } from './read-files.js';
-import type { ReadFileRequest } from './read-files.js';
 import { scanLineWindow, WHOLE_READ_BYTES } from './line-window.js';
 import { classifyContent, continuationNote, DEFAULT_READ_LIMIT, detectImage, MAX_IMAGE_BYTES, renderWindow } from './read-render.js';
 import { invalidArgument, looksBinary, readOnlyCapabilities } from './tool-support.js';
@@ -29,6 +28,9 @@ const fileEntrySchema = {
     limit: { type: 'integer', minimum: 1, maximum: DEFAULT_READ_LIMIT },
   },
 } as const;
+
+/** The refusal of a call with both `file_path` and `files`, or neither. */
+const ONE_OF_PATH_OR_FILES = 'read needs exactly one of file_path (one file) or files (several files), not both and not neither';
 
 /** Reserve for the single-file continuation note. */
 const SINGLE_RESERVED_BYTES = 128;
@@ -82,19 +84,19 @@ export function createReadTool(): Tool<ReadArgs> {
     permissionTarget: (args) => ({ kind: 'paths', paths: args.files !== undefined ? args.files.map((file) => file.path) : args.file_path !== undefined ? [args.file_path] : [] }),
     async execute(args, context) {
       const maxOutputBytes = args.max_output_bytes ?? DEFAULT_READ_MAX_OUTPUT_BYTES;
-      if ((args.file_path === undefined) === (args.files === undefined)) {
-        return invalidArgument('read needs exactly one of file_path (one file) or files (several files), not both and not neither');
-      }
-      if (args.files !== undefined) {
+      const { file_path: path, files } = args;
+      if (files !== undefined) {
+        if (path !== undefined) return invalidArgument(ONE_OF_PATH_OR_FILES);
         if (args.offset !== undefined || args.limit !== undefined) {
           return invalidArgument('offset and limit apply to file_path; in files mode give them per entry ({path, offset, limit})');
         }
         if (args.format === 'raw') return invalidArgument('format raw reads one file: use file_path');
-        return readFiles(args.files, maxOutputBytes, context);
+        return readFiles(files, maxOutputBytes, context);
       }
-      if (args.format === 'raw') return readRaw(args.file_path as string, args.offset, args.limit, context);
+      if (path === undefined) return invalidArgument(ONE_OF_PATH_OR_FILES);
+      if (args.format === 'raw') return readRaw(path, args.offset, args.limit, context);
       if (args.format !== undefined && args.format !== 'numbered') return invalidArgument(`unknown format '${String(args.format)}'`);
-      return readSingle(args.file_path as string, args.offset ?? 0, args.limit ?? DEFAULT_READ_LIMIT, maxOutputBytes, context);
+      return readSingle(path, args.offset ?? 0, args.limit ?? DEFAULT_READ_LIMIT, maxOutputBytes, context);
     },
   });
 }

@@ -1,6 +1,6 @@
 import { CodeError, defineTool } from '@a3s-lab/code-core';
 import { describeSubagentAuthority, isSubagentService } from '@a3s-lab/code-core/internal';
-import type { FromJsonSchema, Tool, ToolContext, ToolOutput, ToolParametersSchema, ToolServices } from '@a3s-lab/code-core';
+import type { FromJsonSchema, Tool, ToolContext, ToolParametersSchema, ToolServices } from '@a3s-lab/code-core';
 import type { SubagentService } from '@a3s-lab/code-core/internal';
 import { renderTaskResult, taskSummary } from './task-render.js';
 import { invalidArgument } from './tool-support.js';

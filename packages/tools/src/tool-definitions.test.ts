@@ -1,6 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import type { Tool } from '@a3s-lab/code-core';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { createBatchTool } from './batch-tool.js';
 import { toolsWithPrecompiledValidators } from './builtin-argument-validators-source.js';
+import { createGitTool } from './git-tool.js';
+import { createParallelTaskTool } from './parallel-task-tool.js';
+import { createReadTool } from './read-tool.js';
+import { createTaskTool } from './task-tool.js';
+import { createUpdatePlanTool } from './update-plan-tool.js';
+
+/** The arguments `execute` of a factory's tool takes. */
+type ArgsOf<F> = F extends () => Tool<infer A> ? A : never;
 
 /** What the model sees of a tool (name, description, schema) plus what the kernel reads off it. */
 function surfaceOf(tool: ReturnType<typeof toolsWithPrecompiledValidators>[number]): unknown {
@@ -14,5 +24,20 @@ describe('tool definitions', () => {
     const actual = toolsWithPrecompiledValidators().map(surfaceOf);
     // Key order is part of the bytes sent (and of the precompiled validators' keys): compare the JSON text.
     expect(actual.map((tool) => JSON.stringify(tool))).toEqual(recorded.map((tool) => JSON.stringify(tool)));
+  });
+
+  it('type each tool\'s arguments from its schema (checked by the typecheck)', () => {
+    expectTypeOf<ArgsOf<typeof createGitTool>['command']>().toEqualTypeOf<'status' | 'log' | 'diff' | 'branch' | 'checkout' | 'stash' | 'remote' | 'worktree'>();
+    expectTypeOf<ArgsOf<typeof createReadTool>>().toEqualTypeOf<{
+      file_path?: string;
+      offset?: number;
+      limit?: number;
+      files?: { path: string; offset?: number; limit?: number }[];
+      format?: 'numbered' | 'raw';
+      max_output_bytes?: number;
+    }>();
+    expectTypeOf<ArgsOf<typeof createBatchTool>['invocations'][number]>().toEqualTypeOf<{ tool: string; args: Record<string, unknown>; id?: string; step?: string }>();
+    expectTypeOf<ArgsOf<typeof createParallelTaskTool>['tasks'][number]>().toEqualTypeOf<ArgsOf<typeof createTaskTool>>();
+    expectTypeOf<ArgsOf<typeof createUpdatePlanTool>['plan'][number]['status']>().toEqualTypeOf<'pending' | 'in_progress' | 'completed'>();
   });
 });
