@@ -10,3 +10,6 @@ export { createFleet, Fleet, FLEET_QUEUE } from './fleet/fleet.js';
 export type { FleetOptions, FleetWorkHandle } from './fleet/fleet.js';
 export type { FleetAgent, FleetPendingConfirmation, FleetRequest, FleetRun, FleetRunStatus, FleetSession, ReconcileDecision } from './fleet/fleet-types.js';
 export { PgRunJournal } from './fleet/pg-run-journal.js';
+export { DEFAULT_MISSED_LIMIT, MISSED_OCCURRENCE_POLICIES, SCHEDULES_SCHEMA, checkFleetSchedule, schedulesQueue, serveFleetSchedules } from './fleet/fleet-schedules.js';
+export type { FleetScheduleClock, FleetScheduleOccurrence, FleetScheduleSpec, FleetSchedulesHandle, FleetSchedulesOptions, MissedOccurrencePolicy } from './fleet/fleet-schedules.js';
+export { SCHEDULE_MIGRATIONS } from './fleet/fleet-schedule-migrations.js';

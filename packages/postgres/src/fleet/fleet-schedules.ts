@@ -1,33 +1,62 @@
+import { createHash } from 'node:crypto';
+
 import { CodeError } from '@a3s-lab/code-core';
+import { PgBoss } from 'pg-boss';
+import type { Clock, Job, JobWithMetadata } from 'pg-boss';
 
+import { openDatabase } from '../database.js';
+import type { Database } from '../database.js';
+import { migrate } from '../migrations.js';
 import type { Fleet } from './fleet.js';
+import { SCHEDULE_MIGRATIONS } from './fleet-schedule-migrations.js';
 
-/** What a schedule does with occurrences that passed while no host served it. */
+/** What a schedule does with occurrences that came due while no host served it. */
 export type MissedOccurrencePolicy = 'skip' | 'once' | 'all';
+
+/** The policies, for validation. */
+export const MISSED_OCCURRENCE_POLICIES: readonly MissedOccurrencePolicy[] = ['skip', 'once', 'all'];
+
+/** Default cap of occurrences `missed: all` catches up. */
+export const DEFAULT_MISSED_LIMIT = 10;
+
+/** The schema of the schedules' pg-boss (the cron pass and its occurrence jobs), apart from the fleet's run queue. */
+export const SCHEDULES_SCHEMA = 'a3s_fleet_schedules';
 
 /** One cron schedule of a served agent directory, as the fleet runs it. */
 export interface FleetScheduleSpec {
   readonly name: string;
-  /** 5 or 6 cron fields, UTC. */
+  /** 5 cron fields, UTC (pg-boss's cron has minute resolution). */
   readonly cron: string;
   readonly prompt: string;
-  /** The schedule's durable session (`schedule:<name>`), saved in the fleet's store. */
+  /** The schedule's durable session (`schedule:<name>`), saved in the fleet's session store. */
   readonly sessionId: string;
-  readonly missed: MissedOccurrencePolicy;
-  /** Cap of occurrences `missed: all` catches up. */
-  readonly maxCatchUp?: number;
+  /** Default `skip`. */
+  readonly missed?: MissedOccurrencePolicy;
+  /** Cap of occurrences `missed: all` catches up (the most recent ones). Default 10, 1-1000. */
+  readonly missedLimit?: number;
 }
 
-/** The hosts' own time (pg-boss corrects against the database's time). */
+/**
+ * The host's own time and timers, handed to pg-boss (which corrects its cron against the
+ * database's time). `setInterval`/`clearInterval` are derived from `setTimeout` when absent.
+ */
 export interface FleetScheduleClock {
   now(): number;
+  setTimeout(callback: () => void, delayMs: number): unknown;
+  clearTimeout(handle: unknown): void;
+  setInterval?(callback: () => void, delayMs: number): unknown;
+  clearInterval?(handle: unknown): void;
 }
 
-/** One occurrence as the host that claimed it saw it. */
+/** One occurrence as the host that claimed it handled it. */
 export interface FleetScheduleOccurrence {
   readonly schedule: string;
+  /** When it was due (ms since the epoch, database time). */
   readonly dueAtMs: number;
-  readonly status: 'submitted' | 'skipped';
+  /** `due`: on time; `missed`: pg-boss's `once` catch-up; `catch_up`: one of `missed: all`. */
+  readonly kind: 'due' | 'missed' | 'catch_up';
+  /** `submitted`: a fleet run; `skipped`: the previous run of the session still going (SESSION_BUSY); `failed`: the submit failed. */
+  readonly status: 'submitted' | 'skipped' | 'failed';
   readonly sessionId: string;
   readonly runId?: string;
   readonly error?: { readonly code: string; readonly message: string };
@@ -35,26 +64,333 @@ export interface FleetScheduleOccurrence {
 
 /** Options of {@link serveFleetSchedules}. */
 export interface FleetSchedulesOptions {
-  /** Names the directory across hosts (every host serving the same directory passes the same key). */
-  readonly key: string;
+  /** Names the directory across hosts: every host serving the same directory passes the same key (its name). */
+  readonly directory: string;
   readonly schedules: readonly FleetScheduleSpec[];
+  /** The host's clock (default the system clock). */
   readonly clock?: FleetScheduleClock;
+  /** This host's name in the occurrence records. Default the fleet's workerId. */
+  readonly host?: string;
+  /** Schema of the schedules' pg-boss. Default {@link SCHEDULES_SCHEMA}. */
+  readonly schema?: string;
+  /** Observes every occurrence this host handled. */
   readonly onOccurrence?: (occurrence: FleetScheduleOccurrence) => void;
 }
 
-/** Schedules served over a fleet; `stop()` stops this host's part. */
+/** Schedules served over a fleet; `stop()` ends this host's part (the others keep firing them). */
 export interface FleetSchedulesHandle {
+  /** The pg-boss queue of the directory's occurrences. */
+  readonly queue: string;
+  /** The occurrences this host handled, oldest first. */
   occurrences(): FleetScheduleOccurrence[];
+  /** Stops this host's cron pass and occurrence worker. Idempotent. */
   stop(): Promise<void>;
 }
 
+/** Occurrence data of the jobs (pg-boss's cron sends `{ schedule }`; a `missed: all` catch-up adds `dueAt`). */
+interface OccurrenceData {
+  readonly schedule: string;
+  readonly dueAt?: string;
+}
+
+const OCCURRENCE_RETRY_SECONDS = 30;
+const SCHEDULE_NAME = /^[A-Za-z0-9._@-]{1,100}$/;
+
+/** Validates one spec; every problem is a CONFIG_ERROR naming the schedule and field. */
+export function checkFleetSchedule(spec: FleetScheduleSpec): void {
+  const fail = (field: string, message: string, value?: unknown): never => {
+    throw new CodeError('CONFIG_ERROR', `schedule '${String(spec.name)}': ${message}`, { details: { field, schedule: spec.name, ...(value === undefined ? {} : { value }) } });
+  };
+  if (typeof spec.name !== 'string' || !SCHEDULE_NAME.test(spec.name)) fail('name', `name must match ${String(SCHEDULE_NAME)}`);
+  if (typeof spec.cron !== 'string' || spec.cron.trim().split(/\s+/).length !== 5) fail('cron', 'fleet schedules take 5 cron fields (pg-boss fires at most once a minute)', spec.cron);
+  if (typeof spec.prompt !== 'string' || spec.prompt.length === 0) fail('prompt', 'the prompt is empty');
+  if (typeof spec.sessionId !== 'string' || spec.sessionId.length === 0) fail('sessionId', 'sessionId is empty');
+  if (spec.missed !== undefined && !MISSED_OCCURRENCE_POLICIES.includes(spec.missed)) fail('missed', `missed must be one of ${MISSED_OCCURRENCE_POLICIES.join(', ')}`, spec.missed);
+  const limit = spec.missedLimit;
+  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000)) fail('missedLimit', 'missedLimit must be an integer from 1 to 1000', limit);
+  if (limit !== undefined && spec.missed !== 'all') fail('missedLimit', 'missedLimit applies to missed: all only', limit);
+}
+
+/** The pg-boss queue of a directory's occurrences (pg-boss names: word characters, `.`, `-`). */
+export function schedulesQueue(directory: string): string {
+  const safe = directory.replace(/[^\w.-]/g, '_').slice(0, 60);
+  return `a3s-schedules.${safe}.${createHash('sha256').update(directory).digest('hex').slice(0, 8)}`;
+}
+
+/** The pg-boss schedule key of a schedule (its name; `@`, outside pg-boss's charset, as `/`, which names never hold). */
+function scheduleKey(name: string): string {
+  return name.replaceAll('@', '/');
+}
+
 /**
- * Registers `schedules` with the fleet's pg-boss cron (one `schedule()` key per schedule) and
- * turns each occurrence into exactly one `fleet.submit` of the schedule's session across every
- * host serving the same `key`. Implementation lands in the next commit (SCHED).
+ * Registers `schedules` with pg-boss's cron (one `schedule()` per schedule, keyed by its name, on
+ * the directory's queue, in a pg-boss schema of their own) and turns each occurrence into one
+ * `fleet.submit` of the schedule's session, across every host serving the same `directory`:
+ * pg-boss files each occurrence under a deterministic slot (one job per occurrence whichever host's
+ * pass sends it, SKIP LOCKED claims), and an occurrence row (`a3s_fleet_schedule_occurrences`,
+ * primary key schedule + due time) makes a redelivered job (its host died) submit nothing twice.
+ * Missed occurrences: `skip` (pg-boss's default), `once` (pg-boss's catch-up of the most recent),
+ * `all` (every missed occurrence since the last one recorded, at most `missedLimit`, each a job
+ * with a deterministic singleton key, run one after another). An occurrence whose session still
+ * has a run queued or running is recorded `skipped` (SESSION_BUSY); a catch-up one waits and retries.
+ *
+ * @throws CodeError CONFIG_ERROR for a bad spec (unknown `missed`, 6-field cron, duplicate names).
  */
 export async function serveFleetSchedules(fleet: Fleet, options: FleetSchedulesOptions): Promise<FleetSchedulesHandle> {
-  void fleet;
-  void options;
-  throw new CodeError('CONFIG_ERROR', 'fleet schedules are not available yet');
+  if (typeof options.directory !== 'string' || options.directory.length === 0) throw new CodeError('CONFIG_ERROR', 'serveFleetSchedules needs directory (the key every host serving it shares)', { details: { field: 'directory' } });
+  const specs = new Map<string, FleetScheduleSpec>();
+  for (const spec of options.schedules) {
+    checkFleetSchedule(spec);
+    if (specs.has(scheduleKey(spec.name))) throw new CodeError('CONFIG_ERROR', `duplicate schedule '${spec.name}'`, { details: { field: 'name', schedule: spec.name } });
+    specs.set(scheduleKey(spec.name), spec);
+  }
+  const schema = options.schema ?? SCHEDULES_SCHEMA;
+  if (!/^[a-z_][a-z0-9_]{0,50}$/.test(schema)) throw new CodeError('CONFIG_ERROR', 'schema must be a lower-case SQL identifier', { details: { field: 'schema', value: schema } });
+  const queue = schedulesQueue(options.directory);
+  const host = options.host ?? fleet.workerId;
+  const db = await openDatabase(fleet.connection.storeOptions);
+  try {
+    await migrate(db, SCHEDULE_MIGRATIONS);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const clock = bossClock(options.clock);
+  const boss = new PgBoss({
+    ...(typeof fleet.connection.bossDb === 'string' ? { connectionString: fleet.connection.bossDb } : fleet.connection.bossDb),
+    schema,
+    ...(clock === undefined ? {} : { clock }),
+    cronMonitorIntervalSeconds: 15,
+    cronWorkerIntervalSeconds: 2,
+    instanceName: host.slice(0, 100),
+  });
+  boss.on('error', () => undefined);
+  const served = new ServedSchedules({ fleet, db, boss, schema, queue, host, specs, onOccurrence: options.onOccurrence });
+  try {
+    await boss.start();
+    await served.register();
+    await served.start();
+  } catch (error) {
+    await served.stop();
+    throw error;
+  }
+  return { queue, occurrences: () => served.occurrences(), stop: () => served.stop() };
+}
+
+/** pg-boss's clock from ours (an interval chained from timeouts when the clock has none). */
+function bossClock(clock: FleetScheduleClock | undefined): Clock | undefined {
+  if (clock === undefined) return undefined;
+  if (typeof clock.now !== 'function' || typeof clock.setTimeout !== 'function' || typeof clock.clearTimeout !== 'function') {
+    throw new CodeError('CONFIG_ERROR', 'clock needs now(), setTimeout() and clearTimeout()', { details: { field: 'clock' } });
+  }
+  const { setInterval: ownInterval, clearInterval: ownClear } = clock;
+  if (typeof ownInterval === 'function' && typeof ownClear === 'function') {
+    return { now: () => clock.now(), setTimeout: (fn, ms) => clock.setTimeout(fn, ms), clearTimeout: (h) => clock.clearTimeout(h), setInterval: (fn, ms) => ownInterval.call(clock, fn, ms), clearInterval: (h) => ownClear.call(clock, h) };
+  }
+  interface Chain {
+    handle: unknown;
+    stopped: boolean;
+  }
+  return {
+    now: () => clock.now(),
+    setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
+    clearTimeout: (h) => clock.clearTimeout(h),
+    setInterval: (fn, ms) => {
+      const chain: Chain = { handle: undefined, stopped: false };
+      const arm = (): void => {
+        chain.handle = clock.setTimeout(() => {
+          if (chain.stopped) return;
+          arm();
+          fn();
+        }, ms);
+      };
+      arm();
+      return chain;
+    },
+    clearInterval: (h) => {
+      const chain = h as Chain;
+      chain.stopped = true;
+      clock.clearTimeout(chain.handle);
+    },
+  };
+}
+
+interface OccurrenceRow {
+  status: 'claimed' | 'submitted' | 'skipped' | 'failed';
+  host: string;
+  claimed_at: Date | string;
+}
+
+interface ServedParts {
+  readonly fleet: Fleet;
+  readonly db: Database;
+  readonly boss: PgBoss;
+  readonly schema: string;
+  readonly queue: string;
+  readonly host: string;
+  readonly specs: ReadonlyMap<string, FleetScheduleSpec>;
+  readonly onOccurrence: ((o: FleetScheduleOccurrence) => void) | undefined;
+}
+
+/** One host's part: registration, the occurrence worker, catch-up. */
+class ServedSchedules {
+  readonly #p: ServedParts;
+  readonly #handled: FleetScheduleOccurrence[] = [];
+  #workId: string | null = null;
+  #stopping: Promise<void> | null = null;
+
+  constructor(parts: ServedParts) {
+    this.#p = parts;
+  }
+
+  occurrences(): FleetScheduleOccurrence[] {
+    return [...this.#handled];
+  }
+
+  /** Creates the queue, upserts every schedule, removes this directory's schedules that are gone. */
+  async register(): Promise<void> {
+    const { boss, queue, specs } = this.#p;
+    const queueOptions = { retryLimit: 1000, retryDelay: OCCURRENCE_RETRY_SECONDS, expireInSeconds: 300 };
+    if ((await boss.getQueue(queue)) === null) await boss.createQueue(queue, queueOptions).catch(() => undefined);
+    for (const [key, spec] of specs) {
+      try {
+        await boss.schedule(queue, spec.cron, { schedule: spec.name }, { key, tz: 'UTC', missed: spec.missed === 'once' ? 'once' : 'skip', ...queueOptions });
+      } catch (error) {
+        throw new CodeError('CONFIG_ERROR', `schedule '${spec.name}': pg-boss refused cron "${spec.cron}": ${error instanceof Error ? error.message : String(error)}`, { details: { field: 'cron', schedule: spec.name }, cause: error });
+      }
+    }
+    for (const row of await boss.getSchedules(queue)) {
+      if (!specs.has(row.key)) await boss.unschedule(queue, row.key);
+    }
+  }
+
+  async start(): Promise<void> {
+    const { boss, queue, specs } = this.#p;
+    this.#workId = await boss.work<OccurrenceData>(queue, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1 }, async (jobs) => {
+      for (const job of jobs) await this.#handle(job);
+    });
+    for (const spec of specs.values()) if (spec.missed === 'all') await this.#catchUp(spec, null);
+  }
+
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      const { boss, db, queue } = this.#p;
+      if (this.#workId !== null) await boss.offWork(queue, { id: this.#workId, wait: true }).catch(() => undefined);
+      await boss.stop({ graceful: true, close: true, timeout: 10_000 }).catch(() => undefined);
+      await db.close();
+    })();
+    return this.#stopping;
+  }
+
+  async #handle(job: Job<OccurrenceData> | JobWithMetadata<OccurrenceData>): Promise<void> {
+    const spec = this.#p.specs.get(scheduleKey(job.data.schedule));
+    // A schedule another host's directory still has, and this one's not: leave it to that host.
+    if (spec === undefined) throw new CodeError('CONFIG_ERROR', `schedule '${job.data.schedule}' is not served by this host`);
+    const now = await this.#databaseNow();
+    let dueAtMs: number;
+    let kind: FleetScheduleOccurrence['kind'];
+    if (job.data.dueAt !== undefined) {
+      dueAtMs = Date.parse(job.data.dueAt);
+      kind = 'catch_up';
+    } else {
+      dueAtMs = await this.#slotOf(job.id);
+      kind = now - dueAtMs > 60_000 ? 'missed' : 'due';
+    }
+    if (kind === 'due' && spec.missed === 'all') await this.#catchUp(spec, dueAtMs);
+    if (!(await this.#claim(spec, dueAtMs, kind))) return;
+    try {
+      const { runId } = await this.#p.fleet.submit(spec.sessionId, spec.prompt);
+      await this.#settle(spec, dueAtMs, kind, { status: 'submitted', runId });
+    } catch (error) {
+      const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'INTERNAL_ERROR';
+      const failure = { code, message: error instanceof Error ? error.message : String(error) };
+      if (code === 'SESSION_BUSY' && kind === 'catch_up') {
+        // A catch-up waits for the run before it: the claim goes, pg-boss retries the job later.
+        await this.#p.db.query('DELETE FROM a3s_fleet_schedule_occurrences WHERE schedule_key = $1 AND due_at = $2 AND host = $3', [this.#key(spec), new Date(dueAtMs), this.#p.host]);
+        throw error;
+      }
+      await this.#settle(spec, dueAtMs, kind, { status: code === 'SESSION_BUSY' ? 'skipped' : 'failed', error: failure });
+    }
+  }
+
+  #key(spec: FleetScheduleSpec): string {
+    return `${this.#p.queue}/${spec.name}`;
+  }
+
+  /** Takes the occurrence: `false` when another delivery already handled it. A claim whose host died before it submitted is taken over. */
+  async #claim(spec: FleetScheduleSpec, dueAtMs: number, kind: FleetScheduleOccurrence['kind']): Promise<boolean> {
+    const { db, host, fleet } = this.#p;
+    const key = this.#key(spec);
+    const inserted = await db.query("INSERT INTO a3s_fleet_schedule_occurrences (schedule_key, due_at, session_id, kind, status, host) VALUES ($1, $2, $3, $4, 'claimed', $5) ON CONFLICT DO NOTHING RETURNING 1", [key, new Date(dueAtMs), spec.sessionId, kind, host]);
+    if (inserted.rows.length > 0) return true;
+    const found = await db.query<OccurrenceRow>('SELECT status, host, claimed_at FROM a3s_fleet_schedule_occurrences WHERE schedule_key = $1 AND due_at = $2', [key, new Date(dueAtMs)]);
+    const row = found.rows[0];
+    if (row === undefined || row.status !== 'claimed') return false;
+    // The job came back (its host died holding it). A run its submit made is found, not made again.
+    const claimedAt = new Date(row.claimed_at).getTime();
+    const made = (await fleet.sessionRuns(spec.sessionId)).find((run) => run.createdAt.getTime() >= claimedAt && run.prompt === spec.prompt);
+    const taken = await db.query("UPDATE a3s_fleet_schedule_occurrences SET host = $3, claimed_at = now() WHERE schedule_key = $1 AND due_at = $2 AND status = 'claimed' AND host = $4 RETURNING 1", [key, new Date(dueAtMs), host, row.host]);
+    if (taken.rows.length === 0) return false;
+    if (made !== undefined) {
+      await this.#settle(spec, dueAtMs, kind, { status: 'submitted', runId: made.runId });
+      return false;
+    }
+    return true;
+  }
+
+  async #settle(spec: FleetScheduleSpec, dueAtMs: number, kind: FleetScheduleOccurrence['kind'], outcome: { status: 'submitted'; runId: string } | { status: 'skipped' | 'failed'; error: { code: string; message: string } }): Promise<void> {
+    const runId = outcome.status === 'submitted' ? outcome.runId : null;
+    const error = outcome.status === 'submitted' ? null : JSON.stringify(outcome.error);
+    await this.#p.db.query('UPDATE a3s_fleet_schedule_occurrences SET status = $3, run_id = $4, error = $5::jsonb, settled_at = now() WHERE schedule_key = $1 AND due_at = $2', [this.#key(spec), new Date(dueAtMs), outcome.status, runId, error]);
+    const occurrence: FleetScheduleOccurrence = { schedule: spec.name, dueAtMs, kind, sessionId: spec.sessionId, ...outcome };
+    this.#handled.push(occurrence);
+    try {
+      this.#p.onOccurrence?.(occurrence);
+    } catch {
+      // A throwing observer must not fail the occurrence.
+    }
+  }
+
+  /**
+   * `missed: all`: the occurrences after the last one recorded and before `untilMs` (default: the
+   * start of pg-boss's due window, now - 60 s), the most recent `missedLimit`, each sent as a job
+   * with a deterministic singleton key. Nothing before the first occurrence ever recorded.
+   */
+  async #catchUp(spec: FleetScheduleSpec, untilMs: number | null): Promise<void> {
+    const { db, boss, queue } = this.#p;
+    const last = await db.query<{ due_at: Date | string | null }>('SELECT max(due_at) AS due_at FROM a3s_fleet_schedule_occurrences WHERE schedule_key = $1', [this.#key(spec)]);
+    const lastAt = last.rows[0]?.due_at;
+    if (lastAt === null || lastAt === undefined) return;
+    const from = new Date(lastAt).getTime();
+    const until = untilMs ?? (await this.#databaseNow()) - 60_000;
+    const limit = spec.missedLimit ?? DEFAULT_MISSED_LIMIT;
+    const due: number[] = [];
+    // pg-boss's own reading of the expression, a page at a time from the last recorded occurrence.
+    for (let cursor = new Date(from); cursor.getTime() < until; ) {
+      const page = boss.previewSchedule(spec.cron, { tz: 'UTC', from: cursor, count: 1000 });
+      const last = page.at(-1);
+      if (last === undefined) break;
+      for (const at of page) if (at.getTime() < until) due.push(at.getTime());
+      cursor = last;
+    }
+    due.splice(0, Math.max(0, due.length - limit));
+    for (const at of due) {
+      const iso = new Date(at).toISOString();
+      await boss.send(queue, { schedule: spec.name, dueAt: iso }, { singletonKey: `${scheduleKey(spec.name)}@${iso}`, retryLimit: 1000, retryDelay: OCCURRENCE_RETRY_SECONDS });
+    }
+  }
+
+  /** The occurrence a cron job stands for: the slot pg-boss filed it under (UTC wall time). */
+  async #slotOf(jobId: string): Promise<number> {
+    const found = await this.#p.db.query<{ slot: string | null }>(`SELECT singleton_on::text AS slot FROM ${this.#p.schema}.job WHERE id = $1`, [jobId]);
+    const slot = found.rows[0]?.slot;
+    if (slot === null || slot === undefined) throw new CodeError('INTERNAL_ERROR', `occurrence job ${jobId} has no slot`);
+    return Date.parse(`${slot.replace(' ', 'T')}Z`);
+  }
+
+  /** The database's time as pg-boss's statements read it (`job_now()`). */
+  async #databaseNow(): Promise<number> {
+    const found = await this.#p.db.query<{ now: string }>(`SELECT (extract(epoch FROM ${this.#p.schema}.job_now()) * 1000)::text AS now`);
+    return Number(found.rows[0]?.now);
+  }
 }

@@ -55,6 +55,8 @@ export class Fleet {
   /** Sessions runs execute in live here (`agent.sessionAsync(workspace, { sessionStore: fleet.sessionStore })`). */
   readonly sessionStore: PostgresSessionStore;
   readonly workerId: string;
+  /** @internal Where the fleet's data lives, for the schedules' own pg-boss (fleet-schedules.ts). */
+  readonly connection: { readonly storeOptions: DatabaseOptions; readonly bossDb: BossDb };
   readonly #db: Database;
   readonly #boss: PgBoss;
   readonly #ctx: WorkerContext;
@@ -68,7 +70,8 @@ export class Fleet {
   #closed: Promise<void> | null = null;
 
   /** @internal Use {@link createFleet}. */
-  constructor(parts: { db: Database; boss: PgBoss; storeOptions: DatabaseOptions; agent: FleetAgent; workerId: string; pollMs: number; owned: (() => Promise<void>) | null }) {
+  constructor(parts: { db: Database; boss: PgBoss; storeOptions: DatabaseOptions; bossDb: BossDb; agent: FleetAgent; workerId: string; pollMs: number; owned: (() => Promise<void>) | null }) {
+    this.connection = { storeOptions: parts.storeOptions, bossDb: parts.bossDb };
     this.#db = parts.db;
     this.#boss = parts.boss;
     this.#pollMs = parts.pollMs;
@@ -325,6 +328,9 @@ export class Fleet {
   }
 }
 
+/** @internal How pg-boss reaches the fleet's database. */
+export type BossDb = ConstructorParameters<typeof PgBoss>[0];
+
 interface RunRow {
   run_id: string;
   session_id: string;
@@ -389,7 +395,7 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
   const kinds = (['connectionString', 'pool', 'pglite'] as const).filter((k) => (options as Record<string, unknown>)[k] !== undefined);
   if (kinds.length !== 1) throw new CodeError('CONFIG_ERROR', `createFleet needs exactly one of connectionString, pool or pglite (got ${kinds.length === 0 ? 'none' : kinds.join(', ')})`, { details: { field: 'connectionString' } });
   let storeOptions: DatabaseOptions;
-  let bossDb: ConstructorParameters<typeof PgBoss>[0];
+  let bossDb: BossDb;
   let owned: (() => Promise<void>) | null = null;
   if ('pglite' in options && options.pglite !== undefined) {
     const given = options.pglite;
@@ -417,7 +423,7 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
   const queue = { heartbeatSeconds: leaseSeconds, retryLimit: 1_000_000, retryDelay: 0, expireInSeconds: 86_400 };
   if ((await boss.getQueue(FLEET_QUEUE)) === null) await boss.createQueue(FLEET_QUEUE, queue).catch(() => undefined);
   else await boss.updateQueue(FLEET_QUEUE, queue);
-  const fleet = new Fleet({ db, boss, storeOptions, agent: options.agent, workerId, pollMs, owned });
+  const fleet = new Fleet({ db, boss, storeOptions, bossDb, agent: options.agent, workerId, pollMs, owned });
   await fleet.start();
   return fleet;
 }
