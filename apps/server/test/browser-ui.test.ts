@@ -12,8 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hangResponse, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
+import { hangResponse, startScriptedModelServer, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
+import { Agent } from '@a3s-lab/code';
 import type { RunRecord } from '@a3s-lab/code';
+import { startServer } from '../src/index.js';
 import { collectSse, startServerHarness, TEST_TOKEN } from './server-harness.js';
 import type { ServerHarness } from './server-harness.js';
 
@@ -225,6 +227,26 @@ describe.skipIf(skip)('browser UI (chromium, UI message stream)', { timeout: 60_
     expect((await h.json<RunRecord>(`/api/sessions/${sessionId}/runs/${run.id}`)).status).toBe('cancelled');
     expect(await page.locator('#stop-button').count()).toBe(0);
     await page.close();
+  });
+
+  it('a host running the scripted model says so; one with a real model does not', async () => {
+    const model = await startScriptedModelServer({ scenario: [] });
+    const agent = await Agent.create(`default_model = "scripted/demo"\nproviders "scripted" {\n  kind = "anthropic"\n  api_key = "scripted-demo-key"\n  base_url = "${model.anthropicBaseUrl}"\n  models "demo" { tool_call = true }\n}\n`);
+    const demo = await startServer({ agent, workspaceRoots: [h.repo], stateDir: join(h.dir, 'demo-state'), token: TEST_TOKEN });
+    try {
+      const page = await tab(`/#token=${TEST_TOKEN}`, demo.url);
+      await page.locator('.demo-notice', { hasText: 'scripted model' }).waitFor();
+      expect(await page.locator('.model').textContent()).toBe('scripted/demo');
+      await page.close();
+    } finally {
+      await demo.close();
+      await agent.close();
+      await model.close();
+    }
+    const real = await tab('/');
+    await real.locator('.model', { hasText: 'anthropic/claude-test' }).waitFor();
+    expect(await real.locator('.demo-notice').count()).toBe(0);
+    await real.close();
   });
 
   it('without a token the UI asks for one; a wrong token is refused', async () => {
