@@ -8,10 +8,14 @@ import type { SessionHost } from './session-host.js';
 import { createUiRoutes } from './ui-routes.js';
 import { createChatRoutes } from './ui-message-stream/chat-routes.js';
 import { createAgUiRoutes } from './ag-ui/ag-ui-routes.js';
+import { createFleetApiRoutes } from './fleet-host/fleet-api-routes.js';
+import { createFleetChatRoutes } from './fleet-host/fleet-chat-routes.js';
+import { FleetHost } from './fleet-host/fleet-host.js';
 
 /** What {@link createServerApp} wires together. */
 export interface ServerAppOptions extends RequestGuardOptions {
-  readonly host: SessionHost;
+  /** The sessions: this process's live ones under leases, or a fleet's (`startFleetServer`). */
+  readonly host: SessionHost | FleetHost;
   /** Largest request body in bytes. */
   readonly maxBodyBytes: number;
   /** Serve the browser UI at `/`. */
@@ -48,9 +52,15 @@ export function createServerApp(options: ServerAppOptions): Hono {
     await next();
     c.header('Cache-Control', 'no-store');
   });
-  app.route('/api', createApiRoutes(options.host, { maxStreamMs: options.maxStreamMs }));
-  app.route('/api', createChatRoutes(options.host));
-  app.route('/api', createAgUiRoutes(options.host));
+  if (options.host instanceof FleetHost) {
+    // A fleet-backed API process: the same routes over fleet runs (AG-UI is not served there yet).
+    app.route('/api', createFleetApiRoutes(options.host, { maxStreamMs: options.maxStreamMs }));
+    app.route('/api', createFleetChatRoutes(options.host));
+  } else {
+    app.route('/api', createApiRoutes(options.host, { maxStreamMs: options.maxStreamMs }));
+    app.route('/api', createChatRoutes(options.host));
+    app.route('/api', createAgUiRoutes(options.host));
+  }
   if (options.ui) app.route('/', createUiRoutes());
   return app;
 }

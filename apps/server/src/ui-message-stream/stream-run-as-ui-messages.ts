@@ -8,7 +8,7 @@ import { UIMessageEncoder } from './ui-message-encoder.js';
 const text = (chunks: readonly UIMessageChunk[]): string => chunks.map(formatUIMessageChunk).join('');
 
 /** The UI message stream's {@link RunProjection}: chunks as `data:` lines, `[DONE]` after `finish`. */
-function uiMessageProjection(encoder: UIMessageEncoder): RunProjection {
+export function uiMessageProjection(encoder: UIMessageEncoder): RunProjection {
   return {
     start: () => formatUIMessageChunk(encoder.start()),
     prime: (event, sequence) => void encoder.encode(event, sequence),

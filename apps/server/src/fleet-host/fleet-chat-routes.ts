@@ -1,0 +1,144 @@
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { SSE_KEEPALIVE_MS } from '../api-routes.js';
+import type { ConfirmationAnswer } from '../answer-confirmations.js';
+import { knownQuery, readJson } from '../request-input.js';
+import { ServerError } from '../server-error.js';
+import { foldUIMessage } from '../ui-message-stream/fold-ui-message.js';
+import type { UIMessage } from '../ui-message-stream/fold-ui-message.js';
+import { chatIntentOf, chatRequestBody } from '../ui-message-stream/chat-request.js';
+import type { UIMessageChunk } from '../ui-message-stream/ui-message-chunk.js';
+import { UI_MESSAGE_STREAM_HEADERS } from '../ui-message-stream/ui-message-chunk.js';
+import { UIMessageEncoder } from '../ui-message-stream/ui-message-encoder.js';
+import { uiMessageProjection } from '../ui-message-stream/stream-run-as-ui-messages.js';
+import { refuseTraceparent } from './fleet-api-routes.js';
+import type { FleetHost } from './fleet-host.js';
+import { addEventUsage, emptyFleetUsage, fleetRunRecord } from './fleet-run-record.js';
+import { fleetProjectionEvent, streamFleetProjection } from './stream-fleet-projection.js';
+
+/** Streams fleet run `runId` as the UI message stream, from the run journal's events. */
+function uiMessageStream(c: Context, host: FleetHost, sessionId: string, runId: string, from: number): Response {
+  for (const [name, value] of Object.entries(UI_MESSAGE_STREAM_HEADERS)) c.header(name, value);
+  return streamSSE(c, async (stream) => {
+    const abort = new AbortController();
+    // A closed connection stops this stream only: the run goes on (cancel is its own request).
+    stream.onAbort(() => abort.abort());
+    const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => abort.abort()), SSE_KEEPALIVE_MS);
+    try {
+      const projection = uiMessageProjection(new UIMessageEncoder({ runId, sessionId }));
+      for await (const text of streamFleetProjection(host, sessionId, runId, from, abort.signal, projection)) await stream.write(text);
+    } finally {
+      clearInterval(keepAlive);
+    }
+  });
+}
+
+/**
+ * Answers a client's approval answers for fleet run `runId` (approval ids are tool ids, see
+ * {@link fleetProjectionEvent}) and returns the sequence of the latest `confirmation_required` they
+ * answer, where the continuation starts. NOT_FOUND when the run waits for none of them (answered
+ * meanwhile in another tab or process: the page reloads the conversation).
+ */
+async function answerFleetApprovals(host: FleetHost, sessionId: string, runId: string, answers: readonly ConfirmationAnswer[]): Promise<number> {
+  await host.fleetRun(sessionId, runId);
+  const pending = new Set((await host.pendingConfirmations(sessionId)).filter((p) => p.runId === runId).map((p) => p.toolId));
+  const waiting = answers.filter((a) => pending.has(a.approvalId));
+  if (waiting.length === 0) throw new ServerError('NOT_FOUND', `run '${runId}' waits for none of the confirmations answered (answered or unknown)`, { runId, approvalIds: answers.map((a) => a.approvalId) });
+  // A pending confirmation's event is written right after its journal step: reading stops once
+  // each answered one was seen (a run that ended meanwhile simply ends the read).
+  const asked = new Map<string, number>();
+  const abort = new AbortController();
+  for await (const event of host.events(runId, 0, abort.signal)) {
+    const toolId = event.payload['tool_id'];
+    if (event.type === 'confirmation_required' && typeof toolId === 'string' && pending.has(toolId)) asked.set(toolId, Number(event.metadata?.['sequence']));
+    if (waiting.every((a) => asked.has(a.approvalId))) break;
+  }
+  abort.abort();
+  let from = 0;
+  for (const answer of waiting) {
+    from = Math.max(from, asked.get(answer.approvalId) ?? 0);
+    await host.fleet.confirm(runId, answer.approvalId, answer.approved, answer.reason);
+  }
+  return from;
+}
+
+/** The session's conversation as UI messages: per fleet run its prompt and, once it is over, the assistant message its events build (a running run's comes from the resume stream). */
+async function fleetRunMessages(host: FleetHost, sessionId: string): Promise<UIMessage[]> {
+  const messages: UIMessage[] = [];
+  for (const run of await host.fleet.sessionRuns(sessionId)) {
+    messages.push({ id: `${run.runId}:prompt`, role: 'user', parts: [{ type: 'text', text: run.prompt }] });
+    if (run.status === 'queued' || run.status === 'running') continue;
+    const encoder = new UIMessageEncoder({ runId: run.runId, sessionId });
+    const chunks: UIMessageChunk[] = [encoder.start()];
+    const usage = emptyFleetUsage();
+    let last = 0;
+    for await (const recorded of host.events(run.runId, 0, new AbortController().signal)) {
+      const event = fleetProjectionEvent(recorded);
+      last = Number(event.metadata?.['sequence']);
+      addEventUsage(usage, event);
+      chunks.push(...encoder.encode(event, last));
+    }
+    chunks.push(...encoder.finish(fleetRunRecord(run, usage, last)));
+    messages.push(foldUIMessage(chunks));
+  }
+  return messages;
+}
+
+/**
+ * The AI SDK UI message stream endpoints of a fleet-backed API process (same paths and bodies as
+ * the single-host ones, see `createChatRoutes`): `POST /sessions/:id/chat` submits a fleet run of
+ * the last user message (or answers its approvals) and streams it from the run journal, so the
+ * stream goes on unchanged when the worker running it dies and another resumes it; `GET
+ * .../chat/:streamId/stream` replays the running run (204 when none); `POST .../cancel` cancels it;
+ * `GET /sessions/:id/messages` is the conversation.
+ */
+export function createFleetChatRoutes(host: FleetHost): Hono {
+  const chat = new Hono();
+
+  chat.post('/sessions/:id/chat', async (c) => {
+    knownQuery(c, []);
+    const sessionId = c.req.param('id');
+    const body = await readJson(c, chatRequestBody);
+    if (body.id !== sessionId) throw new ServerError('BAD_REQUEST', `the chat id must be the session id '${sessionId}'`, { field: 'id' });
+    refuseTraceparent(c);
+    const intent = chatIntentOf(body);
+    if (intent.kind === 'prompt') {
+      const run = await host.startRun(sessionId, intent.prompt);
+      return uiMessageStream(c, host, sessionId, run.id, 0);
+    }
+    const from = await answerFleetApprovals(host, sessionId, intent.runId, intent.answers);
+    return uiMessageStream(c, host, sessionId, intent.runId, from);
+  });
+
+  chat.get('/sessions/:id/chat/:streamId/stream', async (c) => {
+    knownQuery(c, []);
+    const sessionId = c.req.param('id');
+    const streamId = c.req.param('streamId');
+    let runId: string | null;
+    if (streamId === sessionId) {
+      const runs = await host.runs(sessionId);
+      runId = runs.find((r) => r.status === 'running')?.id ?? null;
+    } else {
+      runId = (await host.fleetRun(sessionId, streamId)).runId;
+    }
+    if (runId === null) return c.body(null, 204);
+    return uiMessageStream(c, host, sessionId, runId, 0);
+  });
+
+  chat.post('/sessions/:id/chat/:streamId/cancel', async (c) => {
+    knownQuery(c, []);
+    const sessionId = c.req.param('id');
+    const streamId = c.req.param('streamId');
+    const runId = streamId === sessionId ? ((await host.runs(sessionId)).find((r) => r.status === 'running')?.id ?? null) : streamId;
+    return c.json({ cancelled: runId === null ? false : await host.cancel(sessionId, runId) });
+  });
+
+  chat.get('/sessions/:id/messages', async (c) => {
+    knownQuery(c, []);
+    await host.session(c.req.param('id'));
+    return c.json({ messages: await fleetRunMessages(host, c.req.param('id')) });
+  });
+
+  return chat;
+}

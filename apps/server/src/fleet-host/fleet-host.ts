@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import type { Agent, AgentEvent, FleetPendingConfirmation, FleetRun, PostgresFleet, SessionOptions, SessionStore } from '@a3s-lab/code';
+import { ServerError } from '../server-error.js';
+import { SessionSummaries } from '../session-summaries.js';
+import type { SessionSummary } from '../session-summaries.js';
+import { resolveWorkspace } from '../workspace-roots.js';
+import { fleetRunRecord } from './fleet-run-record.js';
+import type { FleetRunRecord } from './fleet-run-record.js';
+
+/** What {@link FleetHost} needs. */
+export interface FleetHostOptions {
+  readonly agent: Agent;
+  /** The fleet runs are submitted to, observed, cancelled and confirmed through. */
+  readonly fleet: PostgresFleet;
+  /** The fleet's session store (PostgreSQL, the same database). */
+  readonly store: SessionStore;
+  /** Absolute directories a session's workspace must lie inside. */
+  readonly workspaceRoots: readonly string[];
+  /** Permission policy of every session (the server's; workers apply it too). */
+  readonly permissionPolicy: NonNullable<SessionOptions['permissionPolicy']>;
+  /** Confirmation policy of every session. */
+  readonly confirmationPolicy: NonNullable<SessionOptions['confirmationPolicy']>;
+}
+
+const SESSION_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+
+/**
+ * The web host of a stateless API process over a fleet: sessions live in the PostgreSQL store,
+ * runs are fleet runs (`submit`), executed by whichever worker process claims them, read back
+ * from the run journal's events, cancelled and confirmed through the database. No session is
+ * live in this process and nothing is leased: every API process answers every request.
+ */
+export class FleetHost {
+  readonly #options: FleetHostOptions;
+  readonly #summaries: SessionSummaries;
+
+  constructor(options: FleetHostOptions) {
+    this.#options = options;
+    this.#summaries = new SessionSummaries(options.store);
+  }
+
+  /** The fleet. */
+  get fleet(): PostgresFleet {
+    return this.#options.fleet;
+  }
+
+  /** The store sessions live in. */
+  get store(): SessionStore {
+    return this.#options.store;
+  }
+
+  /** The directories session workspaces must lie inside. */
+  get workspaceRoots(): readonly string[] {
+    return this.#options.workspaceRoots;
+  }
+
+  /** The agent's default model (`provider/model`), shown by the browser UI. */
+  get defaultModel(): string {
+    return this.#options.agent.config.defaultModel;
+  }
+
+  /** Session options of every session of this host (API processes create with them, workers resume with them). */
+  sessionOptions(): SessionOptions {
+    return {
+      permissionPolicy: this.#options.permissionPolicy,
+      confirmationPolicy: this.#options.confirmationPolicy,
+      subagentConfirmationInheritance: this.#options.agent.config.subagentConfirmationInheritance ?? 'inherit_parent',
+    };
+  }
+
+  /** Creates a session on `workspace` (checked against the roots), saves it in the store and returns its id. */
+  async create(workspace: string): Promise<{ id: string; workspace: string }> {
+    const root = await resolveWorkspace(workspace, this.#options.workspaceRoots);
+    const id = `s_${randomUUID()}`;
+    const session = await this.#options.agent.sessionAsync(root, { ...this.sessionOptions(), sessionStore: this.#options.store, autoSave: false, sessionId: id });
+    try {
+      await session.save();
+    } finally {
+      await session.closeAsync();
+    }
+    return { id, workspace: root };
+  }
+
+  /** Every session of the store, newest first; `running` / `runningRunId` from the fleet's runs. */
+  async list(): Promise<SessionSummary[]> {
+    const summaries = await this.#summaries.list();
+    return Promise.all(
+      summaries.map(async (summary) => {
+        const runs = await this.#options.fleet.sessionRuns(summary.id);
+        const active = runs.find((run) => run.status === 'queued' || run.status === 'running');
+        return { ...summary, title: summary.title ?? runs[0]?.prompt.slice(0, 200) ?? null, running: active !== undefined, runningRunId: active?.runId ?? null };
+      }),
+    );
+  }
+
+  /** The saved session `id`: NOT_FOUND when the store has none. */
+  async session(id: string): Promise<{ id: string; workspace: string; labels: Record<string, string> }> {
+    if (!SESSION_ID.test(id)) throw new ServerError('NOT_FOUND', `no session '${id}'`, { sessionId: id });
+    const snapshot = await this.#options.store.load(id);
+    if (snapshot === null) throw new ServerError('NOT_FOUND', `no session '${id}'`, { sessionId: id });
+    return { id, workspace: snapshot.workspace, labels: { ...snapshot.labels } };
+  }
+
+  /** The fleet runs of session `id`, oldest first. */
+  async runs(id: string): Promise<FleetRunRecord[]> {
+    await this.session(id);
+    return (await this.#options.fleet.sessionRuns(id)).map((run) => fleetRunRecord(run));
+  }
+
+  /** Run `runId` of session `id`: NOT_FOUND unless it is a run of that session. */
+  async run(id: string, runId: string): Promise<FleetRunRecord> {
+    return fleetRunRecord(await this.fleetRun(id, runId));
+  }
+
+  /** The fleet's own view of run `runId` of session `id` (NOT_FOUND unless it is one of its runs). */
+  async fleetRun(id: string, runId: string): Promise<FleetRun> {
+    const run = await this.#options.fleet.run(runId);
+    if (run === null || run.sessionId !== id) throw new ServerError('NOT_FOUND', `no run '${runId}' in session '${id}'`, { runId });
+    return run;
+  }
+
+  /** Submits a run of `prompt` on session `id` (SESSION_BUSY while another is queued or running). */
+  async startRun(id: string, prompt: string): Promise<FleetRunRecord> {
+    const { workspace } = await this.session(id);
+    // The saved workspace must still be inside the roots this server is configured with.
+    await resolveWorkspace(workspace, this.#options.workspaceRoots);
+    const { runId } = await this.#options.fleet.submit(id, prompt);
+    return this.run(id, runId);
+  }
+
+  /** The run's recorded events after `afterSequence`, then the live ones, ending with the run (see `fleet.events`). */
+  events(runId: string, afterSequence: number, signal: AbortSignal): AsyncIterable<AgentEvent> {
+    return this.#options.fleet.events(runId, { afterSequence, signal });
+  }
+
+  /** Cancels run `runId` of session `id` from this process; false when it is over. */
+  async cancel(id: string, runId: string): Promise<boolean> {
+    await this.run(id, runId);
+    return this.#options.fleet.cancel(runId);
+  }
+
+  /** The confirmations the runs of session `id` wait for (durable: read from the database). */
+  async pendingConfirmations(id: string): Promise<FleetPendingConfirmation[]> {
+    await this.session(id);
+    return (await this.#options.fleet.pendingConfirmations()).filter((p) => p.sessionId === id);
+  }
+
+  /** True when run `runId` waits for the confirmation of `toolId`. */
+  async isPending(runId: string, toolId: string): Promise<boolean> {
+    return (await this.#options.fleet.pendingConfirmations()).some((p) => p.runId === runId && p.toolId === toolId);
+  }
+
+  /**
+   * Answers the pending confirmation of call `toolId` of session `id`, whichever worker runs it
+   * (or the one that resumes it). False when no run of the session waits for it.
+   */
+  async answerConfirmation(id: string, toolId: string, answer: { readonly approved: boolean; readonly reason?: string }): Promise<boolean> {
+    const pending = (await this.pendingConfirmations(id)).find((p) => p.toolId === toolId);
+    if (pending === undefined) return false;
+    return this.#options.fleet.confirm(pending.runId, toolId, answer.approved, answer.reason);
+  }
+}

@@ -1,0 +1,242 @@
+// The web host stateless over a fleet (`startFleetServer`, `a3s-code serve --postgres URL --role`):
+// two API processes and two worker processes over one real PostgreSQL (startPostgres), agents on
+// the scripted model server of this process. API level: a session created on one API process is
+// run from the other, streamed (v1 SSE) from the first, its confirmation listed and answered on
+// the second, a second run is SESSION_BUSY, a hanging run is cancelled across processes. Browser:
+// a page streams a run through the UI message stream, the worker running it is SIGKILLed while
+// the model call of its second turn is held, and the page's one stream goes on: the other worker
+// resumes the run from its journal (attempts 2) and it completes.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hangResponse, startScriptedModelServer } from '@a3s-lab/code-testing';
+import type { RecordedRequest, ScriptedModelServer, ScriptedResponse } from '@a3s-lab/code-testing';
+import { startPostgres } from '@a3s-lab/code-testing/postgres';
+import type { PostgresDatabase } from '@a3s-lab/code-testing/postgres';
+import { aclFor, collectSse, sequences, TEST_TOKEN } from './server-harness.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+// As in browser-ui.test.ts (not imported: importing a test file runs its suite).
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-quic', '--disable-component-update', '--disable-sync'];
+const hasChromium = existsSync(CHROMIUM);
+const uiBuilt = existsSync(join(here, '..', 'dist', 'ui', 'index.html'));
+
+interface Child {
+  readonly name: string;
+  readonly process: ChildProcess;
+  readonly url: string | null;
+  readonly workerId: string;
+}
+
+/** The job (`job <name>` in the run's prompt, the last user text) and its turn (assistant messages since) of a model request. */
+function jobTurnOf(request: RecordedRequest): { job: string; turn: number } {
+  const messages = (request.body as { messages?: { role: string; content: string | { type: string; text?: string }[] }[] } | undefined)?.messages ?? [];
+  const textOf = (m: (typeof messages)[number]): string => (typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? (p.text ?? '') : '')).join(''));
+  const start = messages.findLastIndex((m) => m.role === 'user' && /job \w+/.test(textOf(m)));
+  const prompt = messages[start];
+  const job = prompt === undefined ? 'unknown' : (/job (\w+)/.exec(textOf(prompt))?.[1] ?? 'unknown');
+  return { job, turn: messages.slice(start + 1).filter((m) => m.role === 'assistant').length };
+}
+
+let db: PostgresDatabase;
+let model: ScriptedModelServer;
+let dir: string;
+let repo: string;
+const children: Child[] = [];
+// The `kill` job's second model call, held until the test has killed the worker that made it.
+let heldArrived: () => void = () => undefined;
+const held = new Promise<void>((done) => (heldArrived = done));
+let releaseHeld: () => void = () => undefined;
+const released = new Promise<void>((done) => (releaseHeld = done));
+const killTurns: number[] = [];
+
+function scenario(request: RecordedRequest): ScriptedResponse | Promise<ScriptedResponse> {
+  const { job, turn } = jobTurnOf(request);
+  const id = `toolu_${job}_${turn}`;
+  if (job === 'approve') return turn === 0 ? { toolCalls: [{ id, name: 'bash', input: { command: 'echo approved-ran' } }] } : { text: 'Approved and done.' };
+  if (job === 'hang') return hangResponse();
+  if (job === 'kill') {
+    killTurns.push(turn);
+    if (turn === 0) return { text: 'Reading the notes. ', toolCalls: [{ id, name: 'read', input: { file_path: 'notes.txt' } }] };
+    // The first worker's request of turn 1 is held (it dies waiting); the next one is answered.
+    if (killTurns.filter((t) => t === 1).length === 1) {
+      heldArrived();
+      return released.then(() => ({ text: 'never delivered' }));
+    }
+    return { text: ['The notes ', 'say hello.'], chunkDelayMs: 5 };
+  }
+  return { text: `unknown job ${job}` };
+}
+
+async function spawnChild(name: string, role: 'api' | 'worker'): Promise<Child> {
+  const child = spawn(process.execPath, ['--conditions=@a3s-lab/source', '--import', 'tsx', join(here, 'fixtures', 'fleet-serve-child.ts'), aclFor(model), dir, db.connectionString, role, TEST_TOKEN, name], {
+    cwd: resolve(here, '..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((done, fail) => {
+    createInterface({ input: child.stdout! }).once('line', done);
+    child.once('exit', (code) => fail(new Error(`${name} exited with ${String(code)}`)));
+  });
+  const started = JSON.parse(line) as { url: string | null; workerId: string };
+  return { name, process: child, url: started.url, workerId: started.workerId };
+}
+
+const apiOf = (name: string): string => children.find((c) => c.name === name)?.url ?? '';
+const call = (base: string, path: string, init: RequestInit = {}): Promise<Response> =>
+  fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json', ...(init.headers as Record<string, string> | undefined) } });
+async function json<T>(base: string, path: string, init: RequestInit = {}): Promise<T> {
+  const response = await call(base, path, init);
+  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+interface FleetRunBody {
+  readonly id: string;
+  readonly status: string;
+  readonly kind: string;
+  readonly fleet: { readonly status: string; readonly attempts: number; readonly workerId: string | null };
+}
+
+beforeAll(async () => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-fleet-host-')));
+  repo = join(dir, 'repo');
+  mkdirSync(repo);
+  writeFileSync(join(repo, 'notes.txt'), 'hello\n');
+  db = await startPostgres();
+  model = await startScriptedModelServer({ scenario });
+  // The API processes first: the first migrates the schema, the others find it done.
+  children.push(await spawnChild('api-1', 'api'));
+  children.push(...(await Promise.all([spawnChild('api-2', 'api'), spawnChild('worker-1', 'worker'), spawnChild('worker-2', 'worker')])));
+}, 60_000);
+
+afterAll(async () => {
+  releaseHeld();
+  await Promise.all(
+    children.map(async (child) => {
+      if (child.process.exitCode !== null || child.process.signalCode !== null) return;
+      const exited = new Promise((done) => child.process.once('exit', done));
+      child.process.kill('SIGTERM');
+      await exited;
+    }),
+  );
+  await model?.close();
+  await db?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+describe('fleet web host: two API processes, two workers, one PostgreSQL', () => {
+  it('runs a session created on one API process from the other; its confirmation is answered and a hanging run cancelled across processes', { timeout: 60_000 }, async () => {
+    const [a, b] = [apiOf('api-1'), apiOf('api-2')];
+    expect(a).not.toBe(b);
+    const { id } = await json<{ id: string }>(a, '/api/sessions', { method: 'POST', body: JSON.stringify({ workspace: repo }) });
+    const submitted = await call(b, `/api/sessions/${id}/runs`, { method: 'POST', body: JSON.stringify({ prompt: 'job approve: echo something' }) });
+    expect(submitted.status).toBe(202);
+    const run = (await submitted.json()) as FleetRunBody;
+    expect(run).toMatchObject({ kind: 'fleet', status: 'running' });
+    // One run per session, whichever process is asked.
+    const busy = await call(a, `/api/sessions/${id}/runs`, { method: 'POST', body: JSON.stringify({ prompt: 'job approve: again' }) });
+    expect(busy.status).toBe(409);
+    expect(((await busy.json()) as { error: { code: string } }).error.code).toBe('SESSION_BUSY');
+
+    let listed: unknown[] = [];
+    const messages = await collectSse(await call(a, `/api/sessions/${id}/runs/${run.id}/stream`), (m) => {
+      if (m.event === 'confirmation_required') {
+        const toolId = (JSON.parse(m.data) as { payload: { tool_id: string } }).payload.tool_id;
+        void (async () => {
+          listed = (await json<{ confirmations: { toolId: string }[] }>(b, `/api/sessions/${id}/confirmations`)).confirmations;
+          await json(b, `/api/sessions/${id}/confirmations/${toolId}`, { method: 'POST', body: JSON.stringify({ approved: true }) });
+        })();
+      }
+      return m.event === 'end';
+    });
+    expect(listed).toEqual([expect.objectContaining({ runId: run.id, toolId: 'toolu_approve_0', toolName: 'bash' })]);
+    expect(JSON.parse(messages.at(-1)?.data ?? '{}')).toEqual({ runId: run.id, status: 'completed' });
+    const seqs = sequences(messages);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+    expect(messages.find((m) => m.event === 'tool_end')?.data).toContain('approved-ran');
+    const done = await json<FleetRunBody & { text: string }>(b, `/api/sessions/${id}/runs/${run.id}`);
+    expect(done).toMatchObject({ status: 'completed', text: 'Approved and done.', fleet: { status: 'completed', attempts: 1 } });
+    expect(['worker-1', 'worker-2']).toContain(done.fleet.workerId);
+
+    // A hanging run, cancelled from the other API process: the stream on the first ends `cancelled`.
+    const hanging = await json<FleetRunBody>(a, `/api/sessions/${id}/runs`, { method: 'POST', body: JSON.stringify({ prompt: 'job hang: wait forever' }) });
+    const cancelled = collectSse(await call(a, `/api/sessions/${id}/runs/${hanging.id}/stream`), (m, all) => {
+      if (m.event === 'turn_start' && all.filter((x) => x.event === 'turn_start').length === 1) void json(b, `/api/sessions/${id}/runs/${hanging.id}/cancel`, { method: 'POST' });
+      return m.event === 'end';
+    });
+    expect(JSON.parse((await cancelled).at(-1)?.data ?? '{}')).toEqual({ runId: hanging.id, status: 'cancelled' });
+    const { sessions } = await json<{ sessions: { id: string; running: boolean }[] }>(b, '/api/sessions');
+    expect(sessions.find((s) => s.id === id)).toMatchObject({ running: false });
+    expect((await json<{ runs: FleetRunBody[] }>(b, `/api/sessions/${id}/runs`)).runs.map((r) => r.fleet.status)).toEqual(['completed', 'cancelled']);
+  });
+
+  describe.skipIf(!hasChromium && process.env['CI'] !== 'true')('in the browser', () => {
+    let context: BrowserContext;
+    let profile: string;
+    beforeAll(async () => {
+      if (!uiBuilt) throw new Error('dist/ui is missing: run `pnpm --filter @a3s-lab/server run build` first (Vite builds the UI)');
+      profile = mkdtempSync(join(tmpdir(), 'a3s-chromium-'));
+      context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1280, height: 800 } });
+    }, 30_000);
+    afterAll(async () => {
+      await context?.close();
+      if (profile) rmSync(profile, { recursive: true, force: true });
+    });
+
+    it('a page keeps its one stream while the worker running it is killed; the other worker completes the run', { timeout: 60_000 }, async () => {
+      const a = apiOf('api-1');
+      const page = context.pages()[0] ?? (await context.newPage());
+      page.setDefaultTimeout(40_000);
+      const requests: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/chat')) requests.push(`${r.method()} ${new URL(r.url()).pathname}`);
+      });
+      await page.goto(`${a}/#token=${TEST_TOKEN}`);
+      await page.locator('#workspace-input').fill(repo);
+      await page.locator('#prompt-input').fill('job kill: read the notes');
+      await page.locator('#prompt-input').press('Enter');
+      await page.waitForURL(/\/sessions\/s_[0-9a-f-]+$/);
+      const sessionId = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1) ?? '');
+      const answer = page.locator('.msg.assistant').last();
+      await answer.locator('.tool[data-outcome="done"]').waitFor();
+      await answer.getByText('Reading the notes.').waitFor();
+      // The worker is inside the second turn's model call: kill it there.
+      await held;
+      const [running] = (await json<{ runs: FleetRunBody[] }>(a, `/api/sessions/${sessionId}/runs`)).runs;
+      const victim = children.find((c) => c.workerId === running?.fleet.workerId);
+      if (victim === undefined || running === undefined) throw new Error(`no worker runs ${JSON.stringify(running)}`);
+      const exited = new Promise((done) => victim.process.once('exit', done));
+      victim.process.kill('SIGKILL');
+      await exited;
+      releaseHeld();
+
+      await answer.locator('.run-end', { hasText: 'Run completed' }).waitFor();
+      const text = (await answer.textContent()) ?? '';
+      expect(text).toContain('The notes say hello.');
+      expect(text.split('Reading the notes.').length).toBe(2);
+      expect(text).not.toContain('never delivered');
+      // One stream: the run's POST, no reconnect.
+      expect(requests).toEqual([`POST /api/sessions/${sessionId}/chat`]);
+      const finished = await json<FleetRunBody>(a, `/api/sessions/${sessionId}/runs/${running.id}`);
+      expect(finished.fleet).toMatchObject({ status: 'completed', attempts: 2 });
+      expect(finished.fleet.workerId).not.toBe(victim.workerId);
+      // The model was asked turn 0 once (recorded), turn 1 twice (the held call died with its worker).
+      expect(killTurns).toEqual([0, 1, 1]);
+
+      // Another API process shows the same conversation.
+      const other = await context.newPage();
+      await other.goto(`${apiOf('api-2')}/sessions/${sessionId}#token=${TEST_TOKEN}`);
+      await other.locator('.msg.assistant .run-end', { hasText: 'Run completed' }).waitFor();
+      expect(await other.locator('.msg.assistant').last().textContent()).toContain('The notes say hello.');
+      await other.close();
+    });
+  });
+});
