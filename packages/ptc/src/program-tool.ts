@@ -1,4 +1,5 @@
-import type { JsonSchema, Tool, ToolContext, ToolOutput } from '@a3s-lab/code-core';
+import { defineTool } from '@a3s-lab/code-core';
+import type { FromJsonSchema, Tool, ToolContext, ToolOutput, ToolParametersSchema } from '@a3s-lab/code-core';
 import { programError } from './program-error-code.js';
 import type { ProgramError } from './program-error-code.js';
 import { renderProgramOutcome } from './program-output.js';
@@ -15,24 +16,14 @@ import { runProgram } from './run-program.js';
 import { NEVER_CALLABLE_FROM_PROGRAM } from './vm-bounds.js';
 import { utf8ByteLength } from '@a3s-lab/code-core/internal';
 
-/** Arguments of the `program` tool, as the model (or `session.program`) sends them. */
-export interface ProgramToolArgs {
-  readonly type: 'script';
-  readonly language?: 'javascript';
-  readonly source?: string;
-  readonly path?: string;
-  readonly inputs?: unknown;
-  readonly allowed_tools?: readonly string[];
-  readonly limits?: Partial<ProgramRunLimits>;
-}
-
 /** Options of {@link createProgramTool}. */
 export interface ProgramToolOptions {
   /** Per-run limits used when a call gives none. Default {@link ProgramLimits}. */
   readonly defaultLimits?: Partial<ProgramRunLimits>;
 }
 
-const PROGRAM_PARAMETERS: JsonSchema = {
+/** The JSON Schema of `program`'s arguments: what the model sees and the kernel validates. */
+const PROGRAM_PARAMETERS = {
   type: 'object',
   additionalProperties: false,
   required: ['type'],
@@ -59,7 +50,10 @@ const PROGRAM_PARAMETERS: JsonSchema = {
       },
     },
   },
-};
+} as const satisfies ToolParametersSchema;
+
+/** Arguments of the `program` tool, as the model (or `session.program`) sends them; read from its schema. */
+export type ProgramToolArgs = FromJsonSchema<typeof PROGRAM_PARAMETERS>;
 
 const DESCRIPTION = [
   'Run a sandboxed JavaScript module that calls tools itself instead of one model turn per call: `export default async function run(ctx, inputs) {...}`.',
@@ -75,7 +69,7 @@ const DESCRIPTION = [
  */
 export function createProgramTool(options: ProgramToolOptions = {}): Tool<ProgramToolArgs> {
   const defaults = resolveProgramLimits(options.defaultLimits ?? {});
-  return {
+  return defineTool({
     name: 'program',
     description: DESCRIPTION,
     parameters: PROGRAM_PARAMETERS,
@@ -84,7 +78,7 @@ export function createProgramTool(options: ProgramToolOptions = {}): Tool<Progra
     // tool read-only, so the program is never scheduled as a safe parallel call.
     capabilities: () => ({ outputKind: 'structured' }),
     execute: (args, context) => executeProgram(args, context, defaults),
-  };
+  });
 }
 
 async function executeProgram(args: ProgramToolArgs, context: ToolContext, defaults: ProgramRunLimits): Promise<ToolOutput> {
