@@ -39,7 +39,8 @@ interface Claim {
  * session from the snapshot the run started from, replays the journal and runs live from the
  * first unrecorded step, then writes the outcome. Returns without touching the run when it is
  * already over, or when another attempt took it over meanwhile (this worker lost its lease).
- * Rejects only on database failures (pg-boss then retries the job).
+ * A run that cannot go on here fails with the error; rejects only when the database cannot
+ * record that (pg-boss then retries the job).
  */
 export async function executeRun(ctx: WorkerContext, runId: string): Promise<void> {
   const claim = await claimRun(ctx, runId);
@@ -97,7 +98,12 @@ export async function executeRun(ctx: WorkerContext, runId: string): Promise<voi
     }
   } catch (error) {
     if (journal.lost !== null) return;
-    throw error;
+    // The run cannot go on here (its session does not open, the store refuses it...): it fails
+    // with the error, instead of pg-boss retrying it forever. Only when even that write fails
+    // (the database is gone) does the job fail, to be retried.
+    const failure = toCodeError(error);
+    journal.event(terminalError(runId, failure.code, failure.message, {}));
+    await journal.finish((tx) => setStatus(tx, runId, 'failed', { error: { code: failure.code, message: failure.message } }));
   } finally {
     await session?.closeAsync().catch(() => undefined);
   }

@@ -3,13 +3,13 @@
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent } from '@a3s-lab/code';
+import { Agent } from '../src/index.js';
 import type { AgentEvent } from '@a3s-lab/code-core';
 import { startScriptedModelServer } from '@a3s-lab/code-testing';
 import { startPostgres } from '@a3s-lab/code-testing/postgres';
 import { describe, expect, it } from 'vitest';
-import { createFleet } from '../src/index.js';
-import type { Fleet } from '../src/index.js';
+import { createFleet } from '@a3s-lab/code-postgres';
+import type { Fleet } from '@a3s-lab/code-postgres';
 import { crossScenario, fleetAcl, spawnWorker } from './fleet-fixture.js';
 import type { SeenTurn, WorkerProcess } from './fleet-fixture.js';
 

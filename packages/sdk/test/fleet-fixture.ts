@@ -40,26 +40,33 @@ export interface SeenTurn {
 }
 
 /**
- * The crash-matrix model: turn 0 `bash` hitting `<hitUrl>/<job>-a`, turn 1 `read` of a file,
- * turn 2 `bash` hitting `<job>-b` (slowly, so kills land inside tools too), turn 3 the answer.
- * Tool call ids are derived from job and turn: deterministic on any process.
+ * The crash-matrix model, `rounds` times: a `bash` call hitting `<hitUrl>/<job>-a<r>`, a `read` of
+ * a file, a `bash` call hitting `<job>-b<r>` (slowly, so kills land inside tools too); then the
+ * answer. Tool call ids are derived from job and turn: deterministic on any process.
  */
-export function crashScenario(hitUrl: string, seen: SeenTurn[]): ScenarioFunction {
+export function crashScenario(hitUrl: string, seen: SeenTurn[], rounds = 1): ScenarioFunction {
   return (request): ScriptedResponse => {
     const { job, turn } = jobTurnOf(request);
     seen.push({ job, turn, atMs: Date.now() });
     const id = (n: number): string => `toolu_${job}_${turn}_${n}`;
-    switch (turn) {
+    if (turn >= rounds * 3) return { text: ['done ', job], chunkDelayMs: 5 };
+    const round = Math.floor(turn / 3);
+    switch (turn % 3) {
       case 0:
-        return { text: `working on ${job}`, toolCalls: [{ id: id(0), name: 'bash', input: { command: `curl -sf ${hitUrl}/${job}-a` } }], chunkDelayMs: 5 };
+        return { text: `working on ${job}`, toolCalls: [{ id: id(0), name: 'bash', input: { command: `curl -sf ${hitUrl}/${job}-a${round}` } }], chunkDelayMs: 5 };
       case 1:
         return { toolCalls: [{ id: id(0), name: 'read', input: { file_path: 'notes.txt' } }] };
-      case 2:
-        return { toolCalls: [{ id: id(0), name: 'bash', input: { command: `sleep 0.3; curl -sf ${hitUrl}/${job}-b; sleep 0.3` } }] };
       default:
-        return { text: ['done ', job], chunkDelayMs: 5 };
+        return { toolCalls: [{ id: id(0), name: 'bash', input: { command: `sleep 0.3; curl -sf ${hitUrl}/${job}-b${round}; sleep 0.3` } }] };
     }
   };
+}
+
+/** The counter key a crash-matrix bash call hits (`null` for other calls). */
+export function hitKeyOf(job: string, toolId: string): string | null {
+  const turn = Number(new RegExp(`^toolu_${job}_(\\d+)_0$`).exec(toolId)?.[1] ?? Number.NaN);
+  if (Number.isNaN(turn) || turn % 3 === 1) return null;
+  return `${job}-${turn % 3 === 0 ? 'a' : 'b'}${Math.floor(turn / 3)}`;
 }
 
 /** A counting HTTP service on 127.0.0.1: `GET /hit/<key>` counts one hit of `key`. */
