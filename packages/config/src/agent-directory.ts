@@ -23,6 +23,13 @@ export interface AgentSchedule {
   readonly cron: string;
   readonly enabled: boolean;
   readonly prompt: string;
+  /**
+   * Occurrences that came due while no host served the schedule: `skip` (default), `once` (the most
+   * recent), `all` (each, at most `missedLimit`). Only a fleet (`serveAgentDir(..., { fleet })`) catches up.
+   */
+  readonly missed: 'skip' | 'once' | 'all';
+  /** Cap of `missed: all` (frontmatter `missed_limit`, 1-1000, default 10); absent otherwise. */
+  readonly missedLimit?: number;
   readonly file: string;
 }
 
@@ -134,7 +141,12 @@ function schedule(dir: string, file: string): AgentSchedule {
   if (typeof enabled !== 'boolean') throw configError(file, '`enabled` must be true or false', lineOf(file, 'enabled'));
   const prompt = body.trim();
   if (prompt.length === 0) throw configError(file, 'the schedule body (its prompt) is empty');
-  return { name, cron: cron.trim(), enabled, prompt, file };
+  const missed = data['missed'] ?? 'skip';
+  if (missed !== 'skip' && missed !== 'once' && missed !== 'all') throw configError(file, `\`missed\` must be skip, once or all, got ${JSON.stringify(missed)}`, lineOf(file, 'missed'));
+  const limit = data['missed_limit'];
+  if (limit !== undefined && missed !== 'all') throw configError(file, '`missed_limit` applies to `missed: all` only', lineOf(file, 'missed_limit'));
+  if (limit !== undefined && (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1 || limit > 1000)) throw configError(file, '`missed_limit` must be an integer from 1 to 1000', lineOf(file, 'missed_limit'));
+  return { name, cron: cron.trim(), enabled, prompt, missed, ...(missed === 'all' ? { missedLimit: limit ?? 10 } : {}), file };
 }
 
 function toolSpec(dir: string, file: string): AgentScriptTool | AgentMcpTool {

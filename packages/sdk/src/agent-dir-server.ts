@@ -31,7 +31,8 @@ export interface ScheduleFire {
   readonly schedule: string;
   /** When it was due (ms since the epoch, per the clock). */
   readonly dueAtMs: number;
-  readonly status: 'completed' | 'failed' | 'skipped';
+  /** `submitted`: with a fleet, the occurrence became fleet run `runId` (its outcome is `fleet.run(runId)`). */
+  readonly status: 'completed' | 'failed' | 'skipped' | 'submitted';
   readonly sessionId: string;
   readonly runId?: string;
   readonly text?: string;
@@ -41,6 +42,11 @@ export interface ScheduleFire {
 /** The next due time of `cron` (UTC) strictly after `afterMs`. */
 export function nextCronTime(cron: string, afterMs: number): number {
   return cronParser().parse(cron, { tz: 'UTC', currentDate: new Date(afterMs) }).next().getTime();
+}
+
+/** With a fleet: this host's part of the directory's schedules (`@a3s-lab/code-postgres`'s `serveFleetSchedules`). */
+export interface FleetScheduleServing {
+  stop(): Promise<void>;
 }
 
 interface Armed {
@@ -67,17 +73,31 @@ export class AgentDirHandle {
   readonly #onFire: ((fire: ScheduleFire) => void) | undefined;
   #stopped = false;
   #stopping: Promise<void> | null = null;
+  #fleet: FleetScheduleServing | null = null;
 
-  /** @internal created by `agent.serveAgentDir`. */
-  constructor(directory: AgentDirectory, sessions: ReadonlyMap<string, Session>, clock: ScheduleClock, onFire?: (fire: ScheduleFire) => void) {
+  /**
+   * @internal created by `agent.serveAgentDir`. With `fleet === true` nothing is armed here: the
+   * fleet's cron fires the schedules ({@link attachFleet}) and `fires()` lists this host's occurrences.
+   */
+  constructor(directory: AgentDirectory, sessions: ReadonlyMap<string, Session>, clock: ScheduleClock, onFire?: (fire: ScheduleFire) => void, fleet = false) {
     this.directory = directory;
     this.#clock = clock;
     this.#onFire = onFire;
-    this.#armed = directory.schedules.filter((s) => s.enabled).map((schedule) => ({ schedule, session: sessions.get(schedule.name) as Session, timer: undefined, running: null }));
+    this.#armed = fleet ? [] : directory.schedules.filter((s) => s.enabled).map((schedule) => ({ schedule, session: sessions.get(schedule.name) as Session, timer: undefined, running: null }));
     for (const armed of this.#armed) this.#arm(armed);
   }
 
-  /** The session of each enabled schedule (id `schedule:<name>`). */
+  /** @internal The fleet part, stopped with the handle. */
+  attachFleet(serving: FleetScheduleServing): void {
+    this.#fleet = serving;
+  }
+
+  /** @internal An occurrence the fleet part handled on this host. */
+  recordFleetFire(fire: ScheduleFire): void {
+    this.#record(fire);
+  }
+
+  /** The session of each enabled schedule (id `schedule:<name>`); empty with a fleet (its workers open them per run). */
   sessions(): Map<string, Session> {
     return new Map(this.#armed.map((a) => [a.schedule.name, a.session]));
   }
@@ -96,6 +116,7 @@ export class AgentDirHandle {
     this.#stopping ??= (async () => {
       this.#stopped = true;
       for (const armed of this.#armed) this.#clock.clearTimeout(armed.timer);
+      await this.#fleet?.stop();
       await Promise.all(this.#armed.map((a) => a.running));
       await Promise.all(this.#armed.map((a) => a.session.closeAsync()));
     })();

@@ -32,6 +32,8 @@ import { sessionToolSurface } from './session-tool-surface.js';
 import { AgentDirHandle, systemClock } from './agent-dir-server.js';
 import type { ScheduleClock, ScheduleFire } from './agent-dir-server.js';
 import { equipFromDirectory, equipFromDirectorySync } from './equip-from-directory.js';
+import { checkFleetDirectory, checkLocalDirectory, serveDirectoryOnFleet } from './agent-dir-fleet.js';
+import type { PostgresFleet } from './postgres-fleet-types.js';
 
 /** Options of {@link Agent.serveAgentDir}. */
 export interface ServeAgentDirOptions {
@@ -43,6 +45,13 @@ export interface ServeAgentDirOptions {
   readonly onFire?: (fire: ScheduleFire) => void;
   /** Extra options of the schedule sessions (permissionPolicy, model...). */
   readonly sessionOptions?: SessionOptions;
+  /**
+   * Serve the schedules across hosts: each occurrence fires once across every host serving the
+   * same directory (by name), as a run of `fleet` (`createFleet`) of the schedule's session, kept
+   * in `fleet.sessionStore`; `missed` of a schedule (skip, once, all) applies. The host runs
+   * `fleet.work()` itself (or other processes do). `clock` is this host's clock, handed to pg-boss.
+   */
+  readonly fleet?: PostgresFleet;
 }
 import { createSearchEngines, createWebServices } from './web-services.js';
 import type { SearchEngineSet } from './web-services.js';
@@ -155,7 +164,10 @@ export class Agent {
   async serveAgentDir(dir: string, workspace: string, options: ServeAgentDirOptions = {}): Promise<AgentDirHandle> {
     if (this.#closed) throw new CodeError('SESSION_CLOSED', 'agent is closed');
     const directory = loadAgentDirectory(dir);
-    const agent = this.#forDirectory(directory, options.sessionStore);
+    const fleet = options.fleet;
+    if (fleet === undefined) checkLocalDirectory(directory);
+    else checkFleetDirectory(directory, options, fleet);
+    const agent = this.#forDirectory(directory, fleet === undefined ? options.sessionStore : fleet.sessionStore);
     const sessions = new Map<string, Session>();
     try {
       for (const schedule of directory.schedules.filter((s) => s.enabled)) {
@@ -172,7 +184,12 @@ export class Agent {
       await Promise.all([...sessions.values()].map((s) => s.closeAsync()));
       throw error;
     }
-    return new AgentDirHandle(directory, sessions, options.clock ?? systemClock, options.onFire);
+    if (fleet === undefined) return new AgentDirHandle(directory, sessions, options.clock ?? systemClock, options.onFire);
+    // The sessions exist in the fleet's store now; the fleet's workers open them per run.
+    await Promise.all([...sessions.values()].map((s) => s.closeAsync()));
+    const handle = new AgentDirHandle(directory, new Map(), options.clock ?? systemClock, options.onFire, true);
+    await serveDirectoryOnFleet(directory, fleet, handle, options.clock);
+    return handle;
   }
 
   /** This agent, or one whose configuration has the directory's `agent.acl` merged over it. */

@@ -4,7 +4,7 @@ import { assertPackageInstalled, lazyOptionalPackage } from '@a3s-lab/code-core/
 import type { OptionalPackage } from '@a3s-lab/code-core/internal';
 import type { SessionStore } from '@a3s-lab/code-core';
 
-import type { PostgresFleet, PostgresFleetOptions } from './postgres-fleet-types.js';
+import type { FleetSchedulesHandleLike, FleetSchedulesOptionsLike, PostgresFleet, PostgresFleetOptions } from './postgres-fleet-types.js';
 import type { PostgresSessionPage, PostgresSessionQuery, PostgresSessionStoreOptions } from './postgres-session-store-types.js';
 
 /** The store class of `@a3s-lab/code-postgres` as the SDK uses it. */
@@ -23,6 +23,8 @@ export interface PostgresSessionStoreLike extends SessionStore {
 export interface PostgresModule {
   readonly PostgresSessionStore: new (options: PostgresSessionStoreOptions) => PostgresSessionStoreLike;
   readonly createFleet: (options: PostgresFleetOptions) => Promise<PostgresFleet>;
+  /** Method syntax: the module's takes its own `Fleet` class, which every `PostgresFleet` the SDK hands it is. */
+  serveFleetSchedules(fleet: PostgresFleet, options: FleetSchedulesOptionsLike): Promise<FleetSchedulesHandleLike>;
 }
 
 /** The package that carries PostgreSQL support; installed only by users who need it. */

@@ -71,6 +71,8 @@ export interface FleetAgentLike {
 export interface PostgresFleet {
   /** This process's worker name (`run().workerId` of the runs it executes). */
   readonly workerId: string;
+  /** The fleet's session store: sessions runs execute in live here (`serveAgentDir(..., { fleet })` keeps the schedules' sessions in it). */
+  readonly sessionStore: SessionStore;
   /** Queues a run of `sessionId` (saved in the fleet's database). SESSION_BUSY while the session has a run queued or running. */
   submit(sessionId: string, request: string | { readonly prompt: string }): Promise<{ readonly runId: string }>;
   /** Executes queued runs on this process, at most `concurrency` at once (default 1). */
@@ -105,4 +107,45 @@ export interface PostgresFleetOptions {
   readonly leaseMs?: number;
   /** How often waiting readers and workers look at the database besides LISTEN/NOTIFY, ms. Default 500. */
   readonly pollMs?: number;
+}
+
+/** What a served schedule does with occurrences that came due while no host served it. */
+export type MissedOccurrencePolicy = 'skip' | 'once' | 'all';
+
+/** One occurrence of a fleet schedule, as the host that claimed it handled it. */
+export interface FleetScheduleOccurrence {
+  readonly schedule: string;
+  /** When it was due (ms since the epoch, database time). */
+  readonly dueAtMs: number;
+  /** `due`: on time; `missed`: the `once` catch-up; `catch_up`: one of `missed: all`. */
+  readonly kind: 'due' | 'missed' | 'catch_up';
+  readonly status: 'submitted' | 'skipped' | 'failed';
+  readonly sessionId: string;
+  readonly runId?: string;
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/** One schedule as `@a3s-lab/code-postgres`'s `serveFleetSchedules` takes it. */
+export interface FleetScheduleSpecLike {
+  readonly name: string;
+  readonly cron: string;
+  readonly prompt: string;
+  readonly sessionId: string;
+  readonly missed?: MissedOccurrencePolicy;
+  readonly missedLimit?: number;
+}
+
+/** Options of `serveFleetSchedules` as the SDK passes them. */
+export interface FleetSchedulesOptionsLike {
+  readonly directory: string;
+  readonly schedules: readonly FleetScheduleSpecLike[];
+  readonly clock?: { now(): number; setTimeout(callback: () => void, delayMs: number): unknown; clearTimeout(handle: unknown): void };
+  readonly onOccurrence?: (occurrence: FleetScheduleOccurrence) => void;
+}
+
+/** A directory's schedules served over a fleet (this host's part). */
+export interface FleetSchedulesHandleLike {
+  readonly queue: string;
+  occurrences(): FleetScheduleOccurrence[];
+  stop(): Promise<void>;
 }
