@@ -6,8 +6,8 @@ import { CodeError } from '@a3s-lab/code';
 import type { Agent } from '@a3s-lab/code';
 import { startScriptedModelServer } from '@a3s-lab/code-testing';
 import type { ScriptedModelServer } from '@a3s-lab/code-testing';
-import { startServer } from '@a3s-lab/server';
-import type { RunningServer } from '@a3s-lab/server';
+import { FLEET_ROLES, startFleetServer, startServer } from '@a3s-lab/server';
+import type { FleetRole, RunningFleetServer, RunningServer } from '@a3s-lab/server';
 import type { Style } from './ansi.js';
 import type { CliIo } from './cli-io.js';
 import { discoverConfig, noConfigurationError } from './config-discovery.js';
@@ -39,6 +39,10 @@ export interface ServeCommandOptions {
   readonly allowedOrigins: readonly string[];
   /** `--demo`: the bundled scripted model and a copy of the sample repo as the only root. */
   readonly demo: boolean;
+  /** `--postgres URL`: run stateless over a fleet in this PostgreSQL database (sessions and runs there, no file or S3 leases). */
+  readonly postgres?: string;
+  /** `--role api|worker|all` (with --postgres; default all): serve the API, execute runs, or both. */
+  readonly role?: FleetRole;
 }
 
 /** `a3s-code serve --help`. */
@@ -55,6 +59,10 @@ Options:
   --allowed-host NAME     extra Host header value accepted, e.g. a reverse proxy's (repeatable)
   --allowed-origin URL    extra Origin accepted (repeatable)
   --demo                  the bundled scripted model on a copy of the sample repo (no API key)
+  --postgres URL          stateless over a fleet in this PostgreSQL database: sessions and runs
+                          live there, any API process serves any session, workers run the runs
+  --role ROLE             fleet role: api (HTTP only), worker (runs only, no HTTP) or all
+                          (default); without --postgres, the config's postgres { url }
 
 The bearer token comes from A3S_SERVER_TOKEN, else <state-dir>/token; on first start it is
 generated there and printed once. Ctrl-C saves every live session and stops.
@@ -79,6 +87,8 @@ export function parseServeArgs(args: readonly string[]): ServeCommandOptions | '
         'allowed-host': { type: 'string', multiple: true },
         'allowed-origin': { type: 'string', multiple: true },
         demo: { type: 'boolean' },
+        postgres: { type: 'string' },
+        role: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -90,6 +100,9 @@ export function parseServeArgs(args: readonly string[]): ServeCommandOptions | '
   const port = v.port === undefined ? DEFAULT_SERVE_PORT : Number(v.port);
   if (v.port !== undefined && (!/^\d{1,5}$/.test(v.port) || port > 65_535)) throw usageError(`--port must be an integer in 0..65535; got '${v.port}'`);
   if (v.demo === true && (v.root !== undefined || v.config !== undefined)) throw usageError('--demo picks its own root and model: drop --root and --config');
+  const role = v.role === undefined ? undefined : FLEET_ROLES.find((r) => r === v.role);
+  if (v.role !== undefined && role === undefined) throw usageError(`--role must be one of ${FLEET_ROLES.join(', ')}; got '${v.role}'`);
+  if (v.postgres !== undefined && !/^postgres(ql)?:\/\//.test(v.postgres)) throw usageError('--postgres must be a postgres:// or postgresql:// URL');
   return {
     roots: v.root ?? [],
     port,
@@ -99,6 +112,8 @@ export function parseServeArgs(args: readonly string[]): ServeCommandOptions | '
     ...(v.config === undefined ? {} : { config: v.config }),
     ...(v.host === undefined ? {} : { host: v.host }),
     ...(v['state-dir'] === undefined ? {} : { stateDir: v['state-dir'] }),
+    ...(v.postgres === undefined ? {} : { postgres: v.postgres }),
+    ...(role === undefined ? {} : { role }),
   };
 }
 
@@ -106,7 +121,7 @@ export function parseServeArgs(args: readonly string[]): ServeCommandOptions | '
 export async function serveCommand(options: ServeCommandOptions, io: CliIo, style: Style): Promise<number> {
   let model: ScriptedModelServer | undefined;
   let agent: Agent | undefined;
-  let server: RunningServer | undefined;
+  let server: RunningServer | RunningFleetServer | undefined;
   try {
     let roots = options.roots.map((root) => resolve(io.cwd, root));
     let stateDir = options.stateDir === undefined ? undefined : resolve(io.cwd, options.stateDir);
@@ -133,7 +148,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo, styl
       agent = await createAgentFrom(source, io);
       recheckTrustedConfig(source, first, io);
     }
-    server = await startServer({
+    const common = {
       agent,
       workspaceRoots: roots,
       port: options.port,
@@ -142,18 +157,24 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo, styl
       allowedOrigins: options.allowedOrigins,
       ...(stateDir === undefined ? {} : { stateDir }),
       ...(options.host === undefined ? {} : { host: options.host }),
-    });
-    io.stdout.write(`${style.bold('a3s-code serve')} listening on ${style.cyan(server.url)}\n`);
-    // Bound to every interface: the URLs other machines use (the Host check accepts exactly these).
-    const { url: shown, urls } = server;
-    const others = urls.filter((url) => url !== shown);
-    if (others.length > 0) io.stdout.write(`also reachable at: ${others.join(', ')}\n`);
-    io.stdout.write(`workspace roots: ${roots.join(', ')}\n`);
-    if (server.token.source === 'generated') {
-      io.stdout.write(`token (shown once, kept in the state directory): ${server.token.token}\n`);
-      io.stdout.write(`open: ${server.url}/#token=${server.token.token}\n`);
+    };
+    // --role without --postgres: the database of the config's `postgres { url }`.
+    const postgres = options.postgres ?? (options.role === undefined ? undefined : agent.config.postgres?.url);
+    if (options.role !== undefined && postgres === undefined) throw usageError('--role needs --postgres URL or a config with postgres { url }');
+    if (postgres !== undefined) {
+      const fleetServer = await startFleetServer({ ...common, postgres, role: options.role ?? 'all' });
+      server = fleetServer;
+      io.stdout.write(`${style.bold('a3s-code serve')} fleet ${options.role ?? 'all'} process, worker id ${fleetServer.fleet.workerId}\n`);
+      if (fleetServer.url !== null && fleetServer.token !== null) {
+        io.stdout.write(`listening on ${style.cyan(fleetServer.url)}\nworkspace roots: ${roots.join(', ')}\n`);
+        if (fleetServer.token.source === 'generated') io.stdout.write(`token (shown once, kept in the state directory): ${fleetServer.token.token}\nopen: ${fleetServer.url}/#token=${fleetServer.token.token}\n`);
+      } else {
+        io.stdout.write('executing runs (no HTTP)\n');
+      }
     } else {
-      io.stdout.write(`token: from ${server.token.source === 'env' ? 'A3S_SERVER_TOKEN' : server.token.source === 'file' ? 'the token file in the state directory' : 'the caller'}\n`);
+      const single = await startServer(common);
+      server = single;
+      printListening(single, roots, io, style);
     }
     await waitForStop(io);
     io.stderr.write('stopping: saving live sessions\n');
@@ -164,6 +185,22 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo, styl
     await server?.close();
     await agent?.close();
     await model?.close();
+  }
+}
+
+/** What a single-host server prints once it listens: its URLs, roots and where the token came from. */
+function printListening(server: RunningServer, roots: readonly string[], io: CliIo, style: Style): void {
+  io.stdout.write(`${style.bold('a3s-code serve')} listening on ${style.cyan(server.url)}\n`);
+  // Bound to every interface: the URLs other machines use (the Host check accepts exactly these).
+  const { url: shown, urls } = server;
+  const others = urls.filter((url) => url !== shown);
+  if (others.length > 0) io.stdout.write(`also reachable at: ${others.join(', ')}\n`);
+  io.stdout.write(`workspace roots: ${roots.join(', ')}\n`);
+  if (server.token.source === 'generated') {
+    io.stdout.write(`token (shown once, kept in the state directory): ${server.token.token}\n`);
+    io.stdout.write(`open: ${server.url}/#token=${server.token.token}\n`);
+  } else {
+    io.stdout.write(`token: from ${server.token.source === 'env' ? 'A3S_SERVER_TOKEN' : server.token.source === 'file' ? 'the token file in the state directory' : 'the caller'}\n`);
   }
 }
 

@@ -44,6 +44,10 @@ describe('a3s-code serve', () => {
   it('parses its options and refuses bad ones with exit 2', async () => {
     expect(parseServeArgs(['--root', '/a', '--root', '/b', '--port', '0', '--host', '::1'])).toMatchObject({ roots: ['/a', '/b'], port: 0, host: '::1', demo: false });
     expect(parseServeArgs(['--help'])).toBe('help');
+    expect(parseServeArgs(['--postgres', 'postgres://u@db/app', '--role', 'worker'])).toMatchObject({ postgres: 'postgres://u@db/app', role: 'worker' });
+    expect(parseServeArgs(['--postgres', 'postgres://u@db/app'])).not.toHaveProperty('role');
+    expect(() => parseServeArgs(['--postgres', 'postgres://u@db/app', '--role', 'cook'])).toThrow(/--role must be one of api, worker, all/);
+    expect(() => parseServeArgs(['--postgres', 'mysql://db'])).toThrow(/--postgres must be a postgres/);
     const home = tempDir('a3s-serve-home-');
     try {
       const bad = await runMain(['serve', '--port', 'x'], { env: cleanEnv(home.dir), cwd: home.dir });
