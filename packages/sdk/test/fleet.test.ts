@@ -68,6 +68,22 @@ describe('fleet in one process (real PostgreSQL)', () => {
     // Reading again from the start returns the same sequence.
     expect((await collect(fleet.events(runId))).map((e) => e.type)).toEqual(events.map((e) => e.type));
   }, 60_000);
+
+  it('refuses what it cannot do, with typed errors', async () => {
+    await expect(createFleet({ agent, connectionString: pg.connectionString, leaseMs: 5_000 })).rejects.toMatchObject({ code: 'CONFIG_ERROR', details: { field: 'leaseMs' } });
+    await expect(createFleet({ agent, connectionString: pg.connectionString, pglite: {} } as never)).rejects.toMatchObject({ code: 'CONFIG_ERROR' });
+    await expect(fleet.submit('no-such-session', 'job x')).rejects.toMatchObject({ code: 'SESSION_ERROR' });
+    const session = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: 'job-s2' });
+    await session.closeAsync();
+    await expect(fleet.submit('job-s2', { prompt: 'job s2', attachments: [] } as never)).rejects.toMatchObject({ code: 'CONFIG_ERROR', details: { field: 'attachments' } });
+    const { runId } = await fleet.submit('job-s2', 'job s2');
+    await expect(fleet.reconcile(runId, 'toolu_s2_0_0', { retry: true })).rejects.toMatchObject({ code: 'SESSION_ERROR', details: { status: 'queued' } });
+    expect(await fleet.confirm(runId, 'toolu_s2_0_0', true)).toBe(false);
+    expect(await fleet.cancel(runId)).toBe(true);
+    expect(await fleet.run(runId)).toMatchObject({ status: 'cancelled', attempts: 0 });
+    expect((await collect(fleet.events(runId))).map((e) => e.type)).toEqual(['error']);
+    expect(await fleet.run('run_unknown')).toBeNull();
+  }, 60_000);
 });
 
 // pg-boss's schema on PGlite takes ~20 s to install on a loaded 2-core machine: A3S_FLEET_PGLITE=1 runs it.
