@@ -8,6 +8,7 @@ import { createAgentEvent } from '../events/agent-event.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { LlmUsage } from '../llm/llm-client.js';
 import type { PermissionPolicy } from '../permission/permission-policy.js';
+import { EMPTY_RUN_USAGE } from '../session/run-usage.js';
 import type { SubagentTaskSnapshot } from '../session/session-snapshot.js';
 import type { WorkerAgentSpec } from '../session/session-options.js';
 import type { WorkspaceBackend } from '../workspace/workspace-backend.js';
@@ -220,11 +221,8 @@ export class SubagentManager implements SubagentService {
     const record = child?.runs().at(-1);
     const transcript = child?.history() ?? [];
     await child?.close();
-    const usage = {
-      promptTokens: record?.usage.promptTokens ?? 0,
-      completionTokens: record?.usage.completionTokens ?? 0,
-      totalTokens: record?.usage.totalTokens ?? 0,
-    };
+    const { promptTokens, completionTokens, totalTokens } = record?.usage ?? EMPTY_RUN_USAGE;
+    const usage = { promptTokens, completionTokens, totalTokens };
     const result: SubagentTaskResult = {
       taskId,
       agent: agent.name,
