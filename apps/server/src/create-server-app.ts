@@ -8,6 +8,7 @@ import type { SessionHost } from './session-host.js';
 import { createUiRoutes } from './ui-routes.js';
 import { createChatRoutes } from './ui-message-stream/chat-routes.js';
 import { createAgUiRoutes } from './ag-ui/ag-ui-routes.js';
+import { createFleetAgUiRoutes } from './fleet-host/fleet-ag-ui-routes.js';
 import { createFleetApiRoutes } from './fleet-host/fleet-api-routes.js';
 import { createFleetChatRoutes } from './fleet-host/fleet-chat-routes.js';
 import { FleetHost } from './fleet-host/fleet-host.js';
@@ -53,9 +54,10 @@ export function createServerApp(options: ServerAppOptions): Hono {
     c.header('Cache-Control', 'no-store');
   });
   if (options.host instanceof FleetHost) {
-    // A fleet-backed API process: the same routes over fleet runs (AG-UI is not served there yet).
+    // A fleet-backed API process: the same routes over fleet runs.
     app.route('/api', createFleetApiRoutes(options.host, { maxStreamMs: options.maxStreamMs }));
     app.route('/api', createFleetChatRoutes(options.host));
+    app.route('/api', createFleetAgUiRoutes(options.host));
   } else {
     app.route('/api', createApiRoutes(options.host, { maxStreamMs: options.maxStreamMs }));
     app.route('/api', createChatRoutes(options.host));

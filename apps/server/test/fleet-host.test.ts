@@ -2,7 +2,8 @@
 // two API processes and two worker processes over one real PostgreSQL (startPostgres), agents on
 // the scripted model server of this process. API level: a session created on one API process is
 // run from the other, streamed (v1 SSE) from the first, its confirmation listed and answered on
-// the second, a second run is SESSION_BUSY, a hanging run is cancelled across processes. Browser:
+// the second, a second run is SESSION_BUSY, a hanging run is cancelled across processes, AG-UI
+// streams a run from the journal too, and a session deleted on one is gone on the other. Browser:
 // a page streams a run through the UI message stream, the worker running it is SIGKILLed while
 // the model call of its second turn is held, and the page's one stream goes on: the other worker
 // resumes the run from its journal (attempts 2) and it completes.
@@ -63,6 +64,7 @@ function scenario(request: RecordedRequest): ScriptedResponse | Promise<Scripted
   const id = `toolu_${job}_${turn}`;
   if (job === 'approve') return turn === 0 ? { toolCalls: [{ id, name: 'bash', input: { command: 'echo approved-ran' } }] } : { text: 'Approved and done.' };
   if (job === 'hang') return hangResponse();
+  if (job === 'agui') return { text: ['AG-UI over ', 'the fleet.'] };
   if (job === 'kill') {
     killTurns.push(turn);
     if (turn === 0) return { text: 'Reading the notes. ', toolCalls: [{ id, name: 'read', input: { file_path: 'notes.txt' } }] };
@@ -112,18 +114,18 @@ beforeAll(async () => {
   writeFileSync(join(repo, 'notes.txt'), 'hello\n');
   db = await startPostgres();
   model = await startScriptedModelServer({ scenario });
-  // The API processes first: the first migrates the schema, the others find it done.
-  children.push(await spawnChild('api-1', 'api'));
-  children.push(...(await Promise.all([spawnChild('api-2', 'api'), spawnChild('worker-1', 'worker'), spawnChild('worker-2', 'worker')])));
+  // All four at once: migrations and pg-boss's schema are safe with several processes starting together.
+  children.push(...(await Promise.all([spawnChild('api-1', 'api'), spawnChild('api-2', 'api'), spawnChild('worker-1', 'worker'), spawnChild('worker-2', 'worker')])));
 }, 60_000);
 
 afterAll(async () => {
   releaseHeld();
+  // Killed, not stopped: a graceful stop waits for pg-boss; the database is dropped right after.
   await Promise.all(
     children.map(async (child) => {
       if (child.process.exitCode !== null || child.process.signalCode !== null) return;
       const exited = new Promise((done) => child.process.once('exit', done));
-      child.process.kill('SIGTERM');
+      child.process.kill('SIGKILL');
       await exited;
     }),
   );
@@ -176,6 +178,20 @@ describe('fleet web host: two API processes, two workers, one PostgreSQL', () =>
     const { sessions } = await json<{ sessions: { id: string; running: boolean }[] }>(b, '/api/sessions');
     expect(sessions.find((s) => s.id === id)).toMatchObject({ running: false });
     expect((await json<{ runs: FleetRunBody[] }>(b, `/api/sessions/${id}/runs`)).runs.map((r) => r.fleet.status)).toEqual(['completed', 'cancelled']);
+
+    // AG-UI on the other process: the same journal events through the AG-UI encoder.
+    const agui = await collectSse(
+      await call(b, '/api/agui', { method: 'POST', body: JSON.stringify({ threadId: id, runId: 'agui-1', messages: [{ id: 'm1', role: 'user', content: 'job agui: hello' }], tools: [], context: [], state: {}, forwardedProps: {} }) }),
+      (m) => JSON.parse(m.data).type === 'RUN_FINISHED',
+    );
+    const types = agui.map((m) => (JSON.parse(m.data) as { type: string }).type);
+    expect(types[0]).toBe('RUN_STARTED');
+    expect(types.at(-1)).toBe('RUN_FINISHED');
+    expect(agui.filter((m) => m.data.includes('TEXT_MESSAGE_CONTENT')).map((m) => (JSON.parse(m.data) as { delta: string }).delta).join('')).toBe('AG-UI over the fleet.');
+    expect((await json<{ tools: { name: string }[] }>(a, `/api/sessions/${id}/tools`)).tools.map((t) => t.name)).toContain('bash');
+    // Deleted from either process: gone for both.
+    expect(await json(b, `/api/sessions/${id}?delete=true`, { method: 'DELETE' })).toEqual({ closed: true, deleted: true });
+    expect((await call(a, `/api/sessions/${id}`)).status).toBe(404);
   });
 
   describe.skipIf(!hasChromium && process.env['CI'] !== 'true')('in the browser', () => {

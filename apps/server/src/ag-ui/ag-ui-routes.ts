@@ -15,7 +15,7 @@ import { agUiIntentOf, parseRunAgentInput } from './run-agent-input.js';
 const cancelBody = z.strictObject({ threadId: z.string().min(1).max(256) });
 
 /** AG-UI's {@link RunProjection}: each event SSE-encoded by `@ag-ui/encoder`. */
-function agUiProjection(encoder: AgUiEncoder): RunProjection {
+export function agUiProjection(encoder: AgUiEncoder): RunProjection {
   const sse = new EventEncoder();
   const text = (events: readonly Parameters<EventEncoder['encodeSSE']>[0][]): string => events.map((e) => sse.encodeSSE(e)).join('');
   return {

@@ -45,6 +45,16 @@ export function createFleetApiRoutes(host: FleetHost, options: { readonly maxStr
     return c.json({ ...session, runs: await host.runs(id), pendingConfirmations: await host.pendingConfirmations(id) });
   });
 
+  api.delete('/sessions/:id', async (c) => {
+    knownQuery(c, ['delete']);
+    const remove = c.req.query('delete');
+    if (remove !== undefined && remove !== 'true' && remove !== 'false') throw new ServerError('BAD_REQUEST', "delete must be 'true' or 'false'", { field: 'delete' });
+    if (!(await host.close(c.req.param('id'), { remove: remove === 'true' }))) throw new ServerError('NOT_FOUND', `no session '${c.req.param('id')}'`);
+    return c.json({ closed: true, deleted: remove === 'true' });
+  });
+
+  api.get('/sessions/:id/tools', async (c) => c.json({ tools: await host.tools(c.req.param('id')) }));
+
   api.get('/sessions/:id/runs', async (c) => c.json({ runs: await host.runs(c.req.param('id')) }));
 
   api.post('/sessions/:id/runs', async (c) => {

@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { SSE_KEEPALIVE_MS } from '../api-routes.js';
-import type { ConfirmationAnswer } from '../answer-confirmations.js';
 import { knownQuery, readJson } from '../request-input.js';
 import { ServerError } from '../server-error.js';
 import { foldUIMessage } from '../ui-message-stream/fold-ui-message.js';
@@ -12,6 +11,7 @@ import type { UIMessageChunk } from '../ui-message-stream/ui-message-chunk.js';
 import { UI_MESSAGE_STREAM_HEADERS } from '../ui-message-stream/ui-message-chunk.js';
 import { UIMessageEncoder } from '../ui-message-stream/ui-message-encoder.js';
 import { uiMessageProjection } from '../ui-message-stream/stream-run-as-ui-messages.js';
+import { answerFleetApprovals } from './answer-fleet-approvals.js';
 import { refuseTraceparent } from './fleet-api-routes.js';
 import type { FleetHost } from './fleet-host.js';
 import { addEventUsage, emptyFleetUsage, fleetRunRecord } from './fleet-run-record.js';
@@ -32,35 +32,6 @@ function uiMessageStream(c: Context, host: FleetHost, sessionId: string, runId: 
       clearInterval(keepAlive);
     }
   });
-}
-
-/**
- * Answers a client's approval answers for fleet run `runId` (approval ids are tool ids, see
- * {@link fleetProjectionEvent}) and returns the sequence of the latest `confirmation_required` they
- * answer, where the continuation starts. NOT_FOUND when the run waits for none of them (answered
- * meanwhile in another tab or process: the page reloads the conversation).
- */
-async function answerFleetApprovals(host: FleetHost, sessionId: string, runId: string, answers: readonly ConfirmationAnswer[]): Promise<number> {
-  await host.fleetRun(sessionId, runId);
-  const pending = new Set((await host.pendingConfirmations(sessionId)).filter((p) => p.runId === runId).map((p) => p.toolId));
-  const waiting = answers.filter((a) => pending.has(a.approvalId));
-  if (waiting.length === 0) throw new ServerError('NOT_FOUND', `run '${runId}' waits for none of the confirmations answered (answered or unknown)`, { runId, approvalIds: answers.map((a) => a.approvalId) });
-  // A pending confirmation's event is written right after its journal step: reading stops once
-  // each answered one was seen (a run that ended meanwhile simply ends the read).
-  const asked = new Map<string, number>();
-  const abort = new AbortController();
-  for await (const event of host.events(runId, 0, abort.signal)) {
-    const toolId = event.payload['tool_id'];
-    if (event.type === 'confirmation_required' && typeof toolId === 'string' && pending.has(toolId)) asked.set(toolId, Number(event.metadata?.['sequence']));
-    if (waiting.every((a) => asked.has(a.approvalId))) break;
-  }
-  abort.abort();
-  let from = 0;
-  for (const answer of waiting) {
-    from = Math.max(from, asked.get(answer.approvalId) ?? 0);
-    await host.fleet.confirm(runId, answer.approvalId, answer.approved, answer.reason);
-  }
-  return from;
 }
 
 /** The session's conversation as UI messages: per fleet run its prompt and, once it is over, the assistant message its events build (a running run's comes from the resume stream). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Agent, AgentEvent, FleetPendingConfirmation, FleetRun, PostgresFleet, SessionOptions, SessionStore } from '@a3s-lab/code';
+import { CodeError } from '@a3s-lab/code';
+import type { Agent, AgentEvent, FleetPendingConfirmation, FleetRun, PostgresFleet, Session, SessionOptions, SessionStore } from '@a3s-lab/code';
 import { ServerError } from '../server-error.js';
 import { SessionSummaries } from '../session-summaries.js';
 import type { SessionSummary } from '../session-summaries.js';
@@ -99,6 +100,34 @@ export class FleetHost {
     const snapshot = await this.#options.store.load(id);
     if (snapshot === null) throw new ServerError('NOT_FOUND', `no session '${id}'`, { sessionId: id });
     return { id, workspace: snapshot.workspace, labels: { ...snapshot.labels } };
+  }
+
+  /** The tool definitions the model sees in session `id` (the session resumed here for the read, not run). */
+  async tools(id: string): Promise<ReturnType<Session['toolDefinitions']>> {
+    await this.session(id);
+    const session = await this.#options.agent.resumeSessionAsync(id, { ...this.sessionOptions(), sessionStore: this.#options.store, autoSave: false });
+    try {
+      return session.toolDefinitions();
+    } finally {
+      await session.closeAsync();
+    }
+  }
+
+  /**
+   * Closes session `id`: cancels its queued or running run; with `remove`, deletes it from the
+   * store too (SESSION_BUSY while the cancelled run has not ended yet). False when the store has
+   * no such session.
+   */
+  async close(id: string, options: { readonly remove?: boolean } = {}): Promise<boolean> {
+    if (!SESSION_ID.test(id) || (await this.#options.store.load(id)) === null) return false;
+    const active = (await this.#options.fleet.sessionRuns(id)).filter((run) => run.status === 'queued' || run.status === 'running');
+    for (const run of active) await this.#options.fleet.cancel(run.runId);
+    if (options.remove === true) {
+      const still = (await this.#options.fleet.sessionRuns(id)).find((run) => run.status === 'queued' || run.status === 'running');
+      if (still !== undefined) throw new CodeError('SESSION_BUSY', `session '${id}' is still ending run '${still.runId}': delete it once the run is over`, { details: { sessionId: id, runId: still.runId } });
+      await this.#options.store.delete(id);
+    }
+    return true;
   }
 
   /** The fleet runs of session `id`, oldest first. */
