@@ -58,6 +58,16 @@ const held = new Promise<void>((done) => (heldArrived = done));
 let releaseHeld: () => void = () => undefined;
 const released = new Promise<void>((done) => (releaseHeld = done));
 const killTurns: number[] = [];
+// Locally a missing browser skips the browser case; in CI, where .ci/run installs it, it fails.
+const browserWanted = hasChromium || process.env['CI'] === 'true';
+let context: BrowserContext;
+let profile = '';
+
+async function launchBrowser(): Promise<void> {
+  if (!hasChromium) return;
+  profile = mkdtempSync(join(tmpdir(), 'a3s-chromium-'));
+  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1280, height: 800 } });
+}
 
 function scenario(request: RecordedRequest): ScriptedResponse | Promise<ScriptedResponse> {
   const { job, turn } = jobTurnOf(request);
@@ -114,12 +124,19 @@ beforeAll(async () => {
   writeFileSync(join(repo, 'notes.txt'), 'hello\n');
   db = await startPostgres();
   model = await startScriptedModelServer({ scenario });
-  // All four at once: migrations and pg-boss's schema are safe with several processes starting together.
-  children.push(...(await Promise.all([spawnChild('api-1', 'api'), spawnChild('api-2', 'api'), spawnChild('worker-1', 'worker'), spawnChild('worker-2', 'worker')])));
+  // All four at once (migrations and pg-boss's schema are safe with several processes starting
+  // together), and the browser meanwhile.
+  const [started] = await Promise.all([
+    Promise.all([spawnChild('api-1', 'api'), spawnChild('api-2', 'api'), spawnChild('worker-1', 'worker'), spawnChild('worker-2', 'worker')]),
+    browserWanted ? launchBrowser() : Promise.resolve(),
+  ]);
+  children.push(...started);
 }, 60_000);
 
 afterAll(async () => {
   releaseHeld();
+  await context?.close();
+  if (profile !== '') rmSync(profile, { recursive: true, force: true });
   // Killed, not stopped: a graceful stop waits for pg-boss; the database is dropped right after.
   await Promise.all(
     children.map(async (child) => {
@@ -194,17 +211,10 @@ describe('fleet web host: two API processes, two workers, one PostgreSQL', () =>
     expect((await call(a, `/api/sessions/${id}`)).status).toBe(404);
   });
 
-  describe.skipIf(!hasChromium && process.env['CI'] !== 'true')('in the browser', () => {
-    let context: BrowserContext;
-    let profile: string;
-    beforeAll(async () => {
+  describe.skipIf(!browserWanted)('in the browser', () => {
+    beforeAll(() => {
       if (!uiBuilt) throw new Error('dist/ui is missing: run `pnpm --filter @a3s-lab/server run build` first (Vite builds the UI)');
-      profile = mkdtempSync(join(tmpdir(), 'a3s-chromium-'));
-      context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1280, height: 800 } });
-    }, 30_000);
-    afterAll(async () => {
-      await context?.close();
-      if (profile) rmSync(profile, { recursive: true, force: true });
+      if (!hasChromium) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package for these tests`);
     });
 
     it('a page keeps its one stream while the worker running it is killed; the other worker completes the run', { timeout: 60_000 }, async () => {
