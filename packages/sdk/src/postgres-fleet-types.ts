@@ -117,8 +117,8 @@ export interface FleetScheduleOccurrence {
   readonly schedule: string;
   /** When it was due (ms since the epoch, database time). */
   readonly dueAtMs: number;
-  /** `due`: on time; `missed`: the `once` catch-up; `catch_up`: one of `missed: all`. */
-  readonly kind: 'due' | 'missed' | 'catch_up';
+  /** `due`: sent by the cron pass; `catch_up`: a missed occurrence `missed: once | all` caught up. */
+  readonly kind: 'due' | 'catch_up';
   readonly status: 'submitted' | 'skipped' | 'failed';
   readonly sessionId: string;
   readonly runId?: string;

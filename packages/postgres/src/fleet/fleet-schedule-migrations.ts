@@ -14,7 +14,7 @@ CREATE TABLE a3s_fleet_schedule_occurrences (
   schedule_key text COLLATE "C" NOT NULL,
   due_at timestamptz NOT NULL,
   session_id text COLLATE "C" NOT NULL,
-  kind text NOT NULL CHECK (kind IN ('due', 'missed', 'catch_up')),
+  kind text NOT NULL CHECK (kind IN ('due', 'catch_up')),
   status text NOT NULL CHECK (status IN ('claimed', 'submitted', 'skipped', 'failed')),
   host text NOT NULL,
   run_id text,

@@ -53,8 +53,8 @@ export interface FleetScheduleOccurrence {
   readonly schedule: string;
   /** When it was due (ms since the epoch, database time). */
   readonly dueAtMs: number;
-  /** `due`: on time; `missed`: pg-boss's `once` catch-up; `catch_up`: one of `missed: all`. */
-  readonly kind: 'due' | 'missed' | 'catch_up';
+  /** `due`: sent by pg-boss's cron pass; `catch_up`: a missed occurrence `missed: once | all` caught up. */
+  readonly kind: 'due' | 'catch_up';
   /** `submitted`: a fleet run; `skipped`: the previous run of the session still going (SESSION_BUSY); `failed`: the submit failed. */
   readonly status: 'submitted' | 'skipped' | 'failed';
   readonly sessionId: string;
@@ -129,9 +129,9 @@ function scheduleKey(name: string): string {
  * pg-boss files each occurrence under a deterministic slot (one job per occurrence whichever host's
  * pass sends it, SKIP LOCKED claims), and an occurrence row (`a3s_fleet_schedule_occurrences`,
  * primary key schedule + due time) makes a redelivered job (its host died) submit nothing twice.
- * Missed occurrences: `skip` (pg-boss's default), `once` (pg-boss's catch-up of the most recent),
- * `all` (every missed occurrence since the last one recorded, at most `missedLimit`, each a job
- * with a deterministic singleton key, run one after another). An occurrence whose session still
+ * Missed occurrences: `skip` (default), `once` (the most recent missed since the last one
+ * recorded), `all` (each of them, at most `missedLimit`), each catch-up a job with a deterministic
+ * singleton key, run one after another. An occurrence whose session still
  * has a run queued or running is recorded `skipped` (SESSION_BUSY); a catch-up one waits and retries.
  *
  * @throws CodeError CONFIG_ERROR for a bad spec (unknown `missed`, 6-field cron, duplicate names).
@@ -254,7 +254,7 @@ class ServedSchedules {
     if ((await boss.getQueue(queue)) === null) await boss.createQueue(queue, queueOptions).catch(() => undefined);
     for (const [key, spec] of specs) {
       try {
-        await boss.schedule(queue, spec.cron, { schedule: spec.name }, { key, tz: 'UTC', missed: spec.missed === 'once' ? 'once' : 'skip', ...queueOptions });
+        await boss.schedule(queue, spec.cron, { schedule: spec.name }, { key, tz: 'UTC', missed: 'skip', ...queueOptions });
       } catch (error) {
         throw new CodeError('CONFIG_ERROR', `schedule '${spec.name}': pg-boss refused cron "${spec.cron}": ${error instanceof Error ? error.message : String(error)}`, { details: { field: 'cron', schedule: spec.name }, cause: error });
       }
@@ -269,7 +269,7 @@ class ServedSchedules {
     this.#workId = await boss.work<OccurrenceData>(queue, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1 }, async (jobs) => {
       for (const job of jobs) await this.#handle(job);
     });
-    for (const spec of specs.values()) if (spec.missed === 'all') await this.#catchUp(spec, null);
+    for (const spec of specs.values()) if (spec.missed !== undefined && spec.missed !== 'skip') await this.#catchUp(spec, null);
   }
 
   stop(): Promise<void> {
@@ -286,17 +286,9 @@ class ServedSchedules {
     const spec = this.#p.specs.get(scheduleKey(job.data.schedule));
     // A schedule another host's directory still has, and this one's not: leave it to that host.
     if (spec === undefined) throw new CodeError('CONFIG_ERROR', `schedule '${job.data.schedule}' is not served by this host`);
-    const now = await this.#databaseNow();
-    let dueAtMs: number;
-    let kind: FleetScheduleOccurrence['kind'];
-    if (job.data.dueAt !== undefined) {
-      dueAtMs = Date.parse(job.data.dueAt);
-      kind = 'catch_up';
-    } else {
-      dueAtMs = await this.#slotOf(job.id);
-      kind = now - dueAtMs > 60_000 ? 'missed' : 'due';
-    }
-    if (kind === 'due' && spec.missed === 'all') await this.#catchUp(spec, dueAtMs);
+    const kind: FleetScheduleOccurrence['kind'] = job.data.dueAt === undefined ? 'due' : 'catch_up';
+    const dueAtMs = job.data.dueAt === undefined ? await this.#dueOf(job.id, spec) : Date.parse(job.data.dueAt);
+    if (kind === 'due' && spec.missed !== undefined && spec.missed !== 'skip') await this.#catchUp(spec, dueAtMs);
     if (!(await this.#claim(spec, dueAtMs, kind))) return;
     try {
       const { runId } = await this.#p.fleet.submit(spec.sessionId, spec.prompt);
@@ -352,9 +344,10 @@ class ServedSchedules {
   }
 
   /**
-   * `missed: all`: the occurrences after the last one recorded and before `untilMs` (default: the
-   * start of pg-boss's due window, now - 60 s), the most recent `missedLimit`, each sent as a job
-   * with a deterministic singleton key. Nothing before the first occurrence ever recorded.
+   * `missed: once | all`: the occurrences after the last one recorded and before `untilMs`
+   * (default: the start of pg-boss's due window, now - 60 s), the most recent one (`once`) or
+   * `missedLimit` (`all`), each sent as a job with a deterministic singleton key. Nothing before
+   * the first occurrence ever recorded.
    */
   async #catchUp(spec: FleetScheduleSpec, untilMs: number | null): Promise<void> {
     const { db, boss, queue } = this.#p;
@@ -363,7 +356,7 @@ class ServedSchedules {
     if (lastAt === null || lastAt === undefined) return;
     const from = new Date(lastAt).getTime();
     const until = untilMs ?? (await this.#databaseNow()) - 60_000;
-    const limit = spec.missedLimit ?? DEFAULT_MISSED_LIMIT;
+    const limit = spec.missed === 'once' ? 1 : (spec.missedLimit ?? DEFAULT_MISSED_LIMIT);
     const due: number[] = [];
     // pg-boss's own reading of the expression, a page at a time from the last recorded occurrence.
     for (let cursor = new Date(from); cursor.getTime() < until; ) {
@@ -380,12 +373,22 @@ class ServedSchedules {
     }
   }
 
-  /** The occurrence a cron job stands for: the slot pg-boss filed it under (UTC wall time). */
-  async #slotOf(jobId: string): Promise<number> {
-    const found = await this.#p.db.query<{ slot: string | null }>(`SELECT singleton_on::text AS slot FROM ${this.#p.schema}.job WHERE id = $1`, [jobId]);
-    const slot = found.rows[0]?.slot;
-    if (slot === null || slot === undefined) throw new CodeError('INTERNAL_ERROR', `occurrence job ${jobId} has no slot`);
-    return Date.parse(`${slot.replace(' ', 'T')}Z`);
+  /**
+   * The occurrence a cron job stands for: the schedule's latest occurrence at or before the job's
+   * creation (database time). pg-boss forwards an occurrence within its 60-second due window (its
+   * send-it job is the one per slot) and the forwarded job names no occurrence time, so this reads
+   * it back; a send-it job delivered twice makes two jobs of one occurrence, which the occurrence
+   * row then tells apart.
+   */
+  async #dueOf(jobId: string, spec: FleetScheduleSpec): Promise<number> {
+    const found = await this.#p.db.query<{ created: string | null }>(`SELECT (extract(epoch FROM created_on) * 1000)::text AS created FROM ${this.#p.schema}.job WHERE id = $1`, [jobId]);
+    const created = found.rows[0]?.created;
+    if (created === null || created === undefined) throw new CodeError('INTERNAL_ERROR', `occurrence job ${jobId} is gone`);
+    const createdMs = Math.floor(Number(created));
+    const near = this.#p.boss.previewSchedule(spec.cron, { tz: 'UTC', from: new Date(createdMs - 2 * 60_000), count: 3 });
+    const due = near.filter((at) => at.getTime() <= createdMs).at(-1);
+    if (due === undefined) throw new CodeError('INTERNAL_ERROR', `occurrence job ${jobId} matches no occurrence of "${spec.cron}"`);
+    return due.getTime();
   }
 
   /** The database's time as pg-boss's statements read it (`job_now()`). */
