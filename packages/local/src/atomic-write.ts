@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { link, lstat, mkdir, open, rename, unlink, utimes } from 'node:fs/promises';
+import { link, lstat, mkdir, open, realpath, rename, unlink, utimes } from 'node:fs/promises';
 import { posix } from 'node:path';
 
 import { CodeError, HostFailure, toHostFailure } from '@a3s-lab/code-core';
@@ -36,7 +36,7 @@ export async function atomicWrite(options: AtomicWriteOptions): Promise<{ versio
   const directory = posix.dirname(target.absolute);
   const base = posix.basename(target.absolute);
 
-  await ensureDirectory(rootReal, directory, relative);
+  await ensureDirectory(rootReal, directory, relative, target.exists);
   throwIfAborted(options.abortSignal);
   const previous = await currentStats(target.absolute, relative);
   checkExpected(previous, options.expectedVersion, relative);
@@ -123,7 +123,10 @@ function conflict(relative: string, expected: string | null, message: string, ac
   });
 }
 
-async function ensureDirectory(rootReal: string, directory: string, relative: string): Promise<void> {
+async function ensureDirectory(rootReal: string, directory: string, relative: string, targetExists: boolean): Promise<void> {
+  // The target existed when it was confined, so its directory did: it only needs checking again
+  // (still the same real directory, no symlink on the way); `mkdir` only when that fails.
+  if (targetExists && (await realpath(directory).catch(() => null)) === directory) return;
   try {
     await mkdir(directory, { recursive: true });
   } catch (error) {

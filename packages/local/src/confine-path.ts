@@ -47,7 +47,7 @@ export async function confinePath(rootReal: string, input: string): Promise<Conf
       throw pathSecurityError(input.slice(0, 256), 'component_too_long', `a path component is longer than ${MAX_COMPONENT_BYTES} bytes`, { limit: MAX_COMPONENT_BYTES });
     }
   }
-  const resolved = await resolveComponents(rootReal, lexical, input);
+  const resolved = (await resolveExisting(lexical)) ?? (await resolveComponents(rootReal, lexical, input));
   const relative = relativeInside(rootReal, resolved.absolute);
   if (relative === null) {
     throw pathSecurityError(input, 'outside_workspace', 'path resolves outside the workspace', symlinkDetail(lexical, resolved.absolute));
@@ -88,6 +88,18 @@ function symlinkDetail(lexical: string, absolute: string): Record<string, unknow
 interface Resolution {
   readonly absolute: string;
   readonly exists: boolean;
+}
+
+// An existing path resolves in one `realpath` (one thread-pool hop instead of an `lstat` per
+// component): for a path that exists, every symlink on the way is followed the way the walk below
+// follows it, so both give the same real path. Whatever fails (a missing tail, a dangling link, a
+// loop, a file used as a directory) goes through the walk, which decides what it means.
+async function resolveExisting(lexical: string): Promise<Resolution | null> {
+  try {
+    return { absolute: await realpath(lexical), exists: true };
+  } catch {
+    return null;
+  }
 }
 
 // Component-by-component resolution mirroring the kernel's path walk. `realpath` alone cannot be

@@ -1,5 +1,6 @@
 import type { BigIntStats, Dirent } from 'node:fs';
 import { lstat, readdir, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 
 import { HostFailure, toHostFailure } from '@a3s-lab/code-core';
 import type { ByteRange, Page, WorkspaceEntry, WorkspaceEntryType, WorkspaceFile, WorkspaceStat } from '@a3s-lab/code-core';
@@ -54,7 +55,7 @@ export async function readConfinedFile(target: ConfinedPath, range?: ByteRange):
         details: { hostCode: 'EFBIG', size, limit: MAX_WHOLE_FILE_BYTES },
       });
     }
-    const content = await handle.readFile();
+    const content = await readWhole(handle, size);
     const after = await handle.stat({ bigint: true });
     return { path: target.relative, content: new Uint8Array(content.buffer, content.byteOffset, content.length), version: versionToken(after), size: content.length };
   } catch (error) {
@@ -62,6 +63,21 @@ export async function readConfinedFile(target: ConfinedPath, range?: ByteRange):
   } finally {
     await handle.close();
   }
+}
+
+// What `handle.readFile()` reads, without its own `fstat` (the size is known from the handle's
+// check): `size` bytes from the start, fewer when the file shrank. A size of 0 (a file some
+// filesystems report empty until read) is read to its end by `readFile`.
+async function readWhole(handle: FileHandle, size: number): Promise<Buffer> {
+  if (size === 0) return handle.readFile();
+  const buffer = Buffer.allocUnsafe(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled === size ? buffer : buffer.subarray(0, filled);
 }
 
 /** Stats a confined path; `null` when absent. */

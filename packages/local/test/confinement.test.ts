@@ -154,6 +154,33 @@ describe('confinePath', () => {
     await expect(confinePath(root, 'new/dir/file.txt')).resolves.toEqual({ absolute: `${root}/new/dir/file.txt`, relative: 'new/dir/file.txt', exists: false });
     await expect(confinePath(root, '')).resolves.toMatchObject({ relative: '.', exists: true });
   });
+
+  // An existing path resolves in one realpath, anything else through the component walk: both
+  // must give the same answers for links that stay inside, and the same refusals for the others.
+  it('resolves existing and missing paths through links alike', async () => {
+    await expect(confinePath(root, 'inside-dir-link')).resolves.toEqual({ absolute: `${root}/inside-dir`, relative: 'inside-dir', exists: true });
+    await expect(confinePath(root, 'inside-dir-link/../inside-link')).resolves.toEqual({ absolute: `${root}/inside.txt`, relative: 'inside.txt', exists: true });
+    await expect(confinePath(root, 'inside-dir-link/missing/x')).resolves.toEqual({ absolute: `${root}/inside-dir/missing/x`, relative: 'inside-dir/missing/x', exists: false });
+    await expect(confinePath(root, 'inside.txt/x')).resolves.toEqual({ absolute: `${root}/inside.txt/x`, relative: 'inside.txt/x', exists: false });
+    await expect(confinePath(root, 'chain1')).rejects.toMatchObject({ details: { reason: 'outside_workspace', viaSymlink: true } });
+    await expect(confinePath(root, 'dangling')).rejects.toMatchObject({ details: { reason: 'outside_workspace', viaSymlink: true } });
+    await expect(confinePath(root, 'loop-a')).rejects.toMatchObject({ details: { reason: 'symlink_loop' } });
+  });
+
+  it('writes an existing file through a linked directory, a new one into missing directories, and reads whole files', async () => {
+    const b = new LocalWorkspaceBackend(root);
+    const big = 'x'.repeat(300_000);
+    const first = await b.writeFile({ path: 'inside-dir-link/big.txt', content: big });
+    expect(first.path).toBe('inside-dir/big.txt');
+    const again = await b.writeFile({ path: 'inside-dir-link/big.txt', content: `${big}y`, expectedVersion: first.version });
+    const read = await b.readFile({ path: 'inside-dir/big.txt' });
+    expect(read?.version).toBe(again.version);
+    expect(Buffer.from(read?.content ?? []).toString('utf8')).toBe(`${big}y`);
+    await b.writeFile({ path: 'inside-dir/a/b/empty.txt', content: '' });
+    expect((await b.readFile({ path: 'inside-dir/a/b/empty.txt' }))?.size).toBe(0);
+    await rm(join(root, 'inside-dir', 'a'), { recursive: true });
+    await rm(join(root, 'inside-dir', 'big.txt'));
+  });
 });
 
 describe('protected paths', () => {
