@@ -236,6 +236,12 @@ describe('fleet web host: two API processes, two workers, one PostgreSQL', () =>
       await answer.getByText('Reading the notes.').waitFor();
       // The worker is inside the second turn's model call: kill it there.
       await held;
+      // A second page, on the other API process, follows the running run (its resume stream).
+      const other = await context.newPage();
+      other.setDefaultTimeout(40_000);
+      await other.goto(`${apiOf('api-2')}/sessions/${sessionId}#token=${TEST_TOKEN}`);
+      await other.locator('.msg.assistant').last().getByText('Reading the notes.').waitFor();
+      await page.bringToFront();
       const [running] = (await json<{ runs: FleetRunBody[] }>(a, `/api/sessions/${sessionId}/runs`)).runs;
       const victim = children.find((c) => c.workerId === running?.fleet.workerId);
       if (victim === undefined || running === undefined) throw new Error(`no worker runs ${JSON.stringify(running)}`);
@@ -257,9 +263,8 @@ describe('fleet web host: two API processes, two workers, one PostgreSQL', () =>
       // The model was asked turn 0 once (recorded), turn 1 twice (the held call died with its worker).
       expect(killTurns).toEqual([0, 1, 1]);
 
-      // Another API process shows the same conversation.
-      const other = await context.newPage();
-      await other.goto(`${apiOf('api-2')}/sessions/${sessionId}#token=${TEST_TOKEN}`);
+      // The page on the other API process saw the same run end.
+      await other.bringToFront();
       await other.locator('.msg.assistant .run-end', { hasText: 'Run completed' }).waitFor();
       expect(await other.locator('.msg.assistant').last().textContent()).toContain('The notes say hello.');
       await other.close();

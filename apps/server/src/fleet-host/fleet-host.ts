@@ -82,16 +82,19 @@ export class FleetHost {
     return { id, workspace: root };
   }
 
-  /** Every session of the store, newest first; `running` / `runningRunId` from the fleet's runs. */
+  /** Every session of the store, newest first; `running`, `runningRunId` and `updatedAtMs` take the fleet's runs into account. */
   async list(): Promise<SessionSummary[]> {
     const summaries = await this.#summaries.list();
-    return Promise.all(
+    const listed = await Promise.all(
       summaries.map(async (summary) => {
         const runs = await this.#options.fleet.sessionRuns(summary.id);
         const active = runs.find((run) => run.status === 'queued' || run.status === 'running');
-        return { ...summary, title: summary.title ?? runs[0]?.prompt.slice(0, 200) ?? null, running: active !== undefined, runningRunId: active?.runId ?? null };
+        // A run's changes count as the session's (a tab idle on it re-reads when this moves).
+        const updatedAtMs = Math.max(summary.updatedAtMs, ...runs.map((run) => run.updatedAt.getTime()));
+        return { ...summary, updatedAtMs, title: summary.title ?? runs[0]?.prompt.slice(0, 200) ?? null, running: active !== undefined, runningRunId: active?.runId ?? null };
       }),
     );
+    return listed.sort((a, b) => b.updatedAtMs - a.updatedAtMs);
   }
 
   /** The saved session `id`: NOT_FOUND when the store has none. */
