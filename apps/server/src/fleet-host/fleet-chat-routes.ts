@@ -44,7 +44,7 @@ async function fleetRunMessages(host: FleetHost, sessionId: string): Promise<UIM
     const chunks: UIMessageChunk[] = [encoder.start()];
     const usage = emptyFleetUsage();
     let last = 0;
-    for await (const recorded of host.events(run.runId, 0, new AbortController().signal)) {
+    for await (const recorded of host.events(run.runId, 0)) {
       const event = fleetProjectionEvent(recorded);
       last = Number(event.metadata?.['sequence']);
       addEventUsage(usage, event);

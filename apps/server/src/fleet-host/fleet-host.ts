@@ -161,8 +161,8 @@ export class FleetHost {
   }
 
   /** The run's recorded events after `afterSequence`, then the live ones, ending with the run (see `fleet.events`). */
-  events(runId: string, afterSequence: number, signal: AbortSignal): AsyncIterable<AgentEvent> {
-    return this.#options.fleet.events(runId, { afterSequence, signal });
+  events(runId: string, afterSequence: number, signal?: AbortSignal): AsyncIterable<AgentEvent> {
+    return this.#options.fleet.events(runId, signal === undefined ? { afterSequence } : { afterSequence, signal });
   }
 
   /** Cancels run `runId` of session `id` from this process; false when it is over. */
