@@ -43,40 +43,14 @@ export interface AnthropicClientOptions {
 
 const PROVIDER = 'anthropic';
 
-/** Usage billed by earlier, failed attempts of one call (their prompt was read all the same). */
-type SpentUsage = { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number };
-
-function addUsage(spent: SpentUsage, usage: LlmUsage): void {
-  spent.inputTokens += usage.inputTokens;
-  spent.outputTokens += usage.outputTokens;
-  spent.cacheReadTokens += usage.cacheReadTokens ?? 0;
-  spent.cacheWriteTokens += usage.cacheWriteTokens ?? 0;
-}
-
-/** `event` with the usage of earlier failed attempts added, when it is the `message_end`. */
-function withSpent(event: LlmStreamEvent, spent: SpentUsage): LlmStreamEvent {
-  if (event.type !== 'message_end' || spent.inputTokens + spent.outputTokens + spent.cacheReadTokens + spent.cacheWriteTokens === 0) return event;
-  const usage = event.usage;
-  return {
-    ...event,
-    usage: {
-      ...usage,
-      inputTokens: usage.inputTokens + spent.inputTokens,
-      outputTokens: usage.outputTokens + spent.outputTokens,
-      ...(usage.cacheReadTokens !== undefined || spent.cacheReadTokens > 0 ? { cacheReadTokens: (usage.cacheReadTokens ?? 0) + spent.cacheReadTokens } : {}),
-      ...(usage.cacheWriteTokens !== undefined || spent.cacheWriteTokens > 0 ? { cacheWriteTokens: (usage.cacheWriteTokens ?? 0) + spent.cacheWriteTokens } : {}),
-    },
-  };
-}
-
-async function* runAttempt(sdk: Anthropic, body: ReturnType<typeof toAnthropicRequest>, signal: AbortSignal, spent: SpentUsage): AsyncGenerator<LlmStreamEvent, void, undefined> {
+async function* runAttempt(sdk: Anthropic, body: ReturnType<typeof toAnthropicRequest>, signal: AbortSignal, bill: (usage: LlmUsage) => void): AsyncGenerator<LlmStreamEvent, void, undefined> {
   const stream = await sdk.messages.create(body, { signal, maxRetries: 0 });
   const events = (stream as AsyncIterable<RawMessageStreamEvent>)[Symbol.asyncIterator]();
   const mapper = new AnthropicEventMapper();
   let completed = false;
   try {
     for (let next = await events.next(); next.done !== true; next = await events.next()) {
-      const mapped = mapper.push(next.value).map((event) => withSpent(event, spent));
+      const mapped = mapper.push(next.value);
       if (mapper.completed) {
         completed = true;
         // Stop reading at message_stop: nothing after it matters, and a late socket error must not
@@ -91,8 +65,9 @@ async function* runAttempt(sdk: Anthropic, body: ReturnType<typeof toAnthropicRe
     // The SDK ends quietly when the body closes early (or on abort): the response is incomplete.
     throw new StreamInterruptedError('stream ended before message_stop');
   } finally {
-    // An attempt that did not complete was still billed for what message_start reported.
-    if (!completed) addUsage(spent, mapper.usageSoFar());
+    // An attempt that did not complete was still billed for what message_start reported; the
+    // retry wrapper adds it to the final usage.
+    if (!completed) bill(mapper.usageSoFar());
   }
 }
 
@@ -162,10 +137,8 @@ export function createAnthropicClient(options: AnthropicClientOptions): LlmClien
     async prepareCall(request) {
       // Mapping errors (bad image type, misplaced parts) surface here, before any request.
       const body = toAnthropicRequest(request, settings);
-      // Retried attempts' billed tokens are added to the final usage.
-      const spent: SpentUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
       const { module, sdk } = await load();
-      return { attempt: (signal) => runAttempt(sdk, body, signal, spent), classify: (error) => classifyAnthropicError(error, secrets, module) };
+      return { attempt: (signal, _attempt, bill) => runAttempt(sdk, body, signal, bill), classify: (error) => classifyAnthropicError(error, secrets, module) };
     },
     // runAttempt reads or aborts the body before it yields message_end.
     attemptsEndTheirRequest: true,

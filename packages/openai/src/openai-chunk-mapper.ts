@@ -53,16 +53,25 @@ export class OpenAIChunkMapper {
   private readonly calls = new Map<number, ToolCallState>();
   private finishReason: FinishReason | null = null;
   private usage: LlmUsage = { inputTokens: 0, outputTokens: 0 };
+  private usageReported = false;
 
   /** True once a choice reported a `finish_reason`. */
   get completed(): boolean {
     return this.finishReason !== null;
   }
 
+  /** The latest usage a chunk reported (cumulative on this wire), or `undefined` when none did yet. */
+  reportedUsage(): LlmUsage | undefined {
+    return this.usageReported ? { ...this.usage } : undefined;
+  }
+
   /** Maps one chunk; returns the events to emit, in order. */
   push(chunk: ChatCompletionChunk): LlmStreamEvent[] {
     const events: LlmStreamEvent[] = [];
-    if (chunk.usage) this.usage = toUsage(chunk.usage);
+    if (chunk.usage) {
+      this.usage = toUsage(chunk.usage);
+      this.usageReported = true;
+    }
     // One completion is requested (n = 1); other choices would be a server quirk.
     const choice = chunk.choices?.find((candidate) => candidate.index === 0) ?? chunk.choices?.[0];
     if (choice === undefined || this.completed) return events;

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import { CodeError } from '@a3s-lab/code-core';
-import type { LlmClient, LlmStreamEvent } from '@a3s-lab/code-core';
+import type { LlmClient, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { classifyOpenAIError } from './classify-openai-error.js';
 import { loadOpenAISdk } from './load-openai-sdk.js';
@@ -13,8 +13,10 @@ import { toOpenAIRequest } from './to-openai-request.js';
 /** Options of {@link createOpenAIClient}. */
 export interface OpenAIClientOptions {
   /**
-   * API key. Default: `OPENAI_API_KEY`; with a custom `baseURL` and no key anywhere, a
-   * placeholder is sent (local servers such as vLLM or Ollama ignore it).
+   * API key. Required for api.openai.com: the client reads no environment variable itself (the
+   * SDK's `createLlmClient` resolves `OPENAI_API_KEY` from the agent's environment). With a
+   * custom `baseURL` and no key, a placeholder is sent (local servers such as vLLM or Ollama
+   * ignore it).
    */
   readonly apiKey?: string;
   /** Base URL of an OpenAI-compatible server, e.g. `http://127.0.0.1:8000/v1`. Default: `https://api.openai.com/v1`. */
@@ -47,19 +49,26 @@ const PROVIDER = 'openai';
 // Sent instead of a key to keyless local servers: the SDK refuses to start without one.
 const PLACEHOLDER_KEY = 'no-api-key';
 
-async function* runAttempt(sdk: OpenAI, body: ChatCompletionCreateParamsStreaming, signal: AbortSignal): AsyncGenerator<LlmStreamEvent, void, undefined> {
+async function* runAttempt(sdk: OpenAI, body: ChatCompletionCreateParamsStreaming, signal: AbortSignal, bill: (usage: LlmUsage) => void): AsyncGenerator<LlmStreamEvent, void, undefined> {
   const stream = await sdk.chat.completions.create(body, { signal, maxRetries: 0 });
   const mapper = new OpenAIChunkMapper();
   try {
-    for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
-      for (const event of mapper.push(chunk)) yield event;
+    try {
+      for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+        for (const event of mapper.push(chunk)) yield event;
+      }
+    } catch (error) {
+      // After finish_reason the content is complete; only the trailing usage chunk may be lost.
+      if (!mapper.completed) throw error;
     }
-  } catch (error) {
-    // After finish_reason the content is complete; only the trailing usage chunk may be lost.
-    if (!mapper.completed) throw error;
+    // The SDK ends quietly when the body closes early (or on abort): the response is incomplete.
+    if (!mapper.completed) throw new StreamInterruptedError('stream ended before finish_reason');
+  } finally {
+    // Usage a server reported before the attempt failed (vLLM's continuous usage stats) was
+    // billed; the retry wrapper adds it to the final usage.
+    const reported = mapper.reportedUsage();
+    if (!mapper.completed && reported !== undefined) bill(reported);
   }
-  // The SDK ends quietly when the body closes early (or on abort): the response is incomplete.
-  if (!mapper.completed) throw new StreamInterruptedError('stream ended before finish_reason');
   yield* mapper.finish();
 }
 
@@ -73,9 +82,11 @@ async function* runAttempt(sdk: OpenAI, body: ChatCompletionCreateParamsStreamin
  * (`prompt_tokens - cached_tokens`), `cacheReadTokens` is `prompt_tokens_details.cached_tokens`.
  */
 export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
-  const apiKey = options.apiKey ?? process.env['OPENAI_API_KEY'] ?? (options.baseURL === undefined ? undefined : PLACEHOLDER_KEY);
+  // No environment lookup here: the SDK layer resolves keys from the agent's environment, a
+  // direct caller passes apiKey (the same for every provider).
+  const apiKey = options.apiKey ?? (options.baseURL === undefined ? undefined : PLACEHOLDER_KEY);
   if (apiKey === undefined) {
-    throw new CodeError('CONFIG_ERROR', 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY', { details: { provider: PROVIDER, field: 'apiKey' } });
+    throw new CodeError('CONFIG_ERROR', 'OpenAI API key missing: pass apiKey (or a baseURL of a keyless server)', { details: { provider: PROVIDER, field: 'apiKey' } });
   }
   // The SDK is loaded (and its client built) on the first request, so importing this package or
   // configuring an unused provider costs nothing.
@@ -106,7 +117,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
       // Mapping errors (misplaced parts) surface here, before any request.
       const body = toOpenAIRequest(request, settings);
       const { module, sdk } = await load();
-      return { attempt: (signal) => runAttempt(sdk, body, signal), classify: (error) => classifyOpenAIError(error, secrets, module) };
+      return { attempt: (signal, _attempt, bill) => runAttempt(sdk, body, signal, bill), classify: (error) => classifyOpenAIError(error, secrets, module) };
     },
   });
 }

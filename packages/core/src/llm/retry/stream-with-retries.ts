@@ -1,10 +1,16 @@
 import { CodeError } from '../../errors/code-error.js';
-import type { LlmStreamEvent } from '../llm-client.js';
+import type { LlmStreamEvent, LlmUsage } from '../llm-client.js';
 import type { AttemptFailure } from './attempt-failure.js';
+import { addUsage, withBilledUsage } from './billed-usage.js';
 import { MAX_HONOURED_RETRY_AFTER_MS, backoffDelayMs } from './retry-policy.js';
 
-/** Runs one attempt: the provider request plus its mapped events (without `attempt_start`). */
-export type RunAttempt = (signal: AbortSignal, attempt: number) => AsyncIterable<LlmStreamEvent>;
+/**
+ * Runs one attempt: the provider request plus its mapped events (without `attempt_start`).
+ * `bill` reports the usage the provider has billed this attempt so far (the latest total, e.g.
+ * Anthropic's `message_start` usage); when the attempt then fails, that usage is added to the
+ * `message_end` of the attempt that succeeds. An attempt that completes need not call it.
+ */
+export type RunAttempt = (signal: AbortSignal, attempt: number, bill: (usage: LlmUsage) => void) => AsyncIterable<LlmStreamEvent>;
 
 /** Options of {@link streamWithRetries}. */
 export interface StreamWithRetriesOptions {
@@ -129,7 +135,9 @@ function finalError(provider: string, failure: AttemptFailure, attempts: number,
 /**
  * The retry loop shared by the providers. Emits `attempt_start` before every attempt, forwards
  * the attempt's events, and on failure waits (honouring `retry-after`, else exponential backoff
- * with jitter) and starts over with `attempt + 1` and the failure's reason.
+ * with jitter) and starts over with `attempt + 1` and the failure's reason. The usage that failed
+ * attempts reported through `bill` is added to the final `message_end`, so a retried call
+ * counts every billed prompt, the same for every provider.
  *
  * Ends with: the events of the first successful attempt; an `AbortError` when the caller
  * aborts; CodeError `LLM_ERROR` `{ timeout: true }` at the deadline; CodeError `LLM_ERROR`
@@ -158,6 +166,8 @@ export async function* streamWithRetries(runAttempt: RunAttempt, options: Stream
   let retryReason: string | undefined;
   let lastFailure: AttemptFailure | undefined;
   let delivered = false;
+  // Usage billed by the failed attempts so far.
+  let spent: LlmUsage | undefined;
   // Cancellation wins over whatever error the cancelled request produced.
   const interruption = (): Error | undefined => {
     if (abortSignal?.aborted) return abortError(abortSignal);
@@ -173,14 +183,22 @@ export async function* streamWithRetries(runAttempt: RunAttempt, options: Stream
     for (;;) {
       yield retryReason === undefined ? { type: 'attempt_start', attempt } : { type: 'attempt_start', attempt, retryReason };
       let failure: AttemptFailure | undefined;
+      let billed: LlmUsage | undefined;
+      const bill = (usage: LlmUsage): void => {
+        billed = usage;
+      };
       const idle = new IdleWatch(controller.signal, idleTimeoutMs);
       try {
         // An attempt that returns normally delivered its terminal event (`message_end`).
         idle.arm();
-        for await (const event of runAttempt(idle.signal, attempt)) {
+        for await (const event of runAttempt(idle.signal, attempt, bill)) {
           idle.disarm();
-          if (event.type === 'message_end') delivered = true;
-          yield event;
+          if (event.type === 'message_end') {
+            delivered = true;
+            yield withBilledUsage(event, spent);
+          } else {
+            yield event;
+          }
           idle.arm();
         }
       } catch (error) {
@@ -193,6 +211,7 @@ export async function* streamWithRetries(runAttempt: RunAttempt, options: Stream
         idle.dispose();
       }
       if (failure === undefined) return;
+      if (billed !== undefined) spent = addUsage(spent, billed);
       lastFailure = failure;
       if (!failure.retryable || attempt > options.maxRetries) throw finalError(provider, failure, attempt);
       if (failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_HONOURED_RETRY_AFTER_MS) {
