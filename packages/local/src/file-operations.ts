@@ -55,9 +55,11 @@ export async function readConfinedFile(target: ConfinedPath, range?: ByteRange):
         details: { hostCode: 'EFBIG', size, limit: MAX_WHOLE_FILE_BYTES },
       });
     }
+    // The version is the one the descriptor had when opened, before the content was read: a
+    // change during the read makes a later write with this version a conflict (a version taken
+    // after the read could pair new metadata with old content and let that write through).
     const content = await readWhole(handle, size);
-    const after = await handle.stat({ bigint: true });
-    return { path: target.relative, content: new Uint8Array(content.buffer, content.byteOffset, content.length), version: versionToken(after), size: content.length };
+    return { path: target.relative, content: new Uint8Array(content.buffer, content.byteOffset, content.length), version: versionToken(stats), size: content.length };
   } catch (error) {
     throw toHostFailure(error, target.relative);
   } finally {
