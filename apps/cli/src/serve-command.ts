@@ -164,7 +164,8 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo, styl
     if (postgres !== undefined) {
       const fleetServer = await startFleetServer({ ...common, postgres, role: options.role ?? 'all' });
       server = fleetServer;
-      io.stdout.write(`${style.bold('a3s-code serve')} fleet ${options.role ?? 'all'} process, worker id ${fleetServer.fleet.workerId}\n`);
+      const role = options.role ?? 'all';
+      io.stdout.write(`${style.bold('a3s-code serve')} fleet ${role} process${role === 'api' ? '' : `, worker id ${fleetServer.fleet.workerId}`}\n`);
       if (fleetServer.url !== null && fleetServer.token !== null) {
         io.stdout.write(`listening on ${style.cyan(fleetServer.url)}\nworkspace roots: ${roots.join(', ')}\n`);
         if (fleetServer.token.source === 'generated') io.stdout.write(`token (shown once, kept in the state directory): ${fleetServer.token.token}\nopen: ${fleetServer.url}/#token=${fleetServer.token.token}\n`);
