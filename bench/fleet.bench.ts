@@ -33,14 +33,14 @@ const ms = (value: number): string => `${value.toFixed(2)} ms`;
 const scenario = (request: Parameters<typeof jobTurnOf>[0]): ScriptedResponse => {
   const { job, turn } = jobTurnOf(request);
   const limit = job.startsWith('steps') ? TURNS : 1;
-  if (turn < limit) return { toolCalls: [{ id: `toolu_${job}_${turn}`, name: 'read', input: { file_path: 'notes.txt' } }] };
+  if (turn < limit) return { toolCalls: [{ id: `toolu_${job}_${turn}`, name: 'read', input: { file_path: `notes-${turn}.txt` } }] };
   return { text: `done ${job}` };
 };
 
 const pg = await startPostgres();
 const model = await startScriptedModelServer({ scenario });
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-fleet-bench-')));
-writeFileSync(join(dir, 'notes.txt'), 'bench notes\n');
+for (let i = 0; i < TURNS; i += 1) writeFileSync(join(dir, `notes-${i}.txt`), `bench notes ${i}\n`);
 const agent = await Agent.create(fleetAcl(model));
 const fleet = await createFleet({ agent, connectionString: pg.connectionString, leaseMs: 30_000, pollMs: 50 });
 const db = await openDatabase({ connectionString: pg.connectionString });

@@ -21,6 +21,8 @@ export interface ActiveRun {
 export interface WorkerContext {
   readonly db: Database;
   readonly storeOptions: DatabaseOptions;
+  /** The fleet's session store (one for every run: it remembers each session's row revision). */
+  readonly store: PostgresSessionStore;
   readonly agent: FleetAgent;
   readonly workerId: string;
   readonly active: Map<string, ActiveRun>;
@@ -56,8 +58,8 @@ export async function executeRun(ctx: WorkerContext, runId: string): Promise<voi
       await journal.finish((tx) => setStatus(tx, runId, 'cancelled', { error: { code: 'SESSION_ERROR', message: 'run cancelled before it started' } }));
       return;
     }
-    const store = new PostgresSessionStore(ctx.storeOptions);
-    try {
+    const store = ctx.store;
+    {
       const latest = await store.load(claim.sessionId);
       if (latest === null) {
         const message = `session '${claim.sessionId}' is not in the fleet's session store`;
@@ -93,8 +95,6 @@ export async function executeRun(ctx: WorkerContext, runId: string): Promise<voi
       }
       if (journal.lost !== null) return;
       await finishRun(runId, journal, session, outcome, active.cancelling);
-    } finally {
-      await store.close();
     }
   } catch (error) {
     if (journal.lost !== null) return;

@@ -78,7 +78,7 @@ export class Fleet {
     this.#owned = parts.owned;
     this.workerId = parts.workerId;
     this.sessionStore = new PostgresSessionStore(parts.storeOptions);
-    this.#ctx = { db: parts.db, storeOptions: parts.storeOptions, agent: parts.agent, workerId: parts.workerId, active: new Map<string, ActiveRun>() };
+    this.#ctx = { db: parts.db, storeOptions: parts.storeOptions, store: this.sessionStore, agent: parts.agent, workerId: parts.workerId, active: new Map<string, ActiveRun>() };
   }
 
   /** @internal */
@@ -114,7 +114,7 @@ export class Fleet {
     const concurrency = options.concurrency ?? 1;
     if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > 256) throw new CodeError('CONFIG_ERROR', 'concurrency must be an integer from 1 to 256', { details: { field: 'concurrency', value: concurrency } });
     await this.#startControl();
-    const id = await this.#boss.work<{ runId: string }>(FLEET_QUEUE, { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: Math.max(0.5, this.#pollMs / 1000) }, async (jobs) => {
+    const id = await this.#boss.work<{ runId: string }>(FLEET_QUEUE, { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: Math.max(0.5, this.#pollMs / 1000), notifyPollingIntervalSeconds: Math.max(0.5, this.#pollMs / 1000) }, async (jobs) => {
       for (const job of jobs) await executeRun(this.#ctx, job.data.runId);
     });
     let stopped: Promise<void> | null = null;
@@ -417,10 +417,12 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
     superviseIntervalSeconds: Math.max(1, Math.floor(leaseSeconds / 10)),
     monitorIntervalSeconds: Math.max(1, Math.floor(leaseSeconds / 10)),
     instanceName: workerId.slice(0, 100),
+    useListenNotify: true,
   });
   boss.on('error', () => undefined);
   await boss.start();
-  const queue = { heartbeatSeconds: leaseSeconds, retryLimit: 1_000_000, retryDelay: 0, expireInSeconds: 86_400 };
+  // notify: a submitted run wakes an idle worker at once (LISTEN/NOTIFY) instead of at its next poll.
+  const queue = { heartbeatSeconds: leaseSeconds, retryLimit: 1_000_000, retryDelay: 0, expireInSeconds: 86_400, notify: true };
   if ((await boss.getQueue(FLEET_QUEUE)) === null) await boss.createQueue(FLEET_QUEUE, queue).catch(() => undefined);
   else await boss.updateQueue(FLEET_QUEUE, queue);
   const fleet = new Fleet({ db, boss, storeOptions, bossDb, agent: options.agent, workerId, pollMs, owned });

@@ -81,7 +81,7 @@ export class PgRunJournal implements RunJournal {
     this.#pending.push({ seq: this.#seq, event: { ...event, metadata: { ...event.metadata, sequence: this.#seq, run_id: this.runId } } });
     this.#flushTimer ??= setTimeout(() => {
       this.#flushTimer = null;
-      void this.#write(null).catch(() => undefined);
+      void this.#flushEvents().catch(() => undefined);
     }, EVENT_FLUSH_MS);
   }
 
@@ -166,46 +166,87 @@ export class PgRunJournal implements RunJournal {
 
   #step(key: string, kind: StepKind, value: unknown): Promise<void> {
     const text = encodeJson(value);
-    return this.#write(async (tx) => {
-      await tx.query(
-        `INSERT INTO a3s_fleet_steps (run_id, step, key, kind, value, attempt)
-         SELECT $1, coalesce(max(step), 0) + 1, $2, $3, $4::jsonb, $5 FROM a3s_fleet_steps WHERE run_id = $1`,
-        [this.runId, key, kind, text, this.attempt],
-      );
+    return this.#serial(async () => {
+      const events = this.#takeEvents();
+      // One statement, one round trip: the lease check (the run row, locked), the pending events,
+      // the step numbered after the run's last one, the readers' notification.
+      for (let tries = 0; ; tries += 1) {
+        try {
+          const result = await this.#db.query<{ owned: number }>(
+            `WITH owner AS (
+               SELECT run_id FROM a3s_fleet_runs WHERE run_id = $1 AND attempts = $2 AND status = 'running' FOR UPDATE
+             ), ev AS (
+               INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
+               SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($3::jsonb) AS e(seq integer, event jsonb)
+               RETURNING seq
+             ), st AS (
+               INSERT INTO a3s_fleet_steps (run_id, step, key, kind, value, attempt)
+               SELECT $1, (SELECT coalesce(max(step), 0) + 1 FROM a3s_fleet_steps WHERE run_id = $1), $4, $5, $6::jsonb, $2 FROM owner
+               RETURNING step
+             )
+             SELECT (SELECT count(*) FROM owner)::int AS owned,
+                    CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`,
+            [this.runId, this.attempt, JSON.stringify(events), key, kind, text],
+          );
+          if (Number(result.rows[0]?.owned ?? 0) === 0) throw await this.#lostError();
+          break;
+        } catch (error) {
+          // A step another process numbered at the same moment (a remote answer): number it again.
+          if ((error as { code?: unknown }).code === '23505' && tries < 3 && !CodeError.isInstance(error)) continue;
+          throw error;
+        }
+      }
       this.#remember({ key, kind, value: text });
     });
   }
 
-  /** One fenced transaction: the lease check, the pending events, then `then` (a step or the end). */
-  #write(then: ((tx: Queryable) => Promise<void>) | null): Promise<void> {
+  /** Writes the pending events alone (one fenced statement), when no step is coming to carry them. */
+  #flushEvents(): Promise<void> {
+    return this.#serial(async () => {
+      const events = this.#takeEvents();
+      if (events.length === 0) return;
+      const result = await this.#db.query<{ owned: number }>(
+        `WITH owner AS (
+           SELECT run_id FROM a3s_fleet_runs WHERE run_id = $1 AND attempts = $2 AND status = 'running' FOR UPDATE
+         ), ev AS (
+           INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
+           SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($3::jsonb) AS e(seq integer, event jsonb)
+           RETURNING seq
+         )
+         SELECT (SELECT count(*) FROM owner)::int AS owned, CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`,
+        [this.runId, this.attempt, JSON.stringify(events)],
+      );
+      if (Number(result.rows[0]?.owned ?? 0) === 0) throw await this.#lostError();
+    });
+  }
+
+  #takeEvents(): { seq: number; event: AgentEvent }[] {
+    if (this.#flushTimer !== null) {
+      clearTimeout(this.#flushTimer);
+      this.#flushTimer = null;
+    }
+    const events = this.#pending;
+    this.#pending = [];
+    return events;
+  }
+
+  async #lostError(): Promise<CodeError> {
+    const found = await this.#db.query<{ attempts: number; status: string }>('SELECT attempts, status FROM a3s_fleet_runs WHERE run_id = $1', [this.runId]);
+    return this.#lostErrorOf(found.rows[0]);
+  }
+
+  #lostErrorOf(row: { readonly attempts: number; readonly status: string } | undefined): CodeError {
+    return new CodeError('QUEUE_ERROR', `run '${this.runId}': attempt ${this.attempt} no longer owns the run (now attempt ${row?.attempts ?? '-'}, ${row?.status ?? 'deleted'}); its worker lost the lease`, {
+      details: { runId: this.runId, attempt: this.attempt, leaseLost: true },
+    });
+  }
+
+  /** Runs `fn` after every earlier write of this attempt; a lost lease stops every later one. */
+  #serial(fn: () => Promise<void>): Promise<void> {
     const next = this.#chain.then(async () => {
       if (this.#lost !== null) throw this.#lost;
-      if (this.#flushTimer !== null) {
-        clearTimeout(this.#flushTimer);
-        this.#flushTimer = null;
-      }
-      const events = this.#pending;
-      if (events.length === 0 && then === null) return;
-      this.#pending = [];
       try {
-        await this.#db.transaction(async (tx) => {
-          const owner = await tx.query<{ attempts: number; status: string }>('SELECT attempts, status FROM a3s_fleet_runs WHERE run_id = $1 FOR UPDATE', [this.runId]);
-          const row = owner.rows[0];
-          if (row === undefined || Number(row.attempts) !== this.attempt || row.status !== 'running') {
-            throw new CodeError('QUEUE_ERROR', `run '${this.runId}': attempt ${this.attempt} no longer owns the run (now attempt ${row?.attempts ?? '-'}, ${row?.status ?? 'deleted'}); its worker lost the lease`, {
-              details: { runId: this.runId, attempt: this.attempt, leaseLost: true },
-            });
-          }
-          if (events.length > 0) {
-            await tx.query(
-              `INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
-               SELECT $1, e.seq, e.event, $3 FROM jsonb_to_recordset($2::jsonb) AS e(seq integer, event jsonb)`,
-              [this.runId, JSON.stringify(events), this.attempt],
-            );
-            await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, this.runId]);
-          }
-          if (then !== null) await then(tx);
-        });
+        await fn();
       } catch (error) {
         if (CodeError.hasCode(error, 'QUEUE_ERROR') && error.details['leaseLost'] === true) {
           this.#lost = error;
@@ -216,6 +257,27 @@ export class PgRunJournal implements RunJournal {
     });
     this.#chain = next.catch(() => undefined);
     return next;
+  }
+
+  /** The run's end: one fenced transaction with the pending events and `then` (the run row). */
+  #write(then: (tx: Queryable) => Promise<void>): Promise<void> {
+    return this.#serial(async () => {
+      const events = this.#takeEvents();
+      await this.#db.transaction(async (tx) => {
+        const owner = await tx.query<{ attempts: number; status: string }>('SELECT attempts, status FROM a3s_fleet_runs WHERE run_id = $1 FOR UPDATE', [this.runId]);
+        const row = owner.rows[0];
+        if (row === undefined || Number(row.attempts) !== this.attempt || row.status !== 'running') throw this.#lostErrorOf(row);
+        if (events.length > 0) {
+          await tx.query(
+            `INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
+             SELECT $1, e.seq, e.event, $3 FROM jsonb_to_recordset($2::jsonb) AS e(seq integer, event jsonb)`,
+            [this.runId, JSON.stringify(events), this.attempt],
+          );
+          await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, this.runId]);
+        }
+        await then(tx);
+      });
+    });
   }
 }
 
