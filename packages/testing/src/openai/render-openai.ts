@@ -38,6 +38,12 @@ function usageJson(response: NormalizedResponse): Record<string, unknown> {
   };
 }
 
+// The usage of a chunk before the last one when scripted to report it all along.
+function runningUsageJson(response: NormalizedResponse): Record<string, unknown> {
+  const usage = usageJson(response);
+  return { ...usage, completion_tokens: 1, total_tokens: Number(usage['prompt_tokens']) + 1 };
+}
+
 /** A non-streaming `POST /v1/chat/completions` response body. */
 export function renderOpenAiCompletion(response: NormalizedResponse, context: OpenAiRenderContext): unknown {
   const text = response.text.join('');
@@ -83,8 +89,9 @@ export function renderOpenAiStream(
     model: context.model,
     system_fingerprint: SYSTEM_FINGERPRINT,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-    // With include_usage every chunk carries `usage: null` except the last one.
-    ...(context.includeUsage ? { usage: null } : {}),
+    // With include_usage every chunk carries `usage: null` except the last one (unless scripted
+    // to report it all along, prompt in full and 1 completion token).
+    ...(context.includeUsage ? { usage: response.usageInEveryChunk ? runningUsageJson(response) : null } : {}),
   });
   const frames: StreamFrame[] = [dataFrame(chunk({ role: 'assistant', content: '', refusal: null }))];
   for (const piece of response.reasoning) frames.push(dataFrame(chunk({ reasoning_content: piece })));

@@ -34,6 +34,8 @@ export interface NormalizedResponse {
     readonly cacheReadTokens: number;
     readonly cacheWriteTokens: number;
   };
+  /** OpenAI streams: usage on every chunk, not only the last. */
+  readonly usageInEveryChunk: boolean;
 }
 
 /** Facts about the request a response answers, used for defaults. */
@@ -101,5 +103,6 @@ export function normalizeResponse(response: ScriptedResponse, context: Normalize
       cacheReadTokens: response.usage?.cacheReadTokens ?? 0,
       cacheWriteTokens: response.usage?.cacheWriteTokens ?? 0,
     },
+    usageInEveryChunk: response.usageInEveryChunk === true,
   };
 }

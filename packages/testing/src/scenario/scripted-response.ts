@@ -101,6 +101,12 @@ export interface ScriptedResponse {
    * (at least 1), no cache tokens — so context grows realistically over a session.
    */
   readonly usage?: ScriptedUsage;
+  /**
+   * OpenAI streams only: every chunk carries the usage (the prompt's tokens in full, 1 completion
+   * token until the final usage chunk, like Anthropic's `message_start`), as vLLM does with
+   * continuous usage stats. Default false: only the last chunk has it.
+   */
+  readonly usageInEveryChunk?: boolean;
   /** Number of chunks each tool call's argument JSON is split into. Default 3 (fewer when shorter). */
   readonly toolInputChunks?: number;
   /** Answer with this HTTP error instead (content fields are ignored). */
