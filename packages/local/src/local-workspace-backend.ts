@@ -33,7 +33,8 @@ import { gitConfigEnvironment, repositoryConfigOverrides } from './git-hardening
 import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from './process-runner.js';
 import type { RunProcessOptions } from './process-runner.js';
 import { signalProcessGroup, unregisterProcessGroup } from './process-registry.js';
-import { hooksPathsOf, isInsideHooksPath, isProtectedPath } from './protected-paths.js';
+import { HooksPathsReader } from './hooks-paths.js';
+import { isInsideHooksPath, isProtectedPath } from './protected-paths.js';
 import { FallbackEngine } from './search/fallback-engine.js';
 import { anchorGlob } from '@a3s-lab/code-core/internal';
 import { findRipgrep, isExecutable } from './search/ripgrep-path.js';
@@ -122,6 +123,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
   // helper a moment later) is killed as soon as it exists, like the groups close() found.
   private closeEpoch = 0;
   private readonly searchCache: SearchResultCache | undefined;
+  private readonly hooksPaths = new HooksPathsReader();
   private readonly sandbox: ProcessSandbox;
   private readonly denyRead: DenyReadRules | undefined;
 
@@ -386,20 +388,10 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
    * The repository's `core.hooksPath` directories (from `.git/config` and `.git/config.worktree`)
    * that lie inside the workspace, workspace-relative: hooks there run on the user's next commit.
    */
-  private async configuredHooksPaths(): Promise<string[]> {
-    const rootReal = await this.rootReal();
-    const paths: string[] = [];
-    for (const file of ['.git/config', '.git/config.worktree']) {
-      const text = await readRegularFile(`${rootReal}/${file}`, file).catch(() => null);
-      if (text === null) continue;
-      for (const value of hooksPathsOf(text.toString('utf8'))) {
-        const absolute = posix.resolve(rootReal, value.startsWith('~/') ? `${process.env['HOME'] ?? '/'}/${value.slice(2)}` : value);
-        const relative = posix.relative(rootReal, absolute);
-        if (!relative.startsWith('..') && !posix.isAbsolute(relative)) paths.push(relative === '' ? '.' : relative);
-      }
-    }
-    return paths;
+  private async configuredHooksPaths(): Promise<readonly string[]> {
+    return this.hooksPaths.read(await this.rootReal());
   }
+
 
   private async checkGitDirectory(): Promise<void> {
     const rootReal = await this.rootReal();
