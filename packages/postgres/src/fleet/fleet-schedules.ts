@@ -130,8 +130,8 @@ function scheduleKey(name: string): string {
  * pass sends it, SKIP LOCKED claims), and an occurrence row (`a3s_fleet_schedule_occurrences`,
  * primary key schedule + due time) makes a redelivered job (its host died) submit nothing twice.
  * Missed occurrences: `skip` (default), `once` (the most recent missed since the last one
- * recorded), `all` (each of them, at most `missedLimit`), each catch-up a job with a deterministic
- * singleton key, run one after another. An occurrence whose session still
+ * recorded), `all` (each of them, at most `missedLimit`), caught up with the schedule's first
+ * occurrence after the gap, each catch-up a job with a deterministic singleton key, run one after another. An occurrence whose session still
  * has a run queued or running is recorded `skipped` (SESSION_BUSY); a catch-up one waits and retries.
  *
  * @throws CodeError CONFIG_ERROR for a bad spec (unknown `missed`, 6-field cron, duplicate names).
@@ -269,7 +269,6 @@ class ServedSchedules {
     this.#workId = await boss.work<OccurrenceData>(queue, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 1 }, async (jobs) => {
       for (const job of jobs) await this.#handle(job);
     });
-    for (const spec of specs.values()) if (spec.missed !== undefined && spec.missed !== 'skip') await this.#catchUp(spec, null);
   }
 
   stop(): Promise<void> {
@@ -344,18 +343,18 @@ class ServedSchedules {
   }
 
   /**
-   * `missed: once | all`: the occurrences after the last one recorded and before `untilMs`
-   * (default: the start of pg-boss's due window, now - 60 s), the most recent one (`once`) or
-   * `missedLimit` (`all`), each sent as a job with a deterministic singleton key. Nothing before
-   * the first occurrence ever recorded.
+   * `missed: once | all`, with the first occurrence after a gap: the occurrences after the last one
+   * recorded and before `untilMs` (that occurrence), the most recent one (`once`) or `missedLimit`
+   * (`all`), each sent as a job with a deterministic singleton key. One decision per gap (at its
+   * end), so `once` is one. Nothing before the first occurrence ever recorded.
    */
-  async #catchUp(spec: FleetScheduleSpec, untilMs: number | null): Promise<void> {
+  async #catchUp(spec: FleetScheduleSpec, untilMs: number): Promise<void> {
     const { db, boss, queue } = this.#p;
     const last = await db.query<{ due_at: Date | string | null }>('SELECT max(due_at) AS due_at FROM a3s_fleet_schedule_occurrences WHERE schedule_key = $1', [this.#key(spec)]);
     const lastAt = last.rows[0]?.due_at;
     if (lastAt === null || lastAt === undefined) return;
     const from = new Date(lastAt).getTime();
-    const until = untilMs ?? (await this.#databaseNow()) - 60_000;
+    const until = untilMs;
     const limit = spec.missed === 'once' ? 1 : (spec.missedLimit ?? DEFAULT_MISSED_LIMIT);
     const due: number[] = [];
     // pg-boss's own reading of the expression, a page at a time from the last recorded occurrence.
@@ -389,11 +388,5 @@ class ServedSchedules {
     const due = near.filter((at) => at.getTime() <= createdMs).at(-1);
     if (due === undefined) throw new CodeError('INTERNAL_ERROR', `occurrence job ${jobId} matches no occurrence of "${spec.cron}"`);
     return due.getTime();
-  }
-
-  /** The database's time as pg-boss's statements read it (`job_now()`). */
-  async #databaseNow(): Promise<number> {
-    const found = await this.#p.db.query<{ now: string }>(`SELECT (extract(epoch FROM ${this.#p.schema}.job_now()) * 1000)::text AS now`);
-    return Number(found.rows[0]?.now);
   }
 }
