@@ -119,6 +119,9 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
       const { module, sdk } = await load();
       return { attempt: (signal, _attempt, bill) => runAttempt(sdk, body, signal, bill), classify: (error) => classifyOpenAIError(error, secrets, module) };
     },
+    // runAttempt reads the stream to `[DONE]` (the SDK then closes the body) or to its end before
+    // it yields message_end: a consumer stopping there needs no abort, as with Anthropic.
+    attemptsEndTheirRequest: true,
   });
 }
 
