@@ -72,14 +72,18 @@ export async function readConfinedFile(target: ConfinedPath, range?: ByteRange):
 // filesystems report empty until read) is read to its end by `readFile`.
 async function readWhole(handle: FileHandle, size: number): Promise<Buffer> {
   if (size === 0) return handle.readFile();
-  const buffer = Buffer.allocUnsafe(size);
+  // Not from the shared pool: the caller gets a view whose `.buffer` holds this file only.
+  const buffer = Buffer.allocUnsafeSlow(size);
   let filled = 0;
   while (filled < size) {
     const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
   }
-  return filled === size ? buffer : buffer.subarray(0, filled);
+  if (filled === size) return buffer;
+  const exact = Buffer.allocUnsafeSlow(filled);
+  buffer.copy(exact, 0, 0, filled);
+  return exact;
 }
 
 /** Stats a confined path; `null` when absent. */
