@@ -1,3 +1,4 @@
+import { CodeError } from '../../errors/code-error.js';
 import type { LlmStreamEvent, LlmUsage } from '../llm-client.js';
 import { describe, expect, it } from 'vitest';
 import type { AttemptFailure } from './attempt-failure.js';
@@ -39,6 +40,15 @@ describe('usage billed by failed attempts (the shared retry wrapper)', () => {
       yield end(final);
     });
     expect(usage).toEqual(final);
+  });
+
+  it('reports what the attempts billed in the details of a call that gives up', async () => {
+    const error = await finalUsage(async function* (_signal, _attempt, bill) {
+      bill(prompt);
+      yield* [];
+      throw new StreamInterruptedError('cut');
+    }, 1).catch((caught: unknown) => caught);
+    expect(CodeError.isInstance(error) && error.details).toMatchObject({ attempts: 2, billedUsage: { inputTokens: 600, outputTokens: 2, cacheReadTokens: 100 } });
   });
 
   it('keeps a message_end without billed usage as it is', () => {

@@ -26,3 +26,8 @@ export function withBilledUsage(event: LlmStreamEvent, spent: LlmUsage | undefin
   if (event.type !== 'message_end' || spent === undefined || isZero(spent)) return event;
   return { ...event, usage: { ...event.usage, ...addUsage(event.usage, spent) } };
 }
+
+/** `{ billedUsage }` for the details of a call's final error, when its attempts billed anything. */
+export function billedUsageDetail(spent: LlmUsage | undefined): { billedUsage?: LlmUsage } {
+  return spent === undefined || isZero(spent) ? {} : { billedUsage: spent };
+}

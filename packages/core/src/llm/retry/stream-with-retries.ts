@@ -1,7 +1,7 @@
 import { CodeError } from '../../errors/code-error.js';
 import type { LlmStreamEvent, LlmUsage } from '../llm-client.js';
 import type { AttemptFailure } from './attempt-failure.js';
-import { addUsage, withBilledUsage } from './billed-usage.js';
+import { addUsage, billedUsageDetail, withBilledUsage } from './billed-usage.js';
 import { MAX_HONOURED_RETRY_AFTER_MS, backoffDelayMs } from './retry-policy.js';
 
 /**
@@ -141,8 +141,9 @@ function finalError(provider: string, failure: AttemptFailure, attempts: number,
  *
  * Ends with: the events of the first successful attempt; an `AbortError` when the caller
  * aborts; CodeError `LLM_ERROR` `{ timeout: true }` at the deadline; CodeError `LLM_ERROR`
- * `{ provider, status, retryable, retryAfterMs?, requestId? }` when retries are exhausted or the
- * failure cannot succeed on retry.
+ * `{ provider, status, retryable, retryAfterMs?, requestId?, billedUsage? }` when retries are
+ * exhausted or the failure cannot succeed on retry (`billedUsage`: what the failed attempts
+ * reported through `bill`, when any).
  */
 export async function* streamWithRetries(runAttempt: RunAttempt, options: StreamWithRetriesOptions): AsyncGenerator<LlmStreamEvent, void, undefined> {
   const { provider, abortSignal, timeoutMs } = options;
@@ -213,13 +214,15 @@ export async function* streamWithRetries(runAttempt: RunAttempt, options: Stream
       if (failure === undefined) return;
       if (billed !== undefined) spent = addUsage(spent, billed);
       lastFailure = failure;
-      if (!failure.retryable || attempt > options.maxRetries) throw finalError(provider, failure, attempt);
+      // A call that gives up still billed what its attempts reported.
+      const billedDetail = billedUsageDetail(spent);
+      if (!failure.retryable || attempt > options.maxRetries) throw finalError(provider, failure, attempt, billedDetail);
       if (failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_HONOURED_RETRY_AFTER_MS) {
-        throw finalError(provider, failure, attempt, { retryAfterTooLong: true });
+        throw finalError(provider, failure, attempt, { retryAfterTooLong: true, ...billedDetail });
       }
       const delay = failure.retryAfterMs ?? (options.backoff ?? backoffDelayMs)(attempt);
       // Waiting past the deadline cannot help: report the real failure now, not a timeout later.
-      if (deadline !== undefined && Date.now() + delay >= deadline) throw finalError(provider, failure, attempt, { deadlineBeforeRetry: true });
+      if (deadline !== undefined && Date.now() + delay >= deadline) throw finalError(provider, failure, attempt, { deadlineBeforeRetry: true, ...billedDetail });
       await sleep(delay, controller.signal);
       const stopped = interruption();
       if (stopped) throw stopped;
