@@ -1,17 +1,15 @@
 import type { AgentEvent } from '@a3s-lab/code-core';
 
 import type { Database } from '../database.js';
-import type { FleetRun } from './fleet-types.js';
+import type { FleetRunStatus } from './fleet-types.js';
 
 /** What {@link readEvents} reads with. */
 export interface EventReader {
   readonly db: Database;
   readonly runId: string;
   readonly afterSequence: number;
-  readonly pollMs: number;
   /** Resolves on the run's next events notification or after a poll interval. */
   wait(signal: AbortSignal | undefined): Promise<void>;
-  run(): Promise<FleetRun | null>;
   /** True once the fleet is closed: the stream ends. */
   closed(): boolean;
   readonly signal?: AbortSignal;
@@ -19,39 +17,44 @@ export interface EventReader {
 
 const PAGE = 500;
 
+/** A page of events with the run's status, read in one statement (one snapshot). */
+const PAGE_SQL = `SELECT r.status, e.seq, e.event FROM a3s_fleet_runs r
+  LEFT JOIN LATERAL (SELECT seq, event FROM a3s_fleet_events WHERE run_id = r.run_id AND seq > $2 ORDER BY seq LIMIT $3) e ON true
+  WHERE r.run_id = $1 ORDER BY e.seq`;
+
 /**
  * The run's events from the event table in sequence order. Writers append contiguous sequences in
  * transactions (an attempt continues after the last written one), so a reader that asks for
- * `seq > after` in order sees neither gaps nor duplicates. Ends once the run is over (or waits
- * for reconciliation) and every event written with that status was read, or when the fleet
- * closes or `signal` aborts.
+ * `seq > after` in order sees neither gaps nor duplicates. Each look is one statement reading the
+ * run's status and its next events in the same snapshot: the status and the run's last events
+ * commit together, so a page that shows the run over holds every event written with that status.
+ * Ends once the run is over (or waits for reconciliation) and those events were read, when the
+ * run is unknown, or when the fleet closes or `signal` aborts.
  */
 export async function* readEvents(reader: EventReader): AsyncGenerator<AgentEvent> {
   let after = reader.afterSequence;
   for (;;) {
     if (reader.signal?.aborted === true || reader.closed()) return;
-    const page = await reader.db.query<{ seq: number; event: AgentEvent }>('SELECT seq, event FROM a3s_fleet_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3', [reader.runId, after, PAGE]);
+    const page = await reader.db.query<{ status: FleetRunStatus; seq: number | null; event: AgentEvent | null }>(PAGE_SQL, [reader.runId, after, PAGE]);
+    const first = page.rows[0];
+    if (first === undefined) return;
+    const over = first.status !== 'queued' && first.status !== 'running';
     let contiguous = true;
+    let read = 0;
     for (const row of page.rows) {
+      if (row.seq === null || row.event === null) break;
       const seq = Number(row.seq);
       if (seq !== after + 1) {
         contiguous = false;
         break;
       }
       after = seq;
+      read += 1;
       yield row.event;
     }
-    if (page.rows.length === PAGE && contiguous) continue;
-    if (page.rows.length === 0) {
-      const run = await reader.run();
-      if (run === null) return;
-      if (run.status !== 'queued' && run.status !== 'running') {
-        // The status and the run's last events commit together: read once more, then stop.
-        const rest = await reader.db.query<{ seq: number }>('SELECT seq FROM a3s_fleet_events WHERE run_id = $1 AND seq > $2 LIMIT 1', [reader.runId, after]);
-        if (rest.rows.length === 0) return;
-        continue;
-      }
-    }
+    if (read === PAGE && contiguous) continue;
+    // Over: this snapshot held every event (a gap is an uncommitted write of a live run only).
+    if (over && contiguous) return;
     await reader.wait(reader.signal);
   }
 }

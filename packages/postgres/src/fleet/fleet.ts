@@ -114,9 +114,18 @@ export class Fleet {
     const concurrency = options.concurrency ?? 1;
     if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > 256) throw new CodeError('CONFIG_ERROR', 'concurrency must be an integer from 1 to 256', { details: { field: 'concurrency', value: concurrency } });
     await this.#startControl();
-    const id = await this.#boss.work<{ runId: string }>(FLEET_QUEUE, { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: Math.max(0.5, this.#pollMs / 1000), notifyPollingIntervalSeconds: Math.max(0.5, this.#pollMs / 1000) }, async (jobs) => {
+    const interval = Math.max(0.5, this.#pollMs / 1000);
+    let workId: string | null = null;
+    const id = await this.#boss.work<{ runId: string }>(FLEET_QUEUE, { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: interval, notifyPollingIntervalSeconds: interval }, async (jobs) => {
       for (const job of jobs) await executeRun(this.#ctx, job.data.runId);
+      // A slot that just ended a run fetches the next one at once instead of after its polling
+      // interval (pg-boss waits `interval - duration` after every job, 0.5 s at least; its burst
+      // modes need batchSize > 1 or its cached queue size). A fetch that comes back empty falls
+      // back to polling and LISTEN/NOTIFY. The busy slots of this work() are the ones to wake:
+      // this one still holds its job here.
+      for (const slot of this.#boss.getWipData()) if (slot.workId === workId && slot.count > 0) this.#boss.notifyWorker(slot.id);
     });
+    workId = id;
     let stopped: Promise<void> | null = null;
     const handle: FleetWorkHandle = {
       stop: () =>
@@ -136,7 +145,7 @@ export class Fleet {
    */
   events(runId: string, options: { readonly afterSequence?: number; readonly signal?: AbortSignal } = {}): AsyncIterable<AgentEvent> {
     this.#open();
-    return readEvents({ db: this.#db, runId, afterSequence: options.afterSequence ?? 0, pollMs: this.#pollMs, wait: (signal) => this.#waitFor(runId, signal), run: () => this.run(runId), closed: () => this.#closed !== null, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    return readEvents({ db: this.#db, runId, afterSequence: options.afterSequence ?? 0, wait: (signal) => this.#waitFor(runId, signal), closed: () => this.#closed !== null, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   }
 
   /** The run, or `null` when unknown. */
