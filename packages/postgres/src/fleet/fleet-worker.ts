@@ -109,19 +109,21 @@ export async function executeRun(ctx: WorkerContext, runId: string): Promise<voi
   }
 }
 
+/**
+ * Takes the run's next attempt in one statement (the UPDATE locks the row, so two claims of one
+ * run are serialised and the second sees the first's attempt): `null` when the run is over or
+ * waits for the host, and the job has nothing to do.
+ */
 async function claimRun(ctx: WorkerContext, runId: string): Promise<Claim | null> {
-  return ctx.db.transaction(async (tx) => {
-    const found = await tx.query<{ status: FleetRunStatus; attempts: number; session_id: string; request: { prompt: string }; base_snapshot: string | null; cancel_requested: boolean }>(
-      'SELECT status, attempts, session_id, request, base_snapshot, cancel_requested FROM a3s_fleet_runs WHERE run_id = $1 FOR UPDATE',
-      [runId],
-    );
-    const row = found.rows[0];
-    // Over, or waiting for the host: the job has nothing to do.
-    if (row === undefined || (row.status !== 'queued' && row.status !== 'running')) return null;
-    const attempt = Number(row.attempts) + 1;
-    await tx.query("UPDATE a3s_fleet_runs SET status = 'running', attempts = $2, worker_id = $3, updated_at = now() WHERE run_id = $1", [runId, attempt, ctx.workerId]);
-    return { attempt, sessionId: row.session_id, prompt: row.request.prompt, base: row.base_snapshot, cancelRequested: row.cancel_requested };
-  });
+  const claimed = await ctx.db.query<{ attempts: number; session_id: string; request: { prompt: string }; base_snapshot: string | null; cancel_requested: boolean }>(
+    `UPDATE a3s_fleet_runs SET status = 'running', attempts = attempts + 1, worker_id = $2, updated_at = now()
+      WHERE run_id = $1 AND status IN ('queued', 'running')
+      RETURNING attempts, session_id, request, base_snapshot, cancel_requested`,
+    [runId, ctx.workerId],
+  );
+  const row = claimed.rows[0];
+  if (row === undefined) return null;
+  return { attempt: Number(row.attempts), sessionId: row.session_id, prompt: row.request.prompt, base: row.base_snapshot, cancelRequested: row.cancel_requested };
 }
 
 async function finishRun(runId: string, journal: PgRunJournal, session: FleetSession, outcome: { ok: true; result: SendResult } | { ok: false; error: CodeError }, cancelling: boolean): Promise<void> {
