@@ -15,6 +15,7 @@ describe('API report (api/*.md)', () => {
       '@a3s-lab/code-local',
       '@a3s-lab/code-mcp',
       '@a3s-lab/code-openai',
+      '@a3s-lab/code-postgres',
       '@a3s-lab/code-ptc',
       '@a3s-lab/code-s3',
       '@a3s-lab/code-testing',
