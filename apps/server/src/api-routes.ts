@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { followRunEvents } from './follow-run-events.js';
 import { formatSseMessage } from './format-sse-message.js';
@@ -7,9 +6,7 @@ import { cursor, knownQuery, readJson, traceparentOf } from './request-input.js'
 import { ServerError } from './server-error.js';
 import type { SessionHost } from './session-host.js';
 import { SessionSummaries } from './session-summaries.js';
-
-/** Interval of SSE keep-alive comments (so idle proxies do not cut a stream waiting on a confirmation). */
-export const SSE_KEEPALIVE_MS = 15_000;
+import { SSE_HEADERS, streamSseText } from './stream-sse-text.js';
 
 const createSessionBody = z.strictObject({ workspace: z.string().min(1).max(4096) });
 const sendBody = z.strictObject({ prompt: z.string().min(1).max(200_000) });
@@ -97,29 +94,17 @@ export function createApiRoutes(host: SessionHost, options: { readonly maxStream
       handle.release();
       throw error;
     }
-    c.header('Cache-Control', 'no-store');
-    c.header('X-Accel-Buffering', 'no');
-    return streamSSE(c, async (stream) => {
-      const abort = new AbortController();
-      stream.onAbort(() => abort.abort());
-      const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => abort.abort()), SSE_KEEPALIVE_MS);
-      // Ends the stream without `end`: the client reconnects from its last id.
-      const lifetime = options.maxStreamMs > 0 ? setTimeout(() => abort.abort(), options.maxStreamMs) : null;
-      try {
-        for await (const batch of followRunEvents(handle.session, runId, after, abort.signal)) {
-          // One write per page: per-event writes cost a stream round trip each under fan-out.
-          let text = batch.gap === null ? '' : formatSseMessage({ event: 'gap', data: JSON.stringify(batch.gap) });
-          for (const { sequence, event } of batch.events) text += formatSseMessage({ id: String(sequence), event: event.type, data: JSON.stringify(event) });
-          await stream.write(text);
-        }
-        if (!abort.signal.aborted) {
-          const run = (await handle.session.runs()).find((r) => r.id === runId);
-          await stream.writeSSE({ event: 'end', data: JSON.stringify({ runId, status: run?.status ?? 'unknown' }) });
-        }
-      } finally {
-        clearInterval(keepAlive);
-        if (lifetime !== null) clearTimeout(lifetime);
-        handle.release();
+    // maxStreamMs ends the stream without `end`: the client reconnects from its last id.
+    return streamSseText(c, { headers: SSE_HEADERS, maxStreamMs: options.maxStreamMs, release: () => handle.release() }, async (stream, signal) => {
+      for await (const batch of followRunEvents(handle.session, runId, after, signal)) {
+        // One write per page: per-event writes cost a stream round trip each under fan-out.
+        let text = batch.gap === null ? '' : formatSseMessage({ event: 'gap', data: JSON.stringify(batch.gap) });
+        for (const { sequence, event } of batch.events) text += formatSseMessage({ id: String(sequence), event: event.type, data: JSON.stringify(event) });
+        await stream.write(text);
+      }
+      if (!signal.aborted) {
+        const run = (await handle.session.runs()).find((r) => r.id === runId);
+        await stream.writeSSE({ event: 'end', data: JSON.stringify({ runId, status: run?.status ?? 'unknown' }) });
       }
     });
   });

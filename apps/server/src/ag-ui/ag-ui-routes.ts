@@ -1,13 +1,12 @@
 import { EventEncoder } from '@ag-ui/encoder';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { streamSSE } from 'hono/streaming';
 import { answerConfirmations, runAsking } from '../answer-confirmations.js';
-import { SSE_KEEPALIVE_MS } from '../api-routes.js';
 import { knownQuery, readJson, traceparentOf } from '../request-input.js';
 import { ServerError } from '../server-error.js';
 import type { SessionHost } from '../session-host.js';
 import { streamRunProjection } from '../stream-run-projection.js';
+import { SSE_HEADERS, streamSseText } from '../stream-sse-text.js';
 import type { RunProjection } from '../stream-run-projection.js';
 import { AgUiEncoder } from './ag-ui-encoder.js';
 import { agUiIntentOf, parseRunAgentInput } from './run-agent-input.js';
@@ -61,20 +60,10 @@ export function createAgUiRoutes(host: SessionHost): Hono {
       from = found.from;
     }
     const handle = await host.open(sessionId);
-    c.header('Cache-Control', 'no-store');
-    c.header('X-Accel-Buffering', 'no');
-    return streamSSE(c, async (stream) => {
-      const abort = new AbortController();
-      // A closed connection (HttpAgent.abortRun) stops this stream only; cancel is its own request.
-      stream.onAbort(() => abort.abort());
-      const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => abort.abort()), SSE_KEEPALIVE_MS);
-      try {
-        const projection = agUiProjection(new AgUiEncoder({ threadId: sessionId, runId: input.runId, a3sRunId }));
-        for await (const text of streamRunProjection(handle.session, a3sRunId, from, abort.signal, projection)) await stream.write(text);
-      } finally {
-        clearInterval(keepAlive);
-        handle.release();
-      }
+    // A closed connection (HttpAgent.abortRun) stops this stream only; cancel is its own request.
+    return streamSseText(c, { headers: SSE_HEADERS, release: () => handle.release() }, async (stream, signal) => {
+      const projection = agUiProjection(new AgUiEncoder({ threadId: sessionId, runId: input.runId, a3sRunId }));
+      for await (const text of streamRunProjection(handle.session, a3sRunId, from, signal, projection)) await stream.write(text);
     });
   });
   // AG-UI has no stop request of its own (HttpAgent.abortRun() is a disconnect): a client that

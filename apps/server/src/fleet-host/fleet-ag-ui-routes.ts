@@ -1,12 +1,11 @@
 import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { agUiProjection } from '../ag-ui/ag-ui-routes.js';
 import { AgUiEncoder } from '../ag-ui/ag-ui-encoder.js';
 import { agUiIntentOf, parseRunAgentInput } from '../ag-ui/run-agent-input.js';
-import { SSE_KEEPALIVE_MS } from '../api-routes.js';
 import { knownQuery, readJson } from '../request-input.js';
 import { ServerError } from '../server-error.js';
+import { SSE_HEADERS, streamSseText } from '../stream-sse-text.js';
 import { answerFleetApprovals } from './answer-fleet-approvals.js';
 import { refuseTraceparent } from './fleet-api-routes.js';
 import type { FleetHost } from './fleet-host.js';
@@ -45,19 +44,10 @@ export function createFleetAgUiRoutes(host: FleetHost): Hono {
       a3sRunId = pending.runId;
       from = await answerFleetApprovals(host, sessionId, a3sRunId, intent.answers);
     }
-    c.header('Cache-Control', 'no-store');
-    c.header('X-Accel-Buffering', 'no');
-    return streamSSE(c, async (stream) => {
-      const abort = new AbortController();
-      // A closed connection (HttpAgent.abortRun) stops this stream only; cancel is its own request.
-      stream.onAbort(() => abort.abort());
-      const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => abort.abort()), SSE_KEEPALIVE_MS);
-      try {
-        const projection = agUiProjection(new AgUiEncoder({ threadId: sessionId, runId: input.runId, a3sRunId }));
-        for await (const text of streamFleetProjection(host, sessionId, a3sRunId, from, abort.signal, projection)) await stream.write(text);
-      } finally {
-        clearInterval(keepAlive);
-      }
+    // A closed connection (HttpAgent.abortRun) stops this stream only; cancel is its own request.
+    return streamSseText(c, { headers: SSE_HEADERS }, async (stream, signal) => {
+      const projection = agUiProjection(new AgUiEncoder({ threadId: sessionId, runId: input.runId, a3sRunId }));
+      for await (const text of streamFleetProjection(host, sessionId, a3sRunId, from, signal, projection)) await stream.write(text);
     });
   });
   agui.post('/agui/cancel', async (c) => {

@@ -1,11 +1,10 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import { SSE_KEEPALIVE_MS } from '../api-routes.js';
 import { formatSseMessage } from '../format-sse-message.js';
 import { cursor, knownQuery, readJson, traceparentOf } from '../request-input.js';
 import { ServerError } from '../server-error.js';
+import { SSE_HEADERS, streamSseText } from '../stream-sse-text.js';
 import type { FleetHost } from './fleet-host.js';
 
 const createSessionBody = z.strictObject({ workspace: z.string().min(1).max(4096) });
@@ -72,25 +71,14 @@ export function createFleetApiRoutes(host: FleetHost, options: { readonly maxStr
     // Last-Event-ID (sent by a reconnecting client) wins over ?after=; both are exclusive cursors.
     const after = cursor(c.req.header('last-event-id'), 'Last-Event-ID') ?? cursor(c.req.query('after'), 'after') ?? 0;
     await host.fleetRun(id, runId);
-    c.header('Cache-Control', 'no-store');
-    c.header('X-Accel-Buffering', 'no');
-    return streamSSE(c, async (stream) => {
-      const abort = new AbortController();
-      stream.onAbort(() => abort.abort());
-      const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => abort.abort()), SSE_KEEPALIVE_MS);
-      // Ends the stream without `end`: the client reconnects from its last id.
-      const lifetime = options.maxStreamMs > 0 ? setTimeout(() => abort.abort(), options.maxStreamMs) : null;
-      try {
-        for await (const event of host.events(runId, after, abort.signal)) {
-          await stream.write(formatSseMessage({ id: String(event.metadata?.['sequence']), event: event.type, data: JSON.stringify(event) }));
-        }
-        if (!abort.signal.aborted) {
-          const run = await host.run(id, runId);
-          await stream.writeSSE({ event: 'end', data: JSON.stringify({ runId, status: run.fleet.status }) });
-        }
-      } finally {
-        clearInterval(keepAlive);
-        if (lifetime !== null) clearTimeout(lifetime);
+    // maxStreamMs ends the stream without `end`: the client reconnects from its last id.
+    return streamSseText(c, { headers: SSE_HEADERS, maxStreamMs: options.maxStreamMs }, async (stream, signal) => {
+      for await (const event of host.events(runId, after, signal)) {
+        await stream.write(formatSseMessage({ id: String(event.metadata?.['sequence']), event: event.type, data: JSON.stringify(event) }));
+      }
+      if (!signal.aborted) {
+        const run = await host.run(id, runId);
+        await stream.writeSSE({ event: 'end', data: JSON.stringify({ runId, status: run.fleet.status }) });
       }
     });
   });

@@ -1,9 +1,8 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
-import { SSE_KEEPALIVE_MS } from '../api-routes.js';
 import { knownQuery, readJson } from '../request-input.js';
 import { ServerError } from '../server-error.js';
+import { streamSseText } from '../stream-sse-text.js';
 import { foldUIMessage } from '../ui-message-stream/fold-ui-message.js';
 import type { UIMessage } from '../ui-message-stream/fold-ui-message.js';
 import { chatIntentOf, chatRequestBody } from '../ui-message-stream/chat-request.js';
@@ -19,18 +18,10 @@ import { fleetProjectionEvent, streamFleetProjection } from './stream-fleet-proj
 
 /** Streams fleet run `runId` as the UI message stream, from the run journal's events. */
 function uiMessageStream(c: Context, host: FleetHost, sessionId: string, runId: string, from: number): Response {
-  for (const [name, value] of Object.entries(UI_MESSAGE_STREAM_HEADERS)) c.header(name, value);
-  return streamSSE(c, async (stream) => {
-    const abort = new AbortController();
-    // A closed connection stops this stream only: the run goes on (cancel is its own request).
-    stream.onAbort(() => abort.abort());
-    const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => abort.abort()), SSE_KEEPALIVE_MS);
-    try {
-      const projection = uiMessageProjection(new UIMessageEncoder({ runId, sessionId }));
-      for await (const text of streamFleetProjection(host, sessionId, runId, from, abort.signal, projection)) await stream.write(text);
-    } finally {
-      clearInterval(keepAlive);
-    }
+  // A closed connection stops this stream only: the run goes on (cancel is its own request).
+  return streamSseText(c, { headers: UI_MESSAGE_STREAM_HEADERS }, async (stream, signal) => {
+    const projection = uiMessageProjection(new UIMessageEncoder({ runId, sessionId }));
+    for await (const text of streamFleetProjection(host, sessionId, runId, from, signal, projection)) await stream.write(text);
   });
 }
 

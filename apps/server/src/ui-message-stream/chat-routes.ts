@@ -1,11 +1,10 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { answerConfirmations } from '../answer-confirmations.js';
-import { SSE_KEEPALIVE_MS } from '../api-routes.js';
 import { knownQuery, readJson, traceparentOf } from '../request-input.js';
 import { ServerError } from '../server-error.js';
 import type { SessionHandle, SessionHost } from '../session-host.js';
+import { streamSseText } from '../stream-sse-text.js';
 import { chatIntentOf, chatRequestBody } from './chat-request.js';
 import { runMessages } from './run-messages.js';
 import { streamRunAsUIMessages } from './stream-run-as-ui-messages.js';
@@ -13,18 +12,9 @@ import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-chunk.js';
 
 /** Streams run `runId` of the held session as the UI message stream; releases the handle when done. */
 function uiMessageStream(c: Context, handle: SessionHandle, runId: string, from: number): Response {
-  for (const [name, value] of Object.entries(UI_MESSAGE_STREAM_HEADERS)) c.header(name, value);
-  return streamSSE(c, async (stream) => {
-    const abort = new AbortController();
-    // A closed connection stops this stream only: the run goes on (cancel is its own request).
-    stream.onAbort(() => abort.abort());
-    const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => abort.abort()), SSE_KEEPALIVE_MS);
-    try {
-      for await (const text of streamRunAsUIMessages(handle.session, runId, from, abort.signal)) await stream.write(text);
-    } finally {
-      clearInterval(keepAlive);
-      handle.release();
-    }
+  // A closed connection stops this stream only: the run goes on (cancel is its own request).
+  return streamSseText(c, { headers: UI_MESSAGE_STREAM_HEADERS, release: () => handle.release() }, async (stream, signal) => {
+    for await (const text of streamRunAsUIMessages(handle.session, runId, from, signal)) await stream.write(text);
   });
 }
 
