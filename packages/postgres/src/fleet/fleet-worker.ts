@@ -55,7 +55,7 @@ export async function executeRun(ctx: WorkerContext, runId: string): Promise<voi
   try {
     if (claim.cancelRequested) {
       journal.event(terminalError(runId, 'SESSION_ERROR', 'run cancelled before it started', { cancelled: true }));
-      await journal.finish((tx) => setStatus(tx, runId, 'cancelled', { error: { code: 'SESSION_ERROR', message: 'run cancelled before it started' } }));
+      await journal.finish({ status: 'cancelled', error: { code: 'SESSION_ERROR', message: 'run cancelled before it started' } });
       return;
     }
     const store = ctx.store;
@@ -64,13 +64,13 @@ export async function executeRun(ctx: WorkerContext, runId: string): Promise<voi
       if (latest === null) {
         const message = `session '${claim.sessionId}' is not in the fleet's session store`;
         journal.event(terminalError(runId, 'SESSION_ERROR', message, {}));
-        await journal.finish((tx) => setStatus(tx, runId, 'failed', { error: { code: 'SESSION_ERROR', message } }));
+        await journal.finish({ status: 'failed', error: { code: 'SESSION_ERROR', message } });
         return;
       }
       const recorded = journal.recordedResult();
       if (recorded !== null && latest.labels[FLEET_RUN_LABEL] === runId) {
         // The previous attempt saved the session and died before writing the end.
-        await journal.finish((tx) => setStatus(tx, runId, 'completed', { result: recorded }));
+        await journal.finish({ status: 'completed', result: recorded });
         return;
       }
       // The first attempt records the snapshot it starts from (and starts from it as loaded: no
@@ -104,7 +104,7 @@ export async function executeRun(ctx: WorkerContext, runId: string): Promise<voi
     // (the database is gone) does the job fail, to be retried.
     const failure = toCodeError(error);
     journal.event(terminalError(runId, failure.code, failure.message, {}));
-    await journal.finish((tx) => setStatus(tx, runId, 'failed', { error: { code: failure.code, message: failure.message } }));
+    await journal.finish({ status: 'failed', error: { code: failure.code, message: failure.message } });
   } finally {
     await session?.closeAsync().catch(() => undefined);
   }
@@ -130,7 +130,7 @@ async function claimRun(ctx: WorkerContext, runId: string): Promise<Claim | null
 async function finishRun(runId: string, journal: PgRunJournal, session: FleetSession, outcome: { ok: true; result: SendResult } | { ok: false; error: CodeError }, cancelling: boolean): Promise<void> {
   if (!outcome.ok && outcome.error.details['needs_reconciliation'] === true) {
     const reconciliation = { toolId: String(outcome.error.details['tool_id']), toolName: String(outcome.error.details['tool_name']) };
-    await journal.finish((tx) => setStatus(tx, runId, 'needs_reconciliation', { reconciliation, error: { code: outcome.error.code, message: outcome.error.message } }));
+    await journal.finish({ status: 'needs_reconciliation', reconciliation, error: { code: outcome.error.code, message: outcome.error.message } });
     return;
   }
   const result = outcome.ok ? { text: outcome.result.text, turns: outcome.result.turns, toolCallsCount: outcome.result.toolCallsCount } : null;
@@ -144,15 +144,15 @@ async function finishRun(runId: string, journal: PgRunJournal, session: FleetSes
   }
   if (saveError !== null) {
     const error = { code: saveError.code, message: `the run ended but its session could not be saved: ${saveError.message}` };
-    await journal.finish((tx) => setStatus(tx, runId, 'failed', { error }));
+    await journal.finish({ status: 'failed', error });
     return;
   }
   if (outcome.ok) {
-    await journal.finish((tx) => setStatus(tx, runId, 'completed', { result }));
+    await journal.finish({ status: 'completed', result });
     return;
   }
   const cancelled = cancelling || outcome.error.details['cancelled'] === true;
-  await journal.finish((tx) => setStatus(tx, runId, cancelled ? 'cancelled' : 'failed', { error: { code: outcome.error.code, message: outcome.error.message } }));
+  await journal.finish({ status: cancelled ? 'cancelled' : 'failed', error: { code: outcome.error.code, message: outcome.error.message } });
 }
 
 /** Sets a run's end (or `needs_reconciliation`) inside a journal write. */

@@ -1,7 +1,8 @@
 import { CodeError } from '@a3s-lab/code-core';
 import type { AgentEvent, JournaledAnswer, JournaledToolCall, LlmStreamEvent, RunJournal, ToolOutput } from '@a3s-lab/code-core';
 
-import type { Database, Queryable } from '../database.js';
+import type { Database } from '../database.js';
+import type { FleetRunStatus } from './fleet-types.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 
 /** Channel every events write notifies (payload: the run id). */
@@ -53,12 +54,23 @@ export class PgRunJournal implements RunJournal {
     this.#onLost = onLost;
   }
 
-  /** The journal of `attempt`, with the run's recorded steps loaded. */
+  /**
+   * The journal of `attempt`, with the run's recorded steps and its last event number loaded (one
+   * statement). The first attempt of a run reads nothing: before a run's first claim nothing can
+   * have been recorded for it (a confirmation answer needs a recorded request, a host's cancel
+   * ends a queued run before any claim).
+   */
   static async open(db: Database, runId: string, attempt: number, onLost: (error: CodeError) => void): Promise<PgRunJournal> {
-    const last = await db.query<{ seq: number | null }>('SELECT max(seq) AS seq FROM a3s_fleet_events WHERE run_id = $1', [runId]);
-    const journal = new PgRunJournal(db, runId, attempt, Number(last.rows[0]?.seq ?? 0), onLost);
-    const steps = await db.query<StepRow>('SELECT key, kind, value FROM a3s_fleet_steps WHERE run_id = $1 ORDER BY step', [runId]);
-    for (const row of steps.rows) journal.#remember(row);
+    if (attempt === 1) return new PgRunJournal(db, runId, attempt, 0, onLost);
+    const found = await db.query<{ seq: number | null; steps: StepRow[] | string }>(
+      `SELECT (SELECT max(seq) FROM a3s_fleet_events WHERE run_id = $1) AS seq,
+              (SELECT coalesce(jsonb_agg(jsonb_build_object('key', key, 'kind', kind, 'value', value) ORDER BY step), '[]'::jsonb) FROM a3s_fleet_steps WHERE run_id = $1) AS steps`,
+      [runId],
+    );
+    const row = found.rows[0];
+    const journal = new PgRunJournal(db, runId, attempt, Number(row?.seq ?? 0), onLost);
+    const steps = row === undefined ? [] : typeof row.steps === 'string' ? (JSON.parse(row.steps) as StepRow[]) : row.steps;
+    for (const step of steps) journal.#remember(step);
     return journal;
   }
 
@@ -85,9 +97,9 @@ export class PgRunJournal implements RunJournal {
     }, EVENT_FLUSH_MS);
   }
 
-  /** Writes the pending events and the run's end in one transaction (`finish` decides the row). */
-  finish(update: (tx: Queryable) => Promise<void>): Promise<void> {
-    return this.#write(update);
+  /** Writes the pending events and the run's end (`end`) in one fenced statement. */
+  finish(end: RunEnd): Promise<void> {
+    return this.#write(end);
   }
 
   // ---- RunJournal ----------------------------------------------------------------------------
@@ -259,26 +271,44 @@ export class PgRunJournal implements RunJournal {
     return next;
   }
 
-  /** The run's end: one fenced transaction with the pending events and `then` (the run row). */
-  #write(then: (tx: Queryable) => Promise<void>): Promise<void> {
+  /**
+   * The run's end in one statement: the fenced update of the run row (only while this attempt
+   * owns it: the UPDATE's own lock and re-check stand in for `FOR UPDATE`), the pending events
+   * and the readers' notification, so the end and the run's last events commit together.
+   */
+  #write(end: RunEnd): Promise<void> {
     return this.#serial(async () => {
       const events = this.#takeEvents();
-      await this.#db.transaction(async (tx) => {
-        const owner = await tx.query<{ attempts: number; status: string }>('SELECT attempts, status FROM a3s_fleet_runs WHERE run_id = $1 FOR UPDATE', [this.runId]);
-        const row = owner.rows[0];
-        if (row === undefined || Number(row.attempts) !== this.attempt || row.status !== 'running') throw this.#lostErrorOf(row);
-        if (events.length > 0) {
-          await tx.query(
-            `INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
-             SELECT $1, e.seq, e.event, $3 FROM jsonb_to_recordset($2::jsonb) AS e(seq integer, event jsonb)`,
-            [this.runId, JSON.stringify(events), this.attempt],
-          );
-          await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, this.runId]);
-        }
-        await then(tx);
-      });
+      const final = end.status === 'completed' || end.status === 'failed' || end.status === 'cancelled';
+      const result = await this.#db.query<{ owned: number }>(
+        `WITH owner AS (
+           UPDATE a3s_fleet_runs SET status = $3, result = $4::jsonb, error = $5::jsonb, reconciliation = $6::jsonb, updated_at = now(),
+                  finished_at = CASE WHEN $7::boolean THEN now() END
+            WHERE run_id = $1 AND attempts = $2 AND status = 'running'
+           RETURNING run_id
+         ), ev AS (
+           INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
+           SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($8::jsonb) AS e(seq integer, event jsonb)
+           RETURNING seq
+         )
+         SELECT (SELECT count(*) FROM owner)::int AS owned, CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`,
+        [this.runId, this.attempt, end.status, jsonOrNull(end.result), jsonOrNull(end.error), jsonOrNull(end.reconciliation), final, JSON.stringify(events)],
+      );
+      if (Number(result.rows[0]?.owned ?? 0) === 0) throw await this.#lostError();
     });
   }
+}
+
+/** How a run ends (or stops for reconciliation): its status and the fields it sets. */
+export interface RunEnd {
+  readonly status: FleetRunStatus;
+  readonly result?: unknown;
+  readonly error?: unknown;
+  readonly reconciliation?: unknown;
+}
+
+function jsonOrNull(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
 }
 
 /** The journal key of a confirmation. */
