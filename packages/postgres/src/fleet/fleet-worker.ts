@@ -73,9 +73,9 @@ export async function executeRun(ctx: WorkerContext, runId: string): Promise<voi
         await journal.finish({ status: 'completed', result: recorded });
         return;
       }
-      // The first attempt records the snapshot it starts from (and starts from it as loaded: no
-      // second parse); a resumed attempt starts from the recorded one.
-      if (claim.base === null) await ctx.db.query('UPDATE a3s_fleet_runs SET base_snapshot = $2 WHERE run_id = $1 AND attempts = $3', [runId, JSON.stringify(latest), claim.attempt]);
+      // The first attempt records the snapshot it starts from (with its first journal write) and
+      // starts from it as loaded (no second parse); a resumed attempt starts from the recorded one.
+      if (claim.base === null) journal.recordBase(JSON.stringify(latest));
       const base = claim.base === null ? latest : (JSON.parse(claim.base) as SessionSnapshotV1);
       session = await ctx.agent.resumeSessionAsync(claim.sessionId, { sessionStore: baseStore(store, base), autoSave: false });
       const active: ActiveRun = { runId, session, journal, cancelling: false };

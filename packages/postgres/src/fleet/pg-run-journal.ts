@@ -44,6 +44,7 @@ export class PgRunJournal implements RunJournal {
   #suppress: boolean;
   #liveAfterReplay = false;
   #lost: CodeError | null = null;
+  #base: string | null = null;
 
   private constructor(db: Database, runId: string, attempt: number, lastSeq: number, onLost: (error: CodeError) => void) {
     this.#db = db;
@@ -82,6 +83,16 @@ export class PgRunJournal implements RunJournal {
   /** The recorded result of a run whose final step was written (a crash between that and the run's end). */
   recordedResult(): unknown {
     return this.#steps.get(`result-${this.runId}`)?.value ?? null;
+  }
+
+  /**
+   * The snapshot (JSON text) the run starts from, for a resumed attempt to start from too: written
+   * with this attempt's first write (a step, events, or the end), so it costs no round trip of its
+   * own. Until then nothing of the attempt is recorded, and an attempt that resumes the run
+   * starts from the session as stored, as this one did.
+   */
+  recordBase(snapshot: string): void {
+    this.#base = snapshot;
   }
 
   // ---- events --------------------------------------------------------------------------------
@@ -184,10 +195,9 @@ export class PgRunJournal implements RunJournal {
       // the step numbered after the run's last one, the readers' notification.
       for (let tries = 0; ; tries += 1) {
         try {
+          const base = this.#base;
           const result = await this.#db.query<{ owned: number }>(
-            `WITH owner AS (
-               SELECT run_id FROM a3s_fleet_runs WHERE run_id = $1 AND attempts = $2 AND status = 'running' FOR UPDATE
-             ), ev AS (
+            `WITH owner AS (${ownerSql(base, '$7')}), ev AS (
                INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
                SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($3::jsonb) AS e(seq integer, event jsonb)
                RETURNING seq
@@ -198,9 +208,10 @@ export class PgRunJournal implements RunJournal {
              )
              SELECT (SELECT count(*) FROM owner)::int AS owned,
                     CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`,
-            [this.runId, this.attempt, JSON.stringify(events), key, kind, text],
+            [this.runId, this.attempt, JSON.stringify(events), key, kind, text, ...(base === null ? [] : [base])],
           );
           if (Number(result.rows[0]?.owned ?? 0) === 0) throw await this.#lostError();
+          if (base !== null) this.#base = null;
           break;
         } catch (error) {
           // A step another process numbered at the same moment (a remote answer): number it again.
@@ -217,18 +228,18 @@ export class PgRunJournal implements RunJournal {
     return this.#serial(async () => {
       const events = this.#takeEvents();
       if (events.length === 0) return;
+      const base = this.#base;
       const result = await this.#db.query<{ owned: number }>(
-        `WITH owner AS (
-           SELECT run_id FROM a3s_fleet_runs WHERE run_id = $1 AND attempts = $2 AND status = 'running' FOR UPDATE
-         ), ev AS (
+        `WITH owner AS (${ownerSql(base, '$4')}), ev AS (
            INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
            SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($3::jsonb) AS e(seq integer, event jsonb)
            RETURNING seq
          )
          SELECT (SELECT count(*) FROM owner)::int AS owned, CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`,
-        [this.runId, this.attempt, JSON.stringify(events)],
+        [this.runId, this.attempt, JSON.stringify(events), ...(base === null ? [] : [base])],
       );
       if (Number(result.rows[0]?.owned ?? 0) === 0) throw await this.#lostError();
+      if (base !== null) this.#base = null;
     });
   }
 
@@ -283,7 +294,7 @@ export class PgRunJournal implements RunJournal {
       const result = await this.#db.query<{ owned: number }>(
         `WITH owner AS (
            UPDATE a3s_fleet_runs SET status = $3, result = $4::jsonb, error = $5::jsonb, reconciliation = $6::jsonb, updated_at = now(),
-                  finished_at = CASE WHEN $7::boolean THEN now() END
+                  finished_at = CASE WHEN $7::boolean THEN now() END, base_snapshot = coalesce($9::text, base_snapshot)
             WHERE run_id = $1 AND attempts = $2 AND status = 'running'
            RETURNING run_id
          ), ev AS (
@@ -292,9 +303,10 @@ export class PgRunJournal implements RunJournal {
            RETURNING seq
          )
          SELECT (SELECT count(*) FROM owner)::int AS owned, CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`,
-        [this.runId, this.attempt, end.status, jsonOrNull(end.result), jsonOrNull(end.error), jsonOrNull(end.reconciliation), final, JSON.stringify(events)],
+        [this.runId, this.attempt, end.status, jsonOrNull(end.result), jsonOrNull(end.error), jsonOrNull(end.reconciliation), final, JSON.stringify(events), this.#base],
       );
       if (Number(result.rows[0]?.owned ?? 0) === 0) throw await this.#lostError();
+      this.#base = null;
     });
   }
 }
@@ -305,6 +317,16 @@ export interface RunEnd {
   readonly result?: unknown;
   readonly error?: unknown;
   readonly reconciliation?: unknown;
+}
+
+/**
+ * The lease check of a step or events write: the run row locked while this attempt owns it; an
+ * UPDATE (its own lock and re-check) when the attempt's base snapshot rides along as `param`.
+ */
+function ownerSql(base: string | null, param: string): string {
+  return base === null
+    ? "SELECT run_id FROM a3s_fleet_runs WHERE run_id = $1 AND attempts = $2 AND status = 'running' FOR UPDATE"
+    : `UPDATE a3s_fleet_runs SET base_snapshot = ${param} WHERE run_id = $1 AND attempts = $2 AND status = 'running' RETURNING run_id`;
 }
 
 function jsonOrNull(value: unknown): string | null {
