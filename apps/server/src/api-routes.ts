@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import { confirmBody, confirmationAnswerOf, createSessionBody, deleteFlag, sendBody } from './api-request-input.js';
 import { followRunEvents } from './follow-run-events.js';
 import { formatSseMessage } from './format-sse-message.js';
 import { cursor, knownQuery, readJson, traceparentOf } from './request-input.js';
@@ -7,10 +7,6 @@ import { ServerError } from './server-error.js';
 import type { SessionHost } from './session-host.js';
 import { SessionSummaries } from './session-summaries.js';
 import { SSE_HEADERS, streamSseText } from './stream-sse-text.js';
-
-const createSessionBody = z.strictObject({ workspace: z.string().min(1).max(4096) });
-const sendBody = z.strictObject({ prompt: z.string().min(1).max(200_000) });
-const confirmBody = z.strictObject({ approved: z.boolean(), reason: z.string().max(2000).optional() });
 
 /**
  * The JSON + SSE API under `/api` (every route behind the request guard). Sessions are reached
@@ -47,11 +43,10 @@ export function createApiRoutes(host: SessionHost, options: { readonly maxStream
 
   api.delete('/sessions/:id', async (c) => {
     knownQuery(c, ['delete']);
-    const remove = c.req.query('delete');
-    if (remove !== undefined && remove !== 'true' && remove !== 'false') throw new ServerError('BAD_REQUEST', "delete must be 'true' or 'false'", { field: 'delete' });
-    const found = await host.close(c.req.param('id'), { remove: remove === 'true' });
+    const remove = deleteFlag(c);
+    const found = await host.close(c.req.param('id'), { remove });
     if (!found) throw new ServerError('NOT_FOUND', `no session '${c.req.param('id')}'`);
-    return c.json({ closed: true, deleted: remove === 'true' });
+    return c.json({ closed: true, deleted: remove });
   });
 
   api.get('/sessions/:id/tools', async (c) => c.json({ tools: await host.use(c.req.param('id'), async (session) => session.toolDefinitions()) }));
@@ -120,7 +115,7 @@ export function createApiRoutes(host: SessionHost, options: { readonly maxStream
     const body = await readJson(c, confirmBody);
     const toolId = c.req.param('toolId');
     // Another process running the session gets the answer forwarded (once: a forwarded request says so).
-    const answer = body.reason === undefined ? { approved: body.approved } : { approved: body.approved, reason: body.reason };
+    const answer = confirmationAnswerOf(body);
     const answered = await host.answerConfirmation(c.req.param('id'), toolId, answer, c.req.header('x-a3s-forwarded') === '1');
     if (!answered) throw new ServerError('NOT_FOUND', `no pending confirmation '${toolId}' (answered, expired or unknown)`, { toolId });
     return c.json({ answered: true, approved: body.approved });

@@ -1,6 +1,5 @@
 import { EventEncoder } from '@ag-ui/encoder';
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { answerConfirmations, runAsking } from '../answer-confirmations.js';
 import { knownQuery, readJson, traceparentOf } from '../request-input.js';
 import { ServerError } from '../server-error.js';
@@ -9,9 +8,7 @@ import { streamRunProjection } from '../stream-run-projection.js';
 import { SSE_HEADERS, streamSseText } from '../stream-sse-text.js';
 import type { RunProjection } from '../stream-run-projection.js';
 import { AgUiEncoder } from './ag-ui-encoder.js';
-import { agUiIntentOf, parseRunAgentInput } from './run-agent-input.js';
-
-const cancelBody = z.strictObject({ threadId: z.string().min(1).max(256) });
+import { agUiCancelBody, agUiIntentOf, readRunAgentInput } from './run-agent-input.js';
 
 /** AG-UI's {@link RunProjection}: each event SSE-encoded by `@ag-ui/encoder`. */
 export function agUiProjection(encoder: AgUiEncoder): RunProjection {
@@ -38,13 +35,7 @@ export function createAgUiRoutes(host: SessionHost): Hono {
   const agui = new Hono();
   agui.post('/agui', async (c) => {
     knownQuery(c, []);
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new ServerError('BAD_REQUEST', 'the body must be a JSON RunAgentInput');
-    }
-    const input = parseRunAgentInput(body);
+    const input = await readRunAgentInput(c);
     const intent = agUiIntentOf(input);
     const sessionId = input.threadId;
     let a3sRunId: string;
@@ -70,7 +61,7 @@ export function createAgUiRoutes(host: SessionHost): Hono {
   // means "stop the run" posts the thread here; the open stream ends with the cancelled outcome.
   agui.post('/agui/cancel', async (c) => {
     knownQuery(c, []);
-    const { threadId } = await readJson(c, cancelBody);
+    const { threadId } = await readJson(c, agUiCancelBody);
     const cancelled = await host.use(threadId, async (session) => {
       const run = await session.currentRun();
       return run === null ? false : session.cancelRun(run.id);

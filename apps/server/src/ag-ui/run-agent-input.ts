@@ -1,4 +1,6 @@
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
+import type { Context } from 'hono';
+import { z } from 'zod';
 import type { ConfirmationAnswer } from '../answer-confirmations.js';
 import { ServerError } from '../server-error.js';
 
@@ -17,6 +19,20 @@ export function parseRunAgentInput(value: unknown): ParsedRunAgentInput {
   }
   return parsed.data;
 }
+
+/** Reads the request body as a `RunAgentInput` (BAD_REQUEST when it is not JSON or does not match the schema). */
+export async function readRunAgentInput(c: Context): Promise<ParsedRunAgentInput> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw new ServerError('BAD_REQUEST', 'the body must be a JSON RunAgentInput');
+  }
+  return parseRunAgentInput(body);
+}
+
+/** Body of `POST /agui/cancel`: the thread (= session id) whose running run to cancel. */
+export const agUiCancelBody = z.strictObject({ threadId: z.string().min(1).max(256) });
 
 function emptyObject(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'object' && Object.keys(value).length === 0);

@@ -1,8 +1,7 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { agUiProjection } from '../ag-ui/ag-ui-routes.js';
 import { AgUiEncoder } from '../ag-ui/ag-ui-encoder.js';
-import { agUiIntentOf, parseRunAgentInput } from '../ag-ui/run-agent-input.js';
+import { agUiCancelBody, agUiIntentOf, readRunAgentInput } from '../ag-ui/run-agent-input.js';
 import { knownQuery, readJson } from '../request-input.js';
 import { ServerError } from '../server-error.js';
 import { SSE_HEADERS, streamSseText } from '../stream-sse-text.js';
@@ -10,8 +9,6 @@ import { answerFleetApprovals } from './answer-fleet-approvals.js';
 import { refuseTraceparent } from './fleet-api-routes.js';
 import type { FleetHost } from './fleet-host.js';
 import { streamFleetProjection } from './stream-fleet-projection.js';
-
-const cancelBody = z.strictObject({ threadId: z.string().min(1).max(256) });
 
 /**
  * `POST /agui` and `POST /agui/cancel` of a fleet-backed API process (same protocol as the
@@ -24,13 +21,7 @@ export function createFleetAgUiRoutes(host: FleetHost): Hono {
   const agui = new Hono();
   agui.post('/agui', async (c) => {
     knownQuery(c, []);
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new ServerError('BAD_REQUEST', 'the body must be a JSON RunAgentInput');
-    }
-    const input = parseRunAgentInput(body);
+    const input = await readRunAgentInput(c);
     refuseTraceparent(c);
     const intent = agUiIntentOf(input);
     const sessionId = input.threadId;
@@ -52,7 +43,7 @@ export function createFleetAgUiRoutes(host: FleetHost): Hono {
   });
   agui.post('/agui/cancel', async (c) => {
     knownQuery(c, []);
-    const { threadId } = await readJson(c, cancelBody);
+    const { threadId } = await readJson(c, agUiCancelBody);
     const running = (await host.runs(threadId)).find((r) => r.status === 'running');
     return c.json({ cancelled: running === undefined ? false : await host.cancel(threadId, running.id) });
   });

@@ -1,15 +1,11 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { z } from 'zod';
+import { confirmBody, confirmationAnswerOf, createSessionBody, deleteFlag, sendBody } from '../api-request-input.js';
 import { formatSseMessage } from '../format-sse-message.js';
 import { cursor, knownQuery, readJson, traceparentOf } from '../request-input.js';
 import { ServerError } from '../server-error.js';
 import { SSE_HEADERS, streamSseText } from '../stream-sse-text.js';
 import type { FleetHost } from './fleet-host.js';
-
-const createSessionBody = z.strictObject({ workspace: z.string().min(1).max(4096) });
-const sendBody = z.strictObject({ prompt: z.string().min(1).max(200_000) });
-const confirmBody = z.strictObject({ approved: z.boolean(), reason: z.string().max(2000).optional() });
 
 /** Fleet runs carry their prompt only: a trace context would be dropped on the way to the worker, so it is refused. */
 export function refuseTraceparent(c: Context): void {
@@ -46,10 +42,9 @@ export function createFleetApiRoutes(host: FleetHost, options: { readonly maxStr
 
   api.delete('/sessions/:id', async (c) => {
     knownQuery(c, ['delete']);
-    const remove = c.req.query('delete');
-    if (remove !== undefined && remove !== 'true' && remove !== 'false') throw new ServerError('BAD_REQUEST', "delete must be 'true' or 'false'", { field: 'delete' });
-    if (!(await host.close(c.req.param('id'), { remove: remove === 'true' }))) throw new ServerError('NOT_FOUND', `no session '${c.req.param('id')}'`);
-    return c.json({ closed: true, deleted: remove === 'true' });
+    const remove = deleteFlag(c);
+    if (!(await host.close(c.req.param('id'), { remove }))) throw new ServerError('NOT_FOUND', `no session '${c.req.param('id')}'`);
+    return c.json({ closed: true, deleted: remove });
   });
 
   api.get('/sessions/:id/tools', async (c) => c.json({ tools: await host.tools(c.req.param('id')) }));
@@ -90,7 +85,7 @@ export function createFleetApiRoutes(host: FleetHost, options: { readonly maxStr
   api.post('/sessions/:id/confirmations/:toolId', async (c) => {
     const body = await readJson(c, confirmBody);
     const toolId = c.req.param('toolId');
-    const answer = body.reason === undefined ? { approved: body.approved } : { approved: body.approved, reason: body.reason };
+    const answer = confirmationAnswerOf(body);
     if (!(await host.answerConfirmation(c.req.param('id'), toolId, answer))) throw new ServerError('NOT_FOUND', `no pending confirmation '${toolId}' (answered or unknown)`, { toolId });
     return c.json({ answered: true, approved: body.approved });
   });
