@@ -34,5 +34,5 @@ export function reportError(io: CliIo, json: boolean, style: Style, error: unkno
     const payload = { code: reported.code, message: reported.message, details: reported.details };
     io.stdout.write(`${jsonLine({ version: 1, type: 'error', payload, metadata: { timestamp_ms: Date.now() } })}\n`);
   }
-  return exitCodeForError(reported.code, reported.details['cancelled'] === true);
+  return exitCodeForError(reported.code, CodeError.isCancellation(reported));
 }

@@ -1,3 +1,4 @@
+import { CodeError } from '@a3s-lab/code';
 import type { AgentEvent, AgentEventOfType, Session } from '@a3s-lab/code';
 import type { CliIo } from './cli-io.js';
 import { terminateExitCode } from './cli-io.js';
@@ -96,7 +97,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunOutcome
   const code = terminal?.code ?? 'INTERNAL_ERROR';
   const message = terminal?.text ?? 'the run ended without a terminal event';
   const details = terminal?.payload.details;
-  const cancelled = details?.['cancelled'] === true;
+  const cancelled = CodeError.isCancellation({ code, details });
   return { exitCode: exitCodeForError(code, cancelled), text: '', error: { code, message }, cancelled, lastToolFailed, changes };
 }
 

@@ -1,3 +1,4 @@
+import { CodeError } from '@a3s-lab/code';
 import type { AgentEvent, AgentEventOfType, AgentEventPayloadV1 } from '@a3s-lab/code';
 import type { Style } from './ansi.js';
 import { CURSOR, sanitizeTerminalText } from './ansi.js';
@@ -294,7 +295,7 @@ export class TerminalRenderer implements RunRenderer {
     this.#finalizeAttempt();
     this.#releaseHeldAnswer();
     const details = event.payload.details;
-    if (details?.['cancelled'] === true) {
+    if (CodeError.isCancellation({ code: event.code, details })) {
       this.#line(this.#style.yellow('✗ cancelled'));
       this.#summary('cancelled');
       return;

@@ -1,5 +1,6 @@
 // One ACP session: our durable session, its permission mode, its confirmation bridge, and the
 // prompt turn it runs (events streamed to the client as `session/update`).
+import { CodeError } from '@a3s-lab/code';
 import type { AgentEventOfType, Session } from '@a3s-lab/code';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { ContentBlock, SessionModeState, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
@@ -126,7 +127,7 @@ export class AcpSession {
     await sent;
     if (terminal?.type === 'agent_end') return 'end_turn';
     const details = terminal?.payload.details;
-    if (this.#cancelled || details?.['cancelled'] === true) return 'cancelled';
+    if (this.#cancelled || CodeError.isCancellation({ code: terminal?.code, details })) return 'cancelled';
     const code = terminal?.code ?? 'INTERNAL_ERROR';
     const message = terminal?.text ?? 'the turn ended without a result';
     if (code === 'SESSION_ERROR' && /max.?tool.?rounds/i.test(`${message} ${JSON.stringify(details ?? {})}`)) return 'max_turn_requests';

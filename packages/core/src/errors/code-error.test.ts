@@ -88,4 +88,13 @@ describe('CodeError.cancelled', () => {
     expect(CodeError.isCancelled(new CodeError('TOOL_ERROR', 'x', { details: { cancelled: true } }))).toBe(false);
     expect(CodeError.isCancelled(new Error('cancelled'))).toBe(false);
   });
+
+  it('reads the same shape off the wire (an error event, a toJSON view)', () => {
+    expect(CodeError.isCancellation(CodeError.cancelled('stop').toJSON())).toBe(true);
+    expect(CodeError.isCancellation({ code: 'SESSION_ERROR', details: { cancelled: true } })).toBe(true);
+    expect(CodeError.isCancellation({ code: 'SESSION_ERROR', details: {} })).toBe(false);
+    expect(CodeError.isCancellation({ code: 'TOOL_ERROR', details: { cancelled: true } })).toBe(false);
+    expect(CodeError.isCancellation({ code: 'SESSION_ERROR' })).toBe(false);
+    expect(CodeError.isCancellation(undefined)).toBe(false);
+  });
 });

@@ -56,6 +56,15 @@ export class CodeError extends Error {
     return CodeError.hasCode(value, 'SESSION_ERROR') && value.details['cancelled'] === true;
   }
 
+  /**
+   * The same test for an error on the wire (an `error` event's `code` and `payload.details`, or a
+   * {@link CodeError.toJSON} view): hosts that read events call this instead of reading the
+   * `details.cancelled` key themselves.
+   */
+  static isCancellation(error: { readonly code?: string | undefined; readonly details?: Readonly<Record<string, unknown>> | undefined } | undefined): boolean {
+    return error?.code === 'SESSION_ERROR' && error.details?.['cancelled'] === true;
+  }
+
   /** A JSON-safe view: `{ code, message, details }`. */
   toJSON(): { code: ErrorCode; message: string; details: Readonly<Record<string, unknown>> } {
     return { code: this.code, message: this.message, details: this.details };
