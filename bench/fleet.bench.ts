@@ -10,6 +10,7 @@
 //   `send()`s in one process (16 at a time, warmed by part 1). Target >= 0.8x.
 //
 // Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/fleet.bench.ts
+import { createRequire } from 'node:module';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,31 @@ const RUNS = 200;
 const WARM_RUNS = 32;
 // The observing fleet's poll floor (its readers wake on LISTEN/NOTIFY): the default.
 const OBSERVER_POLL_MS = 500;
+
+// Database round trips: every `pg` query of this process (the submitting and observing fleet) is
+// counted; the worker processes count theirs (A3S_FLEET_COUNT_QUERIES) and print them on SIGUSR2.
+const pgClient = (createRequire(new URL('../packages/postgres/package.json', import.meta.url))('pg') as { Client: { prototype: { query: (...args: unknown[]) => unknown } } }).Client.prototype;
+const pgQuery = pgClient.query;
+let ownQueries = 0;
+pgClient.query = function counted(this: unknown, ...args: unknown[]): unknown {
+  ownQueries += 1;
+  return pgQuery.apply(this, args);
+};
+process.env['A3S_FLEET_COUNT_QUERIES'] = '1';
+const workerQueries = (worker: WorkerProcess): Promise<number> =>
+  new Promise((resolve) => {
+    let out = '';
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      const found = /queries (\d+)\n/.exec(out);
+      if (found === null) return;
+      worker.child.stdout?.off('data', onData);
+      resolve(Number(found[1]));
+    };
+    worker.child.stdout?.on('data', onData);
+    worker.child.kill('SIGUSR2');
+  });
+const allWorkerQueries = async (): Promise<number> => (await Promise.all(workers.map(workerQueries))).reduce((a, b) => a + b, 0);
 
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
@@ -126,6 +152,8 @@ try {
       // Until the run's end.
     }
   }));
+  const workersBefore = await allWorkerQueries();
+  const ownBefore = ownQueries;
   t = performance.now();
   const ids = await Promise.all(Array.from({ length: RUNS }, async (_, i) => (await fleet.submit(`through-${i}`, `job quick-fleet-${i}`)).runId));
   await Promise.all(ids.map(async (runId) => {
@@ -134,8 +162,11 @@ try {
     }
   }));
   const viaFleet = performance.now() - t;
+  const workerRoundTrips = ((await allWorkerQueries()) - workersBefore) / RUNS;
+  const observerRoundTrips = (ownQueries - ownBefore) / RUNS;
   const completed = (await Promise.all(ids.map((id) => fleet.run(id)))).filter((r) => r?.status === 'completed').length;
   console.log(`${RUNS} runs: ${(RUNS / (local / 1000)).toFixed(1)} runs/s in one process (16 at a time), ${(RUNS / (viaFleet / 1000)).toFixed(1)} runs/s through 4 worker processes (4 each; ${completed} completed): ratio ${(local / viaFleet).toFixed(2)}x  target >= 0.8x`);
+  console.log(`database round trips per run: ${workerRoundTrips.toFixed(1)} in the workers, ${observerRoundTrips.toFixed(1)} in the submitting and observing process (none for a plain send())`);
 } finally {
   for (const w of workers) w.child.kill('SIGTERM');
   await Promise.all(workers.map((w) => w.exited));
