@@ -1,11 +1,10 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { knownQuery, readJson } from '../request-input.js';
-import { ServerError } from '../server-error.js';
+import { knownQuery } from '../request-input.js';
 import { streamSseText } from '../stream-sse-text.js';
 import { foldUIMessage } from '../ui-message-stream/fold-ui-message.js';
 import type { UIMessage } from '../ui-message-stream/fold-ui-message.js';
-import { chatIntentOf, chatRequestBody } from '../ui-message-stream/chat-request.js';
+import { chatIntentOf, readChatRequest } from '../ui-message-stream/chat-request.js';
 import type { UIMessageChunk } from '../ui-message-stream/ui-message-chunk.js';
 import { UI_MESSAGE_STREAM_HEADERS } from '../ui-message-stream/ui-message-chunk.js';
 import { UIMessageEncoder } from '../ui-message-stream/ui-message-encoder.js';
@@ -61,8 +60,7 @@ export function createFleetChatRoutes(host: FleetHost): Hono {
   chat.post('/sessions/:id/chat', async (c) => {
     knownQuery(c, []);
     const sessionId = c.req.param('id');
-    const body = await readJson(c, chatRequestBody);
-    if (body.id !== sessionId) throw new ServerError('BAD_REQUEST', `the chat id must be the session id '${sessionId}'`, { field: 'id' });
+    const body = await readChatRequest(c, sessionId);
     refuseTraceparent(c);
     const intent = chatIntentOf(body);
     if (intent.kind === 'prompt') {

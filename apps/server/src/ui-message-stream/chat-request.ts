@@ -1,5 +1,7 @@
+import type { Context } from 'hono';
 import { z } from 'zod';
 import type { ConfirmationAnswer } from '../answer-confirmations.js';
+import { readJson } from '../request-input.js';
 import { ServerError } from '../server-error.js';
 
 const uiPart = z.looseObject({ type: z.string().min(1) });
@@ -19,6 +21,13 @@ export const chatRequestBody = z.strictObject({
 
 /** A parsed chat request body. */
 export type ChatRequestBody = z.infer<typeof chatRequestBody>;
+
+/** Reads the body of `POST /sessions/:id/chat` for session `sessionId` (BAD_REQUEST when invalid or when its chat id is another session's). */
+export async function readChatRequest(c: Context, sessionId: string): Promise<ChatRequestBody> {
+  const body = await readJson(c, chatRequestBody);
+  if (body.id !== sessionId) throw new ServerError('BAD_REQUEST', `the chat id must be the session id '${sessionId}'`, { field: 'id' });
+  return body;
+}
 
 /** One answer of the client to a `tool-approval-request` (a tool part in state `approval-responded`). */
 export type ApprovalAnswer = ConfirmationAnswer;

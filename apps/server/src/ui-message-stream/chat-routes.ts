@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { answerConfirmations } from '../answer-confirmations.js';
-import { knownQuery, readJson, traceparentOf } from '../request-input.js';
+import { knownQuery, traceparentOf } from '../request-input.js';
 import { ServerError } from '../server-error.js';
 import type { SessionHandle, SessionHost } from '../session-host.js';
 import { streamSseText } from '../stream-sse-text.js';
-import { chatIntentOf, chatRequestBody } from './chat-request.js';
+import { chatIntentOf, readChatRequest } from './chat-request.js';
 import { runMessages } from './run-messages.js';
 import { streamRunAsUIMessages } from './stream-run-as-ui-messages.js';
 import { UI_MESSAGE_STREAM_HEADERS } from './ui-message-chunk.js';
@@ -33,8 +33,7 @@ export function createChatRoutes(host: SessionHost): Hono {
   chat.post('/sessions/:id/chat', async (c) => {
     knownQuery(c, []);
     const sessionId = c.req.param('id');
-    const body = await readJson(c, chatRequestBody);
-    if (body.id !== sessionId) throw new ServerError('BAD_REQUEST', `the chat id must be the session id '${sessionId}'`, { field: 'id' });
+    const body = await readChatRequest(c, sessionId);
     const intent = chatIntentOf(body);
     if (intent.kind === 'prompt') {
       const run = await host.startRun(sessionId, intent.prompt, traceparentOf(c));
