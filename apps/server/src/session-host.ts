@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { Agent, RunRecord, Session, SessionOptions, SessionStore } from '@a3s-lab/code';
 import { ServerError } from './server-error.js';
 import type { SessionLeases } from './session-lease.js';
 import { answerPendingConfirmation, readPendingConfirmations } from './session-confirmations.js';
 import type { ConfirmationAnswerBody, PendingConfirmation } from './session-confirmations.js';
+import { SESSION_ID, newSessionId } from './session-id.js';
 import { SessionLeasedError } from './session-leased-error.js';
+import { sessionPolicyOptions } from './session-policy-options.js';
 import { resolveWorkspace } from './workspace-roots.js';
 
 export type { PendingConfirmation } from './session-confirmations.js';
@@ -50,7 +51,6 @@ export interface SessionHandle {
   release(): void;
 }
 
-const SESSION_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
 /**
  * Owns the live sessions of this server process. A session is live only while something uses
@@ -93,7 +93,7 @@ export class SessionHost {
   async create(workspace: string): Promise<{ id: string; workspace: string }> {
     this.#assertOpen();
     const root = await resolveWorkspace(workspace, this.#options.workspaceRoots);
-    const id = `s_${randomUUID()}`;
+    const id = newSessionId();
     await this.#acquire(id);
     let session: Session | undefined;
     try {
@@ -332,11 +332,7 @@ export class SessionHost {
     return {
       sessionStore: this.#options.store,
       autoSave: true,
-      permissionPolicy: this.#options.permissionPolicy,
-      confirmationPolicy: this.#options.confirmationPolicy,
-      // Approving a `task` must not approve what its child runs: the child's asks reach the same
-      // human, unless the agent's config chooses otherwise (`subagent_confirmation_inheritance`).
-      subagentConfirmationInheritance: this.#options.agent.config.subagentConfirmationInheritance ?? 'inherit_parent',
+      ...sessionPolicyOptions(this.#options),
     };
   }
 

@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { CodeError } from '@a3s-lab/code';
 import type { Agent, AgentEvent, FleetPendingConfirmation, FleetRun, PostgresFleet, Session, SessionOptions, SessionStore } from '@a3s-lab/code';
 import { ServerError } from '../server-error.js';
+import { SESSION_ID, newSessionId } from '../session-id.js';
+import { sessionPolicyOptions } from '../session-policy-options.js';
 import { SessionSummaries } from '../session-summaries.js';
 import type { SessionSummary } from '../session-summaries.js';
 import { resolveWorkspace } from '../workspace-roots.js';
@@ -22,8 +23,6 @@ export interface FleetHostOptions {
   /** Confirmation policy of every session. */
   readonly confirmationPolicy: NonNullable<SessionOptions['confirmationPolicy']>;
 }
-
-const SESSION_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
 /**
  * The web host of a stateless API process over a fleet: sessions live in the PostgreSQL store,
@@ -62,17 +61,13 @@ export class FleetHost {
 
   /** Session options of every session of this host (API processes create with them, workers resume with them). */
   sessionOptions(): SessionOptions {
-    return {
-      permissionPolicy: this.#options.permissionPolicy,
-      confirmationPolicy: this.#options.confirmationPolicy,
-      subagentConfirmationInheritance: this.#options.agent.config.subagentConfirmationInheritance ?? 'inherit_parent',
-    };
+    return sessionPolicyOptions(this.#options);
   }
 
   /** Creates a session on `workspace` (checked against the roots), saves it in the store and returns its id. */
   async create(workspace: string): Promise<{ id: string; workspace: string }> {
     const root = await resolveWorkspace(workspace, this.#options.workspaceRoots);
-    const id = `s_${randomUUID()}`;
+    const id = newSessionId();
     const session = await this.#options.agent.sessionAsync(root, { ...this.sessionOptions(), sessionStore: this.#options.store, autoSave: false, sessionId: id });
     try {
       await session.save();
