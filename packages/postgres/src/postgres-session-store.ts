@@ -115,6 +115,23 @@ export class PostgresSessionStore implements SessionStore {
     return snapshot;
   }
 
+  /**
+   * The snapshot of a session row the caller read in a statement of its own (a fleet worker reads
+   * it with its claim: one round trip less), remembered as {@link load} would (the next save
+   * updates the row at that revision). `row` is `null` when the session is not stored.
+   * @internal
+   */
+  adopt(sessionId: string, row: { readonly document: string; readonly revision: string } | null): SessionSnapshotV1 | null {
+    const id = validateSessionId(sessionId, this.name);
+    if (row === null) {
+      this.#revisions.set(id, null);
+      return null;
+    }
+    const snapshot = parseSessionSnapshotText(row.document, { store: this.name, sessionId: id });
+    this.#revisions.set(id, row.revision);
+    return snapshot;
+  }
+
   async delete(sessionId: string): Promise<boolean> {
     const id = validateSessionId(sessionId, this.name);
     const db = await this.#database();

@@ -34,6 +34,8 @@ interface Claim {
   readonly prompt: string;
   readonly base: string | null;
   readonly cancelRequested: boolean;
+  /** The session's row as the claim read it (`null`: not stored). */
+  readonly session: { readonly document: string; readonly revision: string } | null;
 }
 
 /**
@@ -60,7 +62,7 @@ export async function executeRun(ctx: WorkerContext, runId: string): Promise<voi
     }
     const store = ctx.store;
     {
-      const latest = await store.load(claim.sessionId);
+      const latest = store.adopt(claim.sessionId, claim.session);
       if (latest === null) {
         const message = `session '${claim.sessionId}' is not in the fleet's session store`;
         journal.event(terminalError(runId, 'SESSION_ERROR', message, {}));
@@ -112,19 +114,23 @@ export async function executeRun(ctx: WorkerContext, runId: string): Promise<voi
 
 /**
  * Takes the run's next attempt in one statement (the UPDATE locks the row, so two claims of one
- * run are serialised and the second sees the first's attempt): `null` when the run is over or
- * waits for the host, and the job has nothing to do.
+ * run are serialised and the second sees the first's attempt), reading the run's session row in
+ * the same statement: `null` when the run is over or waits for the host, and the job has nothing
+ * to do.
  */
 async function claimRun(ctx: WorkerContext, runId: string): Promise<Claim | null> {
-  const claimed = await ctx.db.query<{ attempts: number; session_id: string; request: { prompt: string }; base_snapshot: string | null; cancel_requested: boolean }>(
-    `UPDATE a3s_fleet_runs SET status = 'running', attempts = attempts + 1, worker_id = $2, updated_at = now()
+  const claimed = await ctx.db.query<{ attempts: number; session_id: string; request: { prompt: string }; base_snapshot: string | null; cancel_requested: boolean; document: string | null; revision: string | null }>(
+    `UPDATE a3s_fleet_runs r SET status = 'running', attempts = attempts + 1, worker_id = $2, updated_at = now()
       WHERE run_id = $1 AND status IN ('queued', 'running')
-      RETURNING attempts, session_id, request, base_snapshot, cancel_requested`,
+      RETURNING attempts, session_id, request, base_snapshot, cancel_requested,
+        (SELECT document FROM a3s_sessions s WHERE s.session_id = r.session_id) AS document,
+        (SELECT revision::text FROM a3s_sessions s WHERE s.session_id = r.session_id) AS revision`,
     [runId, ctx.workerId],
   );
   const row = claimed.rows[0];
   if (row === undefined) return null;
-  return { attempt: Number(row.attempts), sessionId: row.session_id, prompt: row.request.prompt, base: row.base_snapshot, cancelRequested: row.cancel_requested };
+  return { attempt: Number(row.attempts), sessionId: row.session_id, prompt: row.request.prompt, base: row.base_snapshot, cancelRequested: row.cancel_requested,
+    session: row.document === null || row.revision === null ? null : { document: row.document, revision: row.revision } };
 }
 
 async function finishRun(runId: string, journal: PgRunJournal, session: FleetSession, outcome: { ok: true; result: SendResult } | { ok: false; error: CodeError }, cancelling: boolean): Promise<void> {
