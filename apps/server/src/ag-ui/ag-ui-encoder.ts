@@ -3,6 +3,7 @@ import type { AGUIEvent, Interrupt } from '@ag-ui/core';
 import { isKnownAgentEvent } from '@a3s-lab/code';
 import type { AgentEvent, RunRecord } from '@a3s-lab/code';
 import { isNestedToolEvent, unhandledEvent } from '../projection-scope.js';
+import { runUsageTokens } from '../run-usage-tokens.js';
 import { createAgUiState } from './ag-ui-state.js';
 import { agUiCustom } from './project-ag-ui-custom.js';
 import { projectAgUiPlan } from './project-ag-ui-plan.js';
@@ -142,7 +143,7 @@ export class AgUiEncoder {
   /** The end of the A3S run: RUN_FINISHED (success with the final text and usage, or cancelled) or RUN_ERROR. */
   finish(run: RunRecord): AGUIEvent[] {
     const events = [...this.#closeStep(), ...settleAgUiToolCalls(this.#state, run.status)];
-    const usage = [{ inputTokens: run.usage.promptTokens, outputTokens: run.usage.completionTokens, totalTokens: run.usage.totalTokens, cachedInputTokens: run.usage.cacheReadTokens }];
+    const usage = [runUsageTokens(run)];
     if (run.status === 'failed') events.push({ type: EventType.RUN_ERROR, message: run.error?.message ?? 'the run failed', ...(run.error === null ? {} : { code: run.error.code }), usage });
     else if (run.status === 'cancelled') events.push({ type: EventType.RUN_FINISHED, threadId: this.#threadId, runId: this.#runId, outcome: { type: 'cancelled' }, usage });
     else events.push({ type: EventType.RUN_FINISHED, threadId: this.#threadId, runId: this.#runId, outcome: { type: 'success' }, result: { text: run.text }, usage });

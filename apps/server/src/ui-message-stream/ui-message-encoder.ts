@@ -1,6 +1,8 @@
 import { isKnownAgentEvent } from '@a3s-lab/code';
 import type { AgentEvent, RunRecord } from '@a3s-lab/code';
 import { isNestedToolEvent, unhandledEvent } from '../projection-scope.js';
+import { runUsageTokens } from '../run-usage-tokens.js';
+import type { RunUsageTokens } from '../run-usage-tokens.js';
 import { projectConfirmationAnswer, projectConfirmationRequired } from './project-confirmation.js';
 import { projectNotice, projectPlan, projectSubagent, projectVerification } from './project-run-data.js';
 import { projectTurnEnd, projectTurnStart } from './project-step.js';
@@ -10,12 +12,7 @@ import type { UIFinishReason, UIMessageChunk } from './ui-message-chunk.js';
 import { createUIMessageState } from './ui-message-state.js';
 
 /** Usage in the protocol's terms (the AI SDK's `LanguageModelUsage` names), in `finish`'s metadata. */
-export interface UIMessageUsage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly totalTokens: number;
-  readonly cachedInputTokens: number;
-}
+export type UIMessageUsage = RunUsageTokens;
 
 /**
  * Projects one run's recorded v1 events onto the UI message stream protocol: one assistant
@@ -122,12 +119,7 @@ export class UIMessageEncoder {
       finishReason = 'other';
       chunks.push({ type: 'abort', reason: 'cancelled' });
     }
-    const usage: UIMessageUsage = {
-      inputTokens: run.usage.promptTokens,
-      outputTokens: run.usage.completionTokens,
-      totalTokens: run.usage.totalTokens,
-      cachedInputTokens: run.usage.cacheReadTokens,
-    };
+    const usage: UIMessageUsage = runUsageTokens(run);
     chunks.push({ type: 'finish', finishReason, messageMetadata: { runId: this.#runId, sessionId: this.#sessionId, status: run.status, lastSequence: run.lastSequence, usage } });
     return chunks;
   }
