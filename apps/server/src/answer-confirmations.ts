@@ -20,8 +20,7 @@ export async function answerConfirmations(session: Session, runId: string, answe
   const asked = new Map<string, number>();
   for (const event of await session.runEvents(runId)) {
     if (event.type !== 'confirmation_required') continue;
-    const id = event.payload['confirmation_id'] ?? event.payload['tool_id'];
-    if (typeof id === 'string') asked.set(id, Number(event.metadata?.['sequence']));
+    asked.set(event.payload.confirmation_id ?? event.payload.tool_id, Number(event.metadata?.['sequence']));
   }
   let from = -1;
   for (const answer of answers) {
@@ -38,7 +37,7 @@ export async function answerConfirmations(session: Session, runId: string, answe
 export async function runAsking(session: Session, approvalId: string): Promise<string | null> {
   for (const run of (await session.runs()).toReversed()) {
     for (const event of await session.runEvents(run.id)) {
-      if (event.type === 'confirmation_required' && (event.payload['confirmation_id'] ?? event.payload['tool_id']) === approvalId) return run.id;
+      if (event.type === 'confirmation_required' && (event.payload.confirmation_id ?? event.payload.tool_id) === approvalId) return run.id;
     }
   }
   return null;

@@ -5,8 +5,8 @@ import { CodeError } from '@a3s-lab/code';
  * than `agent`): the protocol projections draw it inside its parent's output, not as a call of
  * its own.
  */
-export function isNestedToolEvent(payload: Readonly<Record<string, unknown>>): boolean {
-  return payload['parent_tool_id'] !== undefined || (payload['origin'] !== undefined && payload['origin'] !== 'agent');
+export function isNestedToolEvent(payload: { readonly parent_tool_id?: string; readonly origin?: string }): boolean {
+  return payload.parent_tool_id !== undefined || (payload.origin !== undefined && payload.origin !== 'agent');
 }
 
 /**

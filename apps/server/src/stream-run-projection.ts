@@ -1,4 +1,4 @@
-import type { AgentEvent, RunRecord, Session } from '@a3s-lab/code';
+import type { AgentEvent, AgentEventOfType, RunRecord, Session } from '@a3s-lab/code';
 import { FOLLOW_PAGE_SIZE, followRunEvents } from './follow-run-events.js';
 import { ServerError } from './server-error.js';
 
@@ -23,10 +23,9 @@ export interface RunProjection {
 }
 
 /** True when the confirmation asked by `event` is still waiting for an answer. */
-async function stillPending(session: Session, event: AgentEvent, later: readonly { readonly event: AgentEvent }[]): Promise<boolean> {
-  const toolId = event.payload['tool_id'];
-  const confirmationId = event.payload['confirmation_id'];
-  if (later.some(({ event: e }) => (e.type === 'confirmation_received' || e.type === 'confirmation_timeout') && e.payload['tool_id'] === toolId)) return false;
+async function stillPending(session: Session, event: AgentEventOfType<'confirmation_required'>, later: readonly { readonly event: AgentEvent }[]): Promise<boolean> {
+  const { tool_id: toolId, confirmation_id: confirmationId } = event.payload;
+  if (later.some(({ event: e }) => (e.type === 'confirmation_received' || e.type === 'confirmation_timeout') && e.payload.tool_id === toolId)) return false;
   return (await session.pendingConfirmations()).some((p) => (confirmationId === undefined ? p.toolId === toolId : p.confirmationId === confirmationId));
 }
 

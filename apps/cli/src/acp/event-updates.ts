@@ -35,33 +35,29 @@ export class EventUpdates {
 
   /** The updates `event` stands for (often none). */
   map(event: AgentEvent): SessionUpdate[] {
-    const payload = event.payload;
     switch (event.type) {
-      case 'text_delta': {
-        const text = asString(payload['text']) ?? '';
-        return text.length === 0 ? [] : [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }];
-      }
-      case 'reasoning_delta': {
-        const text = asString(payload['text']) ?? '';
-        return text.length === 0 ? [] : [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } }];
-      }
+      case 'text_delta':
+        return event.payload.text.length === 0 ? [] : [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.payload.text } }];
+      case 'reasoning_delta':
+        return event.payload.text.length === 0 ? [] : [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.payload.text } }];
       case 'tool_start': {
-        const id = asString(payload['tool_id']);
-        const name = asString(payload['tool_name']);
-        if (id === undefined || name === undefined) return [];
-        this.#args.set(id, payload['args']);
-        return [this.toolCall(id, name, payload['args'], 'pending')];
+        const { tool_id: id, tool_name: name, args } = event.payload;
+        this.#args.set(id, args);
+        return [this.toolCall(id, name, args, 'pending')];
       }
-      case 'tool_execution_start': {
-        const id = asString(payload['tool_id']);
-        return id === undefined ? [] : [{ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress' }];
+      case 'tool_execution_start':
+        return [{ sessionUpdate: 'tool_call_update', toolCallId: event.payload.tool_id, status: 'in_progress' }];
+      case 'tool_end': {
+        const { tool_id: id, tool_name: name, exit_code: exitCode, output, metadata } = event.payload;
+        const args = this.#args.get(id);
+        this.#args.delete(id);
+        return [this.toolResult(id, name, args, exitCode, output, metadata)];
       }
-      case 'tool_end':
-        return this.#toolEnd(payload);
       case 'task_updated':
+        return [{ sessionUpdate: 'plan', entries: planEntries(event.payload.plan) }];
       case 'planning_end': {
-        const entries = planEntries(payload['plan']);
-        return entries.length === 0 && event.type === 'planning_end' ? [] : [{ sessionUpdate: 'plan', entries }];
+        const entries = planEntries(event.payload.plan);
+        return entries.length === 0 ? [] : [{ sessionUpdate: 'plan', entries }];
       }
       default:
         return [];
@@ -94,15 +90,5 @@ export class EventUpdates {
       rawOutput: { exit_code: exitCode, output },
       ...(locations.length === 0 ? {} : { locations }),
     };
-  }
-
-  #toolEnd(payload: Readonly<Record<string, unknown>>): SessionUpdate[] {
-    const id = asString(payload['tool_id']);
-    const name = asString(payload['tool_name']);
-    if (id === undefined || name === undefined) return [];
-    const args = this.#args.get(id) ?? payload['args'];
-    this.#args.delete(id);
-    const exitCode = typeof payload['exit_code'] === 'number' ? payload['exit_code'] : 1;
-    return [this.toolResult(id, name, args, exitCode, asString(payload['output']) ?? '', payload['metadata'])];
   }
 }

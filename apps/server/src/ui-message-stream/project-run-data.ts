@@ -14,9 +14,8 @@ export function projectPlan(plan: unknown): UIMessageChunk[] {
 }
 
 /** `subagent_start` / `subagent_progress` / `subagent_end` as `data-subagent`. */
-export function projectSubagent(phase: 'start' | 'progress' | 'end', payload: Readonly<Record<string, unknown>>, sequence: number): UIMessageChunk[] {
-  const taskId = typeof payload['task_id'] === 'string' ? payload['task_id'] : `subagent-${sequence}`;
-  return [{ type: 'data-subagent', id: taskId, data: { phase, ...payload } }];
+export function projectSubagent(phase: 'start' | 'progress' | 'end', payload: { readonly task_id?: string }, sequence: number): UIMessageChunk[] {
+  return [{ type: 'data-subagent', id: payload.task_id ?? `subagent-${sequence}`, data: { phase, ...payload } }];
 }
 
 /** The verification summary of `agent_end` as `data-verification`. */
