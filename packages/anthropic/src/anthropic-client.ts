@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { LlmClient, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
+import { CodeError } from '@a3s-lab/code-core';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
 import { AnthropicEventMapper } from './anthropic-event-mapper.js';
 import { classifyAnthropicError } from './classify-anthropic-error.js';
@@ -14,9 +15,14 @@ export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
 
 /** Options of {@link createAnthropicClient}. */
 export interface AnthropicClientOptions {
-  /** API key. Default: the SDK's resolution (`ANTHROPIC_API_KEY`). */
+  /**
+   * API key. Required for api.anthropic.com: the client reads no environment variable itself (the
+   * SDK's `createLlmClient` resolves `ANTHROPIC_API_KEY` from the agent's environment, the same
+   * way for every provider). With a `baseURL` (a proxy holding the credential, the scripted test
+   * server) it may be omitted.
+   */
   readonly apiKey?: string;
-  /** API base URL, e.g. a proxy or the scripted test server. Default: `https://api.anthropic.com` (or `ANTHROPIC_BASE_URL`). */
+  /** API base URL, e.g. a proxy or the scripted test server. Default: `https://api.anthropic.com` (`ANTHROPIC_BASE_URL` is not read). */
   readonly baseURL?: string;
   /** Model id, e.g. `claude-sonnet-4-20250514`. */
   readonly model: string;
@@ -42,6 +48,9 @@ export interface AnthropicClientOptions {
 }
 
 const PROVIDER = 'anthropic';
+const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+/** Sent to a keyless `baseURL` so that the vendor SDK does not look for a credential in the environment. */
+const PLACEHOLDER_KEY = 'no-api-key';
 
 async function* runAttempt(sdk: Anthropic, body: ReturnType<typeof toAnthropicRequest>, signal: AbortSignal, bill: (usage: LlmUsage) => void): AsyncGenerator<LlmStreamEvent, void, undefined> {
   const stream = await sdk.messages.create(body, { signal, maxRetries: 0 });
@@ -108,22 +117,28 @@ async function endBody(events: AsyncIterator<RawMessageStreamEvent>, controller:
  * data is in `signature`; pass the content back unchanged on the next request.
  */
 export function createAnthropicClient(options: AnthropicClientOptions): LlmClient {
+  // No environment lookup here (the vendor SDK's own fallback to ANTHROPIC_API_KEY /
+  // ANTHROPIC_AUTH_TOKEN / ANTHROPIC_BASE_URL is closed by passing both explicitly): the SDK layer
+  // resolves keys from the agent's environment, a direct caller passes apiKey.
+  const apiKey = options.apiKey ?? (options.baseURL === undefined ? undefined : PLACEHOLDER_KEY);
+  if (apiKey === undefined) {
+    throw new CodeError('CONFIG_ERROR', 'Anthropic API key missing: pass apiKey (or a baseURL of a keyless server)', { details: { provider: PROVIDER, field: 'apiKey' } });
+  }
+  const secrets = [apiKey];
   // The SDK is loaded (and its client built) on the first request, so importing this package or
   // configuring an unused Anthropic provider costs nothing.
-  const secrets: (string | null | undefined)[] = [options.apiKey];
   let loaded: Promise<{ readonly module: AnthropicSdkModule; readonly sdk: Anthropic }> | undefined;
   const load = () =>
-    (loaded ??= loadAnthropicSdk().then((module) => {
-      const sdk = new module.default({
-        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-        ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+    (loaded ??= loadAnthropicSdk().then((module) => ({
+      module,
+      sdk: new module.default({
+        apiKey,
+        baseURL: options.baseURL ?? DEFAULT_BASE_URL,
         ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } }),
         ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
         maxRetries: 0,
-      });
-      secrets.push(sdk.apiKey);
-      return { module, sdk };
-    }));
+      }),
+    })));
   const settings = {
     model: options.model,
     maxTokens: options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,

@@ -19,7 +19,7 @@ export interface OpenAIClientOptions {
    * ignore it).
    */
   readonly apiKey?: string;
-  /** Base URL of an OpenAI-compatible server, e.g. `http://127.0.0.1:8000/v1`. Default: `https://api.openai.com/v1`. */
+  /** Base URL of an OpenAI-compatible server, e.g. `http://127.0.0.1:8000/v1`. Default: `https://api.openai.com/v1` (`OPENAI_BASE_URL` is not read). */
   readonly baseURL?: string;
   /** Model id, e.g. `gpt-4o`. */
   readonly model: string;
@@ -48,6 +48,7 @@ export interface OpenAIClientOptions {
 const PROVIDER = 'openai';
 // Sent instead of a key to keyless local servers: the SDK refuses to start without one.
 const PLACEHOLDER_KEY = 'no-api-key';
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 async function* runAttempt(sdk: OpenAI, body: ChatCompletionCreateParamsStreaming, signal: AbortSignal, bill: (usage: LlmUsage) => void): AsyncGenerator<LlmStreamEvent, void, undefined> {
   const stream = await sdk.chat.completions.create(body, { signal, maxRetries: 0 });
@@ -96,8 +97,11 @@ export function createOpenAIClient(options: OpenAIClientOptions): LlmClient {
       module,
       sdk: new module.default({
         apiKey,
-        ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-        ...(options.organization === undefined ? {} : { organization: options.organization }),
+        // Explicit values close the vendor SDK's own fallbacks to OPENAI_BASE_URL, OPENAI_ORG_ID
+        // and OPENAI_PROJECT_ID: the client reads no environment variable.
+        baseURL: options.baseURL ?? DEFAULT_BASE_URL,
+        organization: options.organization ?? null,
+        project: null,
         ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } }),
         ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
         maxRetries: 0,
