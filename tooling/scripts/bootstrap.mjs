@@ -5,6 +5,7 @@
 // workspace from the lockfile, builds what the job needs (turbo, cached), then runs the job.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reexecOnSupportedNode } from './node-runtime.mjs';
@@ -71,8 +72,12 @@ if (job === 'test') {
   // built packages: build them first (turbo caches, so a second run costs a cache check).
   setupStep('building the packages (turbo run build)', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
   mkdirSync(join(root, 'reports'), { recursive: true });
-  console.log(`npm test: vitest on Node ${process.versions.node}`);
-  const status = run(pnpm, [...pnpmPrefix, 'exec', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=reports/vitest.json', ...extra]);
+  // vitest's default is one worker per core minus one: ONE on a 2-core machine, where much of the
+  // suite waits (PostgreSQL takeovers, child processes, chromium, model-server latency) rather than
+  // computes. At least two files run at a time (an explicit --maxWorkers in the arguments wins).
+  const workers = extra.some((arg) => arg.startsWith('--maxWorkers')) ? [] : [`--maxWorkers=${Math.max(2, availableParallelism())}`];
+  console.log(`npm test: vitest on Node ${process.versions.node}${workers.length === 0 ? '' : `, ${workers[0].slice('--maxWorkers='.length)} workers`}`);
+  const status = run(pnpm, [...pnpmPrefix, 'exec', 'vitest', 'run', ...workers, '--reporter=default', '--reporter=json', '--outputFile.json=reports/vitest.json', ...extra]);
   const summary = run(process.execPath, [join(root, 'tooling', 'scripts', 'summarize-vitest.mjs'), join(root, 'reports', 'vitest.json')]);
   process.exit(status !== 0 ? status : summary);
 } else {

@@ -92,10 +92,17 @@ describe('two server processes, one session store', () => {
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(((await refused.json()) as { error: { code: string; details: { sessionId: string } } }).error).toMatchObject({ code: 'SESSION_LEASED', details: { sessionId: id } });
     // The pending confirmation lives in the session, not in the process: B reads the same one from the store.
+    // (A saves it as soon as it is asked; the live list on A can be a moment ahead of the store.)
     const onA = await a.json<{ confirmations: { confirmationId: string }[]; source: string }>(`/api/sessions/${id}/confirmations`);
-    const fromB = (await (await onB(`/api/sessions/${id}/confirmations`)).json()) as { confirmations: { confirmationId: string; remainingMs: number }[]; source: string };
+    type Listed = { confirmations: { confirmationId: string; remainingMs: number }[]; source: string };
+    let fromB: Listed = { confirmations: [], source: '' };
+    await expect
+      .poll(async () => {
+        fromB = (await (await onB(`/api/sessions/${id}/confirmations`)).json()) as Listed;
+        return fromB.confirmations.map((c) => c.confirmationId);
+      })
+      .toEqual(onA.confirmations.map((c) => c.confirmationId));
     expect(fromB.source).toBe('store');
-    expect(fromB.confirmations.map((c) => c.confirmationId)).toEqual(onA.confirmations.map((c) => c.confirmationId));
     expect(fromB.confirmations[0]?.remainingMs).toBeGreaterThan(0);
     // Answered on B: forwarded to A (the holder advertised where it serves), whose run goes on.
     const answered = await onB(`/api/sessions/${id}/confirmations/${encodeURIComponent(onA.confirmations[0]!.confirmationId)}`, { method: 'POST', body: JSON.stringify({ approved: false, reason: 'from B' }) });
