@@ -12,7 +12,10 @@ const CONDITIONS = ['@a3s-lab/source', 'node', 'import', 'default'];
  * third-party package publishes), so a test runs against the siblings' TypeScript sources without
  * a prior build.
  *
- * @param {{ name: string, testTimeout?: number, include?: string[] }} options
+ * `isolate: false` (packages of in-process unit tests only) reuses one module graph across the
+ * files a worker runs instead of importing everything again per file (core: 30 s -> 6 s).
+ *
+ * @param {{ name: string, testTimeout?: number, include?: string[], isolate?: boolean }} options
  */
 export function createVitestConfig(options) {
   return defineConfig({
@@ -25,6 +28,7 @@ export function createVitestConfig(options) {
       testTimeout: options.testTimeout ?? 20_000,
       hookTimeout: 30_000,
       pool: 'forks',
+      isolate: options.isolate ?? true,
     },
   });
 }
