@@ -7,11 +7,12 @@ import { createFakeContext } from './fake-context.js';
 
 const TIMEOUT_MS = 1_000;
 /**
- * Loose bound: the run must END. The design target is timeout + 500 ms (the host terminates a
- * worker that does not stop within 100 ms); the slack keeps this deterministic on a loaded
- * 2-core machine. Real figures are printed by the long-built-in cases below.
+ * Backstop only: the run must END, well before the test's own timeout (20 s). The elapsed time
+ * includes starting the worker and its QuickJS module, which a loaded 2-core CI machine has taken
+ * 4.9 s to do; the deadline's precision (timeout + 500 ms by design: the host terminates a worker
+ * that does not stop within 100 ms) is measured and printed by hard-deadline.test.ts, not asserted.
  */
-const END_BOUND_MS = TIMEOUT_MS + 1_500;
+const END_BOUND_MS = TIMEOUT_MS + 9_000;
 /**
  * Deadline of the cases that test another bound (heap, stack): long enough that a loaded
  * machine reaches that bound first; the deadline is only the backstop there.
