@@ -3,14 +3,14 @@
 // with nothing but what no agent loop can avoid: per turn one streaming POST of the conversation
 // so far (4 one-line tool definitions, no system prompt beyond one line) with `fetch`, the SSE
 // read whole and parsed for the tool call, then the tool's work done the plainest way (node:fs
-// `readFile`/`writeFile`, ripgrep and `bash -c` through child_process.execFile, the same as the
-// bare `ai` loop; no sandbox, no confinement, no output shaping). No provider SDK, no retries, no
-// events. LEVELS sessions concurrently active in this one small process (~50 MB, so its forks
-// are cheaper than any agent's); per level one JSON line with the figures concurrency.bench.ts
+// `readFile`/`writeFile`, ripgrep and `bash -c` through child_process.execFile in a small spawner
+// child; no sandbox, no confinement, no output shaping). No provider SDK, no retries, no
+// events. LEVELS sessions concurrently active in this one small process; per level one JSON line with the figures concurrency.bench.ts
 // prints. What it measures on this machine at this moment: the model's latency plus the model
 // server's work, the HTTP round trips and the unavoidable subprocesses, sharing the cores with
 // the rest of the machine. Env: A3S_BASE_URL, A3S_ROOT, LEVELS, LATENCY_MS, JOB_TURNS, RG.
-import { execFile } from 'node:child_process';
+import { execFile, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -31,9 +31,29 @@ const TOOLS = [
   { name: 'bash', description: 'Run a shell command.', input_schema: schema({ command: { type: 'string' } }, ['command']) },
 ];
 
+const execute1 = (file, args, cwd, done) =>
+  execFile(file, args, { cwd, timeout: 60_000, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => done(`${stdout}${stderr}\nexit code ${error === null ? 0 : (error.code ?? 1)}`));
+
+// The processes start in a small spawner child (plain node, nothing loaded: its forks are the
+// cheapest this machine has and do not block this loop), the way ours start through its spawn
+// helper; FLOOR_SPAWNER=0 forks this process instead, like the bare `ai` loop.
+if (process.env.FLOOR_SPAWNER_CHILD === '1') {
+  process.on('message', ({ id, file, args, cwd }) => execute1(file, args, cwd, (out) => process.send({ id, out })));
+  process.on('disconnect', () => process.exit(0));
+}
+const spawner = process.env.FLOOR_SPAWNER_CHILD === '1' || process.env.FLOOR_SPAWNER === '0' ? null : fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, FLOOR_SPAWNER_CHILD: '1' }, execArgv: [] });
+const pending = new Map();
+let nextId = 0;
+spawner?.on('message', ({ id, out }) => {
+  pending.get(id)?.(out);
+  pending.delete(id);
+});
 const run = (file, args, cwd) =>
   new Promise((resolve) => {
-    execFile(file, args, { cwd, timeout: 60_000, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => resolve(`${stdout}${stderr}\nexit code ${error === null ? 0 : (error.code ?? 1)}`));
+    if (spawner === null) return execute1(file, args, cwd, resolve);
+    const id = nextId++;
+    pending.set(id, resolve);
+    spawner.send({ id, file, args, cwd });
   });
 
 async function execute(dir, name, input) {
@@ -107,6 +127,7 @@ const quantile = (values, q) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 };
 
+if (process.env.FLOOR_SPAWNER_CHILD !== '1') {
 for (let index = 0; index < 2; index += 1) await job(workspace(`floor-warm-${index}`));
 for (const level of LEVELS) {
   const dirs = Array.from({ length: level }, (_, index) => workspace(`floor-l${level}-${index}`));
@@ -128,4 +149,6 @@ for (const level of LEVELS) {
   console.log(
     JSON.stringify({ level, wall, p50: quantile(overheads, 0.5), p99: quantile(overheads, 0.99), lagP99: lag.percentile(99) / 1e6, peakRss: peak, cpuMs: (used.user + used.system) / 1000, anomalies }),
   );
+}
+spawner?.disconnect();
 }

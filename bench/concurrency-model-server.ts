@@ -2,7 +2,7 @@
 // recorded requests and its work are not counted in the host's RSS and event loop). Every
 // session gets the same job, decided from the request alone (the number of tool results so far):
 // twice read a.ts, grep TODO, edit a.ts, run bash; then answer (9 model requests); every response after `LATENCY_MS`.
-// Prints the server URL on its first stdout line; exits when stdin closes.
+// Prints the server URL and the job's number of model requests on its first stdout line; exits when stdin closes.
 import { startScriptedModelServer, textResponse, toolCallResponse, toolResultsOf } from '../packages/testing/src/index.js';
 import type { ScriptedResponse } from '../packages/testing/src/index.js';
 
@@ -27,7 +27,7 @@ if (process.env['CONCURRENCY_SERVER'] === '1') {
       return { ...(JOB[step] as ScriptedResponse), latencyMs };
     },
   });
-  process.stdout.write(`${server.anthropicBaseUrl}\n`);
+  process.stdout.write(`${server.anthropicBaseUrl} ${JOB_TURNS}\n`);
   process.stdin.resume();
   process.stdin.once('end', () => void server.close().then(() => process.exit(0)));
 }

@@ -29,19 +29,30 @@
 // PROFILE=file.cpuprofile: a CPU profile (node:inspector) of the timed window of the last level only.
 // Env: LEVELS=1,50,200   LATENCY_MS=50   IDLE=1000   BARE=0 / FLOOR=0 (leave a reference out)   TOOLS=read,grep,edit,bash (TOOLS=read,edit: no
 // process per call, what the session runtime itself costs)
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Session as InspectorSession } from 'node:inspector/promises';
-import { Agent } from '../packages/sdk/src/index.js';
 import type { Session } from '../packages/sdk/src/index.js';
 import { findRipgrep } from '../packages/local/src/search/ripgrep-path.js';
-import { JOB_TURNS } from './concurrency-model-server.js';
 
+// The built package when it exists (`pnpm build`), as users run it: the host re-runs itself
+// without the source condition. Under tsx every closure of the sources gets a `__name` property
+// (tsx transpiles with keepNames; the bundles do not), ~17 KB of property dictionaries per open
+// session and a `defineProperty` per closure created per turn: not what ships.
+// A3S_BENCH_SOURCE=1 measures the sources under tsx instead.
+const builtSdk = fileURLToPath(new URL('../packages/sdk/dist/index.js', import.meta.url));
+if (process.env['A3S_SDK_ENTRY'] === undefined && process.env['A3S_BENCH_SOURCE'] !== '1' && existsSync(builtSdk)) {
+  const flags = process.execArgv.filter((flag) => !flag.startsWith('--conditions'));
+  const result = spawnSync(process.execPath, [...flags, fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, A3S_SDK_ENTRY: builtSdk } });
+  process.exit(result.status ?? 1);
+}
+const SDK_ENTRY = process.env['A3S_SDK_ENTRY'] ?? '../packages/sdk/src/index.js';
+const { Agent } = (await import(SDK_ENTRY)) as typeof import('../packages/sdk/src/index.js');
 const LEVELS = (process.env['LEVELS'] ?? '1,50,200').split(',').map(Number);
 const LATENCY_MS = Number(process.env['LATENCY_MS'] ?? 50);
 const IDLE = Number(process.env['IDLE'] ?? 1000);
@@ -58,11 +69,16 @@ const quantile = (values: readonly number[], q: number): number => {
 // The model server, in its own process.
 const serverFile = fileURLToPath(new URL('./concurrency-model-server.ts', import.meta.url));
 const child = spawn(process.execPath, ['--conditions=@a3s-lab/source', '--import', 'tsx', serverFile], { env: { ...process.env, CONCURRENCY_SERVER: '1', LATENCY_MS: String(LATENCY_MS) }, stdio: ['pipe', 'pipe', 'inherit'] });
-const baseUrl = await new Promise<string>((resolve, reject) => {
-  child.once('error', reject);
-  child.once('exit', (code) => reject(new Error(`model server exited (${code})`)));
-  createInterface({ input: child.stdout! }).once('line', resolve);
-});
+// Its first line: the URL and the number of model turns of one job (the host loads nothing of
+// packages/testing, so its RSS is the runtime's).
+const [baseUrl = '', turnsText = ''] = (
+  await new Promise<string>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`model server exited (${code})`)));
+    createInterface({ input: child.stdout! }).once('line', resolve);
+  })
+).split(' ');
+const JOB_TURNS = Number(turnsText);
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-concurrency-')));
 const acl = `default_model = "anthropic/claude-test"
@@ -125,7 +141,7 @@ async function job(session: Session): Promise<number[]> {
   return starts.map((start, index) => (starts[index + 1] ?? end) - start - LATENCY_MS);
 }
 
-console.log(`job: ${JOB_TURNS} model turns (${JOB_TURNS - 1} tool calls: ${process.env['TOOLS'] ?? 'read,grep,edit,bash'} twice), model latency ${LATENCY_MS} ms, ideal wall ${JOB_TURNS * LATENCY_MS} ms per session; host pid ${process.pid}`);
+console.log(`@a3s-lab/code from ${SDK_ENTRY === builtSdk ? 'the built package' : 'the sources (tsx)'}; job: ${JOB_TURNS} model turns (${JOB_TURNS - 1} tool calls: ${process.env['TOOLS'] ?? 'read,grep,edit,bash'} twice), model latency ${LATENCY_MS} ms, ideal wall ${JOB_TURNS * LATENCY_MS} ms per session; host pid ${process.pid}`);
 try {
   const agent = await Agent.create(acl);
   // Warm-up: modules, provider client, validators, the first bash and rg.
