@@ -2,6 +2,7 @@
 // (messages.stream, loaded as our Anthropic client loads it: its CommonJS build) with the same 4
 // plain tools as bare.mjs. Not a goal row: it shows what the provider SDK that A3S Code must use
 // costs on its own, next to the `ai` loop (whose @ai-sdk/anthropic is its own fetch client).
+import { cpuPerTurnMs } from './request-cpu.mjs';
 import { createRequire } from 'node:module';
 import { plainTools, SYSTEM_PROMPT, TASK } from './plain-tools.mjs';
 
@@ -24,4 +25,4 @@ for (let step = 0; step < 20; step += 1) {
   }
   messages.push({ role: 'user', content: results });
 }
-console.log(JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS, toolCalls, text }));
+console.log(JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS, cpuPerTurnMs: cpuPerTurnMs(), toolCalls, text }));

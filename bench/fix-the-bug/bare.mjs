@@ -1,6 +1,7 @@
 // Child of loop.bench.ts: the same scripted fix-the-bug job through a bare Vercel `ai` loop
 // (streamText + @ai-sdk/anthropic) with 4 plain tools (read, edit, bash, grep) on node:fs and
 // child_process: the floor for a governed harness. Prints peak RSS and the tool call count.
+import { cpuPerTurnMs } from './request-cpu.mjs';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { plainTools, SYSTEM_PROMPT, TASK } from './plain-tools.mjs';
@@ -21,4 +22,4 @@ for await (const part of result.fullStream) {
   if (part.type === 'error') throw part.error;
   if (part.type === 'tool-call') toolCalls += 1;
 }
-console.log(JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS, toolCalls, text: await result.text }));
+console.log(JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS, cpuPerTurnMs: cpuPerTurnMs(), toolCalls, text: await result.text }));

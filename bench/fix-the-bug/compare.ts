@@ -35,6 +35,7 @@ function fixTheBugWorkspace(): string {
 interface JobRun {
   readonly firstCallMs: number;
   readonly perTurnMs: number;
+  readonly cpuPerTurnMs: number;
   readonly wallMs: number;
   readonly peakRssMb: number;
   readonly firstRequestBytes: number;
@@ -68,7 +69,7 @@ async function runJob(server: ScriptedModelServer, acl: string, side: Side): Pro
   });
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   const wallMs = Date.now() - started;
-  const report = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { maxRssKb: number; toolCalls: number };
+  const report = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { maxRssKb: number; cpuPerTurnMs: number; toolCalls: number };
   const requests = server.requests.filter((request) => request.path === '/v1/messages');
   const fixed = readFileSync(join(workspace, 'src/math.js'), 'utf8').includes('return a + b;');
   rmSync(workspace, { recursive: true, force: true });
@@ -80,6 +81,7 @@ async function runJob(server: ScriptedModelServer, acl: string, side: Side): Pro
   return {
     firstCallMs: first.receivedAtMs - started,
     perTurnMs: (last.receivedAtMs - first.receivedAtMs) / (requests.length - 1),
+    cpuPerTurnMs: report.cpuPerTurnMs,
     wallMs,
     peakRssMb: report.maxRssKb / 1024,
     firstRequestBytes: first.rawBytes.length,
@@ -107,6 +109,7 @@ export async function compareFixTheBug(server: ScriptedModelServer, acl: string)
   const jobRows: readonly (readonly [string, keyof JobRun, string, string])[] = [
     ['time to first model call', 'firstCallMs', 'ms', '<= 1.1x'],
     ['per turn', 'perTurnMs', 'ms', '<= 1.0x'],
+    ['CPU per turn (host)', 'cpuPerTurnMs', 'ms', '<= 1.0x'],
     ['wall', 'wallMs', 'ms', '<= 1.1x'],
     ['peak RSS', 'peakRssMb', 'MB', '<= 1.0x'],
     ['first request', 'firstRequestBytes', 'B', '<= 16 KB'],
@@ -115,7 +118,7 @@ export async function compareFixTheBug(server: ScriptedModelServer, acl: string)
     const ours = jobMedian('ours', field);
     const bare = jobMedian('bare', field);
     const sdk = jobMedian('bare-sdk', field);
-    const digits = unit === 'B' ? 0 : 1;
+    const digits = unit === 'B' ? 0 : field === 'cpuPerTurnMs' ? 2 : 1;
     console.log(
       `  ${label.padEnd(24)} ${`${ours.toFixed(digits)} ${unit}`.padStart(11)} ${`${bare.toFixed(digits)} ${unit}`.padStart(14)} ${(ours / bare).toFixed(2).padStart(6)}x   ${goal.padEnd(10)} ${`${sdk.toFixed(digits)} ${unit}`.padStart(27)} ${(ours / sdk).toFixed(2).padStart(10)}x`,
     );

@@ -1,9 +1,10 @@
 // Child of loop.bench.ts: the scripted fix-the-bug job through @a3s-lab/code (Agent + session with
 // every built-in tool). The entry is the built package (plain node) or its sources (under tsx).
 // Prints peak RSS and the tool call count as JSON on its last line.
+import { cpuPerTurnMs } from './request-cpu.mjs';
 const { Agent } = await import(process.env.A3S_SDK_ENTRY);
 const agent = await Agent.create(process.env.A3S_ACL);
 const session = agent.session(process.env.A3S_DIR, { permissionPolicy: { defaultDecision: 'allow' } });
 const result = await session.send('The add() test fails. Find the bug and fix it.');
 await agent.close();
-console.log(JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS, toolCalls: result.toolCallsCount, text: result.text }));
+console.log(JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS, cpuPerTurnMs: cpuPerTurnMs(), toolCalls: result.toolCallsCount, text: result.text }));
