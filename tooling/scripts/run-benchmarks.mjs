@@ -10,12 +10,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const only = process.argv[2];
+// `pnpm bench:run loop,concurrency`: files whose name contains any of the comma-separated filters.
+const only = process.argv[2]?.split(',').filter((filter) => filter !== '');
 const dir = join(root, 'bench');
 const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).sort() : [];
 let failures = 0;
 for (const file of files) {
-  if (only && !file.includes(only)) continue;
+  if (only !== undefined && only.length > 0 && !only.some((filter) => file.includes(filter))) continue;
   console.log(`\n=== ${file} ===`);
   const result = spawnSync(process.execPath, ['--expose-gc', '--conditions=@a3s-lab/source', '--import', 'tsx', join(dir, file)], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) failures += 1;
