@@ -45,7 +45,8 @@ const builtSdk = join(here, '..', '..', 'packages', 'sdk', 'dist', 'index.js');
 const useBuilt = existsSync(builtSdk);
 // Built packages under plain node when they exist (what a host runs); else both sides under tsx.
 const childFlags = useBuilt ? [] : ['--conditions=@a3s-lab/source', '--import', 'tsx'];
-type Side = 'ours' | 'bare' | 'bare-sdk';
+/** `ours-unsandboxed`: ours.mjs with the OS sandbox off, a diagnostic (every goal row keeps the sandbox). */
+type Side = 'ours' | 'bare' | 'bare-sdk' | 'ours-unsandboxed';
 /** Runs per side (`A3S_JOB_RUNS`, default 5): the first-call figure of one run varies by ±20% on a 2-core machine. */
 const RUNS = Math.max(1, Number(process.env['A3S_JOB_RUNS'] ?? 5));
 async function runJob(server: ScriptedModelServer, acl: string, side: Side): Promise<JobRun> {
@@ -53,13 +54,14 @@ async function runJob(server: ScriptedModelServer, acl: string, side: Side): Pro
   server.setScenario(FIX_SCRIPT);
   server.clearRequests();
   const started = Date.now();
-  const child = spawn(process.execPath, [...childFlags, join(here, `${side}.mjs`)], {
+  const child = spawn(process.execPath, [...childFlags, join(here, `${side === 'ours-unsandboxed' ? 'ours' : side}.mjs`)], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {
       ...process.env,
       A3S_DIR: workspace,
       A3S_BASE_URL: server.anthropicBaseUrl,
       A3S_ACL: acl,
+      ...(side === 'ours-unsandboxed' ? { A3S_JOB_SANDBOX: 'off' } : {}),
       A3S_SDK_ENTRY: useBuilt ? builtSdk : join(here, '..', '..', 'packages', 'sdk', 'src', 'index.ts'),
     },
   });
@@ -94,8 +96,8 @@ async function runJob(server: ScriptedModelServer, acl: string, side: Side): Pro
  * A3S Code must use, which the `ai` loop does not load (its @ai-sdk/anthropic is its own client).
  */
 export async function compareFixTheBug(server: ScriptedModelServer, acl: string): Promise<void> {
-  const jobs: Record<Side, JobRun[]> = { ours: [], bare: [], 'bare-sdk': [] };
-  const sides: readonly Side[] = ['ours', 'bare', 'bare-sdk'];
+  const jobs: Record<Side, JobRun[]> = { ours: [], bare: [], 'bare-sdk': [], 'ours-unsandboxed': [] };
+  const sides: readonly Side[] = ['ours', 'bare', 'bare-sdk', 'ours-unsandboxed'];
   // Rotating the order: no side always runs first (cold file cache) or last.
   for (let round = 0; round < RUNS; round += 1) {
     for (let k = 0; k < sides.length; k += 1) {
@@ -123,6 +125,8 @@ export async function compareFixTheBug(server: ScriptedModelServer, acl: string)
       `  ${label.padEnd(24)} ${`${ours.toFixed(digits)} ${unit}`.padStart(11)} ${`${bare.toFixed(digits)} ${unit}`.padStart(14)} ${(ours / bare).toFixed(2).padStart(6)}x   ${goal.padEnd(10)} ${`${sdk.toFixed(digits)} ${unit}`.padStart(27)} ${(ours / sdk).toFixed(2).padStart(10)}x`,
     );
   }
+  const off = (field: keyof JobRun): string => `${jobMedian('ours-unsandboxed', field).toFixed(field === 'cpuPerTurnMs' ? 2 : 1)} (${(jobMedian('ours-unsandboxed', field) / jobMedian('bare-sdk', field)).toFixed(2)}x the bare @anthropic-ai/sdk loop)`;
+  console.log(`  diagnostic, ours with the OS sandbox off (sandbox: { mode: 'off' }): per turn ${off('perTurnMs')} ms, CPU per turn ${off('cpuPerTurnMs')} ms, wall ${off('wallMs')} ms`);
 }
 
 // Standalone: node --conditions=@a3s-lab/source --import tsx bench/fix-the-bug/compare.ts
