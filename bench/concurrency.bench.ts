@@ -38,17 +38,20 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Session as InspectorSession } from 'node:inspector/promises';
 import type { Session } from '../packages/sdk/src/index.js';
-import { findRipgrep } from '../packages/local/src/search/ripgrep-path.js';
 
 // The built package when it exists (`pnpm build`), as users run it: the host re-runs itself
 // without the source condition. Under tsx every closure of the sources gets a `__name` property
 // (tsx transpiles with keepNames; the bundles do not), ~17 KB of property dictionaries per open
 // session and a `defineProperty` per closure created per turn: not what ships.
-// A3S_BENCH_SOURCE=1 measures the sources under tsx instead.
+// A3S_BENCH_SOURCE=1 measures the sources under tsx instead (tsx's loader then counts in the RSS).
 const builtSdk = fileURLToPath(new URL('../packages/sdk/dist/index.js', import.meta.url));
 if (process.env['A3S_SDK_ENTRY'] === undefined && process.env['A3S_BENCH_SOURCE'] !== '1' && existsSync(builtSdk)) {
-  const flags = process.execArgv.filter((flag) => !flag.startsWith('--conditions'));
-  const result = spawnSync(process.execPath, [...flags, fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, A3S_SDK_ENTRY: builtSdk } });
+  // Plain node (its own type stripping runs this file): no tsx loader in the host's RSS either,
+  // like the references' plain .mjs processes.
+  const { findRipgrep } = await import('../packages/local/src/search/ripgrep-path.js');
+  const flags = process.execArgv.filter((flag, index, all) => !flag.startsWith('--conditions') && flag !== '--import' && all[index - 1] !== '--import');
+  const env = { ...process.env, A3S_SDK_ENTRY: builtSdk, A3S_RG: (await findRipgrep()) ?? 'rg' };
+  const result = spawnSync(process.execPath, [...flags, '--disable-warning=ExperimentalWarning', fileURLToPath(import.meta.url)], { stdio: 'inherit', env });
   process.exit(result.status ?? 1);
 }
 const SDK_ENTRY = process.env['A3S_SDK_ENTRY'] ?? '../packages/sdk/src/index.js';
@@ -118,7 +121,7 @@ interface BareLevel {
 async function referenceLevel(script: 'concurrency-bare.mjs' | 'concurrency-floor.mjs', level: number): Promise<BareLevel> {
   const file = fileURLToPath(new URL(`./${script}`, import.meta.url));
   const bare = spawn(process.execPath, ['--expose-gc', file], {
-    env: { ...process.env, PROFILE: PROFILE === undefined ? '' : `${PROFILE}.bare.cpuprofile`, A3S_BASE_URL: baseUrl, A3S_ROOT: root, LEVELS: String(level), LATENCY_MS: String(LATENCY_MS), JOB_TURNS: String(JOB_TURNS), RG: (await findRipgrep()) ?? 'rg' },
+    env: { ...process.env, PROFILE: PROFILE === undefined ? '' : `${PROFILE}.bare.cpuprofile`, A3S_BASE_URL: baseUrl, A3S_ROOT: root, LEVELS: String(level), LATENCY_MS: String(LATENCY_MS), JOB_TURNS: String(JOB_TURNS), RG: process.env['A3S_RG'] ?? (await (await import('../packages/local/src/search/ripgrep-path.js')).findRipgrep()) ?? 'rg' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
