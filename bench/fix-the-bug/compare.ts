@@ -125,8 +125,9 @@ export async function compareFixTheBug(server: ScriptedModelServer, acl: string)
       `  ${label.padEnd(24)} ${`${ours.toFixed(digits)} ${unit}`.padStart(11)} ${`${bare.toFixed(digits)} ${unit}`.padStart(14)} ${(ours / bare).toFixed(2).padStart(6)}x   ${goal.padEnd(10)} ${`${sdk.toFixed(digits)} ${unit}`.padStart(27)} ${(ours / sdk).toFixed(2).padStart(10)}x`,
     );
   }
-  const off = (field: keyof JobRun): string => `${jobMedian('ours-unsandboxed', field).toFixed(field === 'cpuPerTurnMs' ? 2 : 1)} (${(jobMedian('ours-unsandboxed', field) / jobMedian('bare-sdk', field)).toFixed(2)}x the bare @anthropic-ai/sdk loop)`;
-  console.log(`  diagnostic, ours with the OS sandbox off (sandbox: { mode: 'off' }): per turn ${off('perTurnMs')} ms, CPU per turn ${off('cpuPerTurnMs')} ms, wall ${off('wallMs')} ms`);
+  const off = (field: keyof JobRun): string =>
+    `${jobMedian('ours-unsandboxed', field).toFixed(field === 'cpuPerTurnMs' ? 2 : 1)} ms (${(jobMedian('ours-unsandboxed', field) / jobMedian('bare-sdk', field)).toFixed(2)}x the bare @anthropic-ai/sdk loop, ${(jobMedian('ours-unsandboxed', field) / jobMedian('ours', field)).toFixed(2)}x ours sandboxed)`;
+  console.log(`  diagnostic, ours with the OS sandbox off (sandbox: { mode: 'off' }): per turn ${off('perTurnMs')}, CPU per turn ${off('cpuPerTurnMs')}, wall ${off('wallMs')}`);
 }
 
 // Standalone: node --conditions=@a3s-lab/source --import tsx bench/fix-the-bug/compare.ts
