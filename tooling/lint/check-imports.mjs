@@ -85,7 +85,8 @@ for (const pkgDir of workspaceDirs) {
     problems.push(`${relative(root, pkgDir)}: package ${pkg.name} is not in tooling/lint/package-map.json`);
     continue;
   }
-  const nodeFree = pkg.name === '@a3s-lab/code-core';
+  // Core and the session runtime stay runtime-neutral (no node:*): listed in nodeFreeExceptions.
+  const nodeFree = Object.hasOwn(map.nodeFreeExceptions, pkg.name);
   const lazyOnly = map.lazyOnly?.[pkg.name] ?? [];
   const dynamicOnly = map.dynamicOnly?.[pkg.name] ?? [];
   const nodeExceptions = map.nodeFreeExceptions[pkg.name] ?? [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluatePermission, validatePermissionPolicy } from '@a3s-lab/code-core/internal';
+import { evaluatePermission, validatePermissionPolicy } from '@a3s-lab/code-core/kernel';
 import { PERMISSION_MODES, permissionPolicyFor } from './permission-modes.js';
 
 const decide = (mode: (typeof PERMISSION_MODES)[number], toolName: string, command?: string): string =>

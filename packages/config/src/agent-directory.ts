@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { CodeError } from '@a3s-lab/code-core';
-import { requireOnce } from '@a3s-lab/code-core/internal';
+import { requireOnce } from '@a3s-lab/code-core/util';
 import { createRequire } from 'node:module';
 
 // yaml and cron-parser load on the first agent directory (synchronously, through require), so

@@ -1,4 +1,4 @@
-import { standaloneValidatorSource } from '@a3s-lab/code-core/internal';
+import { standaloneValidatorSource } from '@a3s-lab/code-core/util';
 
 import { agentConfigJsonSchema } from './agent-config-schema.js';
 
@@ -20,6 +20,6 @@ export function generatedValidatorSource(require: (id: string) => unknown): stri
     splitProperties: true,
     description: 'The compiled agent config validator (ajv ValidateFunction: `errors` after a failed call).',
     generatedBy: 'scripts/generate-validator.mjs from agent-config-schema.ts',
-    ucs2lengthFrom: '@a3s-lab/code-core/internal',
+    ucs2lengthFrom: '@a3s-lab/code-core/util',
   });
 }

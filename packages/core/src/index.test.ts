@@ -32,7 +32,6 @@ describe('@a3s-lab/code-core public surface', () => {
       'isKnownAgentEvent',
       'isKnownAgentEventType',
       'isSessionStore',
-      'journaledLlmClient',
       'parseAgentEvent',
       'parseSessionSnapshot',
       'parseSessionSnapshotText',

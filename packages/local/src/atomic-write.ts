@@ -5,7 +5,7 @@ import { posix } from 'node:path';
 
 import { CodeError, HostFailure, toHostFailure } from '@a3s-lab/code-core';
 
-import { throwIfAborted } from '@a3s-lab/code-core/internal';
+import { throwIfAborted } from '@a3s-lab/code-core/util';
 import { confinePath } from './confine-path.js';
 import type { ConfinedPath } from './confine-path.js';
 import { pathSecurityError } from './security-error.js';

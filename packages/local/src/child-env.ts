@@ -1,8 +1,8 @@
-import { buildChildEnvironment } from '@a3s-lab/code-core/internal';
+import { buildChildEnvironment } from '@a3s-lab/code-core/util';
 
 // One definition of "secret-bearing" for every child process (bash here, MCP stdio servers in
 // @a3s-lab/code-mcp): the names live in core.
-export { SECRET_ENV_NAME_FRAGMENTS, isSecretEnvName } from '@a3s-lab/code-core/internal';
+export { SECRET_ENV_NAME_FRAGMENTS, isSecretEnvName } from '@a3s-lab/code-core/util';
 
 /**
  * The environment of a child process: `base` (default `process.env`) without secret-bearing

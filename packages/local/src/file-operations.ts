@@ -9,7 +9,7 @@ import { checkExpected, currentStats } from './atomic-write.js';
 import { openRegularFile } from './open-regular-file.js';
 import type { ConfinedPath } from './confine-path.js';
 import { checkLimit } from './search/run-search.js';
-import { decodeCursor, encodeCursor } from '@a3s-lab/code-core/internal';
+import { decodeCursor, encodeCursor } from '@a3s-lab/code-core/util';
 import { versionToken } from './version-token.js';
 
 const ABSENT = new Set(['ENOENT', 'ENOTDIR']);

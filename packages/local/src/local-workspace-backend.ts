@@ -22,7 +22,7 @@ import type {
   WriteFileOptions,
 } from '@a3s-lab/code-core';
 
-import { abortError, throwIfAborted } from '@a3s-lab/code-core/internal';
+import { abortError, throwIfAborted } from '@a3s-lab/code-core/util';
 import { atomicWrite } from './atomic-write.js';
 import { buildChildEnv } from './child-env.js';
 import { confinePath, realRoot } from './confine-path.js';
@@ -36,7 +36,7 @@ import { signalProcessGroup, unregisterProcessGroup } from './process-registry.j
 import { HooksPathsReader } from './hooks-paths.js';
 import { isInsideHooksPath, isProtectedPath } from './protected-paths.js';
 import { FallbackEngine } from './search/fallback-engine.js';
-import { anchorGlob } from '@a3s-lab/code-core/internal';
+import { anchorGlob } from '@a3s-lab/code-core/util';
 import { findRipgrep, isExecutable } from './search/ripgrep-path.js';
 import { RipgrepEngine } from './search/ripgrep-engine.js';
 import { runGlob } from './search/run-glob.js';

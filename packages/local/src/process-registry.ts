@@ -1,4 +1,4 @@
-import { processGroupRegistry, signalProcessGroup as signalHostProcessGroup } from '@a3s-lab/code-core/internal';
+import { processGroupRegistry, signalProcessGroup as signalHostProcessGroup } from '@a3s-lab/code-core/util';
 import { sweepMarkedProcessesNow } from './process-sweep.js';
 
 /**

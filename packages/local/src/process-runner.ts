@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { toHostFailure } from '@a3s-lab/code-core';
 import type { ExecResult } from '@a3s-lab/code-core';
 
-import { abortError } from '@a3s-lab/code-core/internal';
+import { abortError } from '@a3s-lab/code-core/util';
 import { OutputCapture } from './output-capture.js';
 import { registerProcessGroup, signalProcessGroup, unregisterProcessGroup } from './process-registry.js';
 import { newProcessMarker, PROCESS_MARKER_ENV, sweepAfterCall } from './process-sweep.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 
-import { sweepMarkedProcesses } from '@a3s-lab/code-core/internal';
-import type { MarkedProcess, ProcessTable } from '@a3s-lab/code-core/internal';
+import { sweepMarkedProcesses } from '@a3s-lab/code-core/util';
+import type { MarkedProcess, ProcessTable } from '@a3s-lab/code-core/util';
 
 import { sweepThroughHelper } from './search/spawn-helper.js';
 

@@ -1,5 +1,5 @@
 import { CodeError, toolFailure, unsafeSchemaPatterns } from '@a3s-lab/code-core';
-import { describeUnsafePatterns } from '@a3s-lab/code-core/internal';
+import { describeUnsafePatterns } from '@a3s-lab/code-core/util';
 import type { AnyTool, JsonSchema, ToolCapabilities, ToolErrorKind } from '@a3s-lab/code-core';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { toToolOutput } from './mcp-call-result.js';

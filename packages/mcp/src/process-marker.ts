@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 
-import { sweepMarkedProcesses } from '@a3s-lab/code-core/internal';
-import type { ProcessTable } from '@a3s-lab/code-core/internal';
+import { sweepMarkedProcesses } from '@a3s-lab/code-core/util';
+import type { ProcessTable } from '@a3s-lab/code-core/util';
 
 /**
  * Environment variable every stdio MCP server is started with, with a value unique to the

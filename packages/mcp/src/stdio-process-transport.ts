@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { buildChildEnvironment, processGroupRegistry, signalProcessGroup } from '@a3s-lab/code-core/internal';
+import { buildChildEnvironment, processGroupRegistry, signalProcessGroup } from '@a3s-lab/code-core/util';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';

@@ -3,7 +3,7 @@
 // clashes across servers reported, invisible characters stripped and reported, unsafe patterns
 // left out.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/internal';
+import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/kernel';
 import type { AgentEvent, ToolSurface } from '@a3s-lab/code-core';
 import { MemoryWorkspaceBackend } from '@a3s-lab/code-core/testing';
 import { FIXTURE_HIDDEN_TEXT_VISIBLE, startFixtureMcpHttpServer } from '@a3s-lab/code-testing/mcp';

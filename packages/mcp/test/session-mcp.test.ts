@@ -2,7 +2,7 @@
 // real InvocationKernel: pagination, tools/list_changed, schema dialects, naming, results,
 // annotations, reconnects.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/internal';
+import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/kernel';
 import type { AgentEvent, ToolSurface } from '@a3s-lab/code-core';
 import { MemoryWorkspaceBackend } from '@a3s-lab/code-core/testing';
 import { FIXTURE_LONG_TOOL_NAME, fixtureMcpStdioCommand, startFixtureMcpHttpServer } from '@a3s-lab/code-testing/mcp';

@@ -2,7 +2,7 @@
 // process group, so a group kill misses it) is killed when the server is closed.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/internal';
+import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/kernel';
 import type { ToolSurface } from '@a3s-lab/code-core';
 import { MemoryWorkspaceBackend } from '@a3s-lab/code-core/testing';
 import { fixtureMcpStdioCommand } from '@a3s-lab/code-testing/mcp';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CodeError } from '@a3s-lab/code-core';
-import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/internal';
+import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/kernel';
 import { MemoryWorkspaceBackend } from '@a3s-lab/code-core/testing';
 import { fixtureMcpStdioCommand } from '@a3s-lab/code-testing/mcp';
 import { McpManager, StdioProcessTransport } from '../src/index.js';

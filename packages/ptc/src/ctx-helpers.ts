@@ -1,4 +1,4 @@
-import { execOutputText } from '@a3s-lab/code-core/internal';
+import { execOutputText } from '@a3s-lab/code-core/util';
 import { type ToolErrorKind, type ToolResult } from '@a3s-lab/code-core';
 
 /** What the guest receives for one `ctx` call (JSON-encoded before it crosses). */

@@ -4,7 +4,7 @@ import type { ProgramError } from './program-error-code.js';
 import { MAX_RESULT_ARTIFACT_BYTES } from './program-limits.js';
 import type { ProgramRunLimits } from './program-limits.js';
 import type { ProgramLogEntry, ProgramRunOutcome, ProgramToolCall } from './program-run.js';
-import { truncateUtf8, utf8ByteLength } from '@a3s-lab/code-core/internal';
+import { truncateUtf8, utf8ByteLength } from '@a3s-lab/code-core/util';
 
 /** Bytes of an oversized result shown inline before the artifact reference. */
 const PREVIEW_BYTES = 2_048;

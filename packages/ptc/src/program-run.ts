@@ -7,7 +7,7 @@ import type { ProgramError } from './program-error-code.js';
 import type { ProgramRunLimits } from './program-limits.js';
 import { MAX_PROGRAM_WORKERS, ProgramPoolBusyError, programWorkerPool } from './program-worker-pool.js';
 import type { ProgramWorker } from './program-worker-pool.js';
-import { utf8ByteLength } from '@a3s-lab/code-core/internal';
+import { utf8ByteLength } from '@a3s-lab/code-core/util';
 import { MAX_LOG_BYTES, NEVER_CALLABLE_FROM_PROGRAM } from './vm-bounds.js';
 import type { ProgramLogEntry, WorkerMessage, WorkerToolResult } from './worker-protocol.js';
 

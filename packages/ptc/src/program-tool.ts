@@ -14,7 +14,7 @@ import {
 import type { ProgramRunLimits } from './program-limits.js';
 import { runProgram } from './run-program.js';
 import { NEVER_CALLABLE_FROM_PROGRAM } from './vm-bounds.js';
-import { utf8ByteLength } from '@a3s-lab/code-core/internal';
+import { utf8ByteLength } from '@a3s-lab/code-core/util';
 
 /** Options of {@link createProgramTool}. */
 export interface ProgramToolOptions {

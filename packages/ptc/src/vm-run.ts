@@ -7,7 +7,7 @@ import { classifyGuestError, describeGuestError } from './guest-error.js';
 import { programError } from './program-error-code.js';
 import type { ProgramError } from './program-error-code.js';
 import type { QuickJsHost } from './quickjs-host.js';
-import { utf8ByteLength } from '@a3s-lab/code-core/internal';
+import { utf8ByteLength } from '@a3s-lab/code-core/util';
 import { jsonSafeStringify } from './json-safe.js';
 import { reachedTools } from './nested-calls.js';
 import { MAX_LOG_BYTES, MAX_RESULT_ARTIFACT_BYTES, NEVER_CALLABLE_FROM_PROGRAM, VM_MAX_STACK_SIZE, VM_MEMORY_LIMIT_BYTES } from './vm-bounds.js';

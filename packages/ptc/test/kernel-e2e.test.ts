@@ -1,9 +1,9 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfirmationManager, HookRegistry, InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/internal';
+import { ConfirmationManager, HookRegistry, InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/kernel';
 import type { AgentEvent } from '@a3s-lab/code-core';
-import type { InvocationKernelOptions } from '@a3s-lab/code-core/internal';
+import type { InvocationKernelOptions } from '@a3s-lab/code-core/kernel';
 import { MemoryWorkspaceBackend } from '@a3s-lab/code-core/testing';
 import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
 import { createBuiltinTools } from '@a3s-lab/code-tools';

@@ -4,7 +4,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/internal';
+import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/kernel';
 import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
 import { createBuiltinTools } from '@a3s-lab/code-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

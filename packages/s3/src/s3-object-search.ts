@@ -1,5 +1,5 @@
 import { CodeError } from '@a3s-lab/code-core';
-import { anchorGlob, compileGlobRule, decodeCursor, encodeCursor } from '@a3s-lab/code-core/internal';
+import { anchorGlob, compileGlobRule, decodeCursor, encodeCursor } from '@a3s-lab/code-core/util';
 import type { GlobOptions, Page, SearchLine, SearchOptions, SearchResult } from '@a3s-lab/code-core';
 
 /** One object found by a scan: its workspace-relative path, size and modification time. */

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { CodeError, HostFailure } from '@a3s-lab/code-core';
-import { abortError, throwIfAborted } from '@a3s-lab/code-core/internal';
+import { abortError, throwIfAborted } from '@a3s-lab/code-core/util';
 import type {
   BackendCallOptions,
   ByteRange,

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 
-import { assertPackageInstalled, lazyOptionalPackage } from '@a3s-lab/code-core/internal';
-import type { OptionalPackage } from '@a3s-lab/code-core/internal';
+import { assertPackageInstalled, lazyOptionalPackage } from '@a3s-lab/code-core/util';
+import type { OptionalPackage } from '@a3s-lab/code-core/util';
 import type { SessionStore } from '@a3s-lab/code-core';
 
 import type { FleetSchedulesHandleLike, FleetSchedulesOptionsLike, PostgresFleet, PostgresFleetOptions } from './postgres-fleet-types.js';

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 
-import { assertPackageInstalled, lazyOptionalPackage } from '@a3s-lab/code-core/internal';
-import type { OptionalPackage } from '@a3s-lab/code-core/internal';
+import { assertPackageInstalled, lazyOptionalPackage } from '@a3s-lab/code-core/util';
+import type { OptionalPackage } from '@a3s-lab/code-core/util';
 import type { S3SessionLeasesLike, S3SessionStoreOptions, S3WorkspaceBackendOptions, SessionStore, WorkspaceBackend } from '@a3s-lab/code-core';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolveModel } from '@a3s-lab/code-config';
 import type { AgentConfig } from '@a3s-lab/code-config';
-import { AgentSession, resolveSessionOptions } from '@a3s-lab/code-core/internal';
+import { AgentSession, resolveSessionOptions } from '@a3s-lab/code-runtime';
 import type { AnyTool, LlmClient, SandboxStatus, SecurityProvider, SessionOptions, SubagentDefinition, ToolServices, WorkspaceBackend } from '@a3s-lab/code-core';
 import { createProgramTool } from '@a3s-lab/code-ptc';
 import { createBuiltinTools, createGenerateObjectTool, createParallelTaskTool, createSearchSkillsTool, createSkillTool, createTaskTool, createUpdatePlanTool, selectToolsForWorkspace } from '@a3s-lab/code-tools';

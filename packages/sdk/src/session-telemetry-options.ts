@@ -1,4 +1,4 @@
-import { resolveSessionOptions } from '@a3s-lab/code-core/internal';
+import { resolveSessionOptions } from '@a3s-lab/code-runtime';
 import type { TelemetryOptions } from '@a3s-lab/code-core';
 
 /**

@@ -1,4 +1,4 @@
-import type { AgentSession } from '@a3s-lab/code-core/internal';
+import type { AgentSession } from '@a3s-lab/code-runtime';
 import type { ToolSurface } from '@a3s-lab/code-core';
 
 /** The {@link ToolSurface} of a live core session: what tool sources may touch, nothing more. */

@@ -1,5 +1,5 @@
 import type { LlmMessage, SkillDefinition, ActiveTool, Attachment, AgentEvent, Artifact, EventStream, HookConfig, HookEventName, HookHandler, HookMatcher, PendingConfirmation, RunEventPage, RunRecord, SendRequest, SendResult, PlanItem, SessionSnapshotV1, SessionStateV1, SlashCommandHandler, SlashCommandInfo, SessionStore, ToolDefinition, AnyTool, SubagentDefinition, SubagentFanOutOptions, SubagentTaskRequest, VerificationCommand, VerificationReportV1, VerificationSummary, WorkerAgentSpec } from '@a3s-lab/code-core';
-import type { AgentSession } from '@a3s-lab/code-core/internal';
+import type { AgentSession } from '@a3s-lab/code-runtime';
 import { CodeError } from '@a3s-lab/code-core';
 import type { McpServerConfig, McpServerStatus, McpToolChanges } from '@a3s-lab/code-core';
 import { toProgramArgs } from '@a3s-lab/code-ptc';

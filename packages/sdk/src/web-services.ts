@@ -1,6 +1,6 @@
 import type { SearchEngineConfig, WebSearchConfig } from '@a3s-lab/code-config';
 import { CodeError } from '@a3s-lab/code-core';
-import { WEB_CLIENT_SERVICE } from '@a3s-lab/code-core/internal';
+import { WEB_CLIENT_SERVICE } from '@a3s-lab/code-core/kernel';
 import type { SandboxNetwork, ToolServices, WebFetchOptions } from '@a3s-lab/code-core';
 import { WEB_SEARCH_SERVICE, createBingRssEngine, createBraveEngine, createDuckDuckGoEngine, createWebSearchService } from '@a3s-lab/code-tools';
 import type { SearchEngine } from '@a3s-lab/code-tools';

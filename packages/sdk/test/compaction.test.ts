@@ -2,7 +2,7 @@
 // against a small window compacts repeatedly, the scripted model answers the summarisation
 // request, every later request stays inside the window, and the run completes.
 import { afterEach, describe, expect, it } from 'vitest';
-import { COMPACTION_SUMMARY_MARKER, COMPACTION_SYSTEM_PROMPT } from '@a3s-lab/code-core/internal';
+import { COMPACTION_SUMMARY_MARKER, COMPACTION_SYSTEM_PROMPT } from '@a3s-lab/code-runtime';
 import { errorResponse, lastUserText, systemPromptOf, textResponse, toolCallResponse, toolNamesOf } from '@a3s-lab/code-testing';
 import type { RecordedRequest, ScriptedResponse } from '@a3s-lab/code-testing';
 import { Agent } from '../src/index.js';

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { COMPACTION_SYSTEM_PROMPT } from '@a3s-lab/code-core/internal';
+import { COMPACTION_SYSTEM_PROMPT } from '@a3s-lab/code-runtime';
 import { errorResponse, hangResponse, systemPromptOf, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
 import type { RecordedRequest, ScriptedResponse } from '@a3s-lab/code-testing';
 import { CodeError } from '../src/index.js';

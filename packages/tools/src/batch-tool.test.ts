@@ -1,6 +1,6 @@
-import { BudgetGuard, InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/internal';
+import { BudgetGuard, InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/kernel';
 import type { AgentEvent, AnyTool, PermissionPolicy, ToolCapabilities, ToolResult } from '@a3s-lab/code-core';
-import type { InvocationKernelOptions } from '@a3s-lab/code-core/internal';
+import type { InvocationKernelOptions } from '@a3s-lab/code-core/kernel';
 import { MemoryWorkspaceBackend } from '@a3s-lab/code-core/testing';
 import { describe, expect, it } from 'vitest';
 import { shareBudget } from './batch-render.js';

@@ -1,5 +1,5 @@
 import { CodeError, defineTool } from '@a3s-lab/code-core';
-import { canRunInParallel } from '@a3s-lab/code-core/internal';
+import { canRunInParallel } from '@a3s-lab/code-core/kernel';
 import type { FromJsonSchema, Tool, ToolContext, ToolOutput, ToolParametersSchema, ToolResult } from '@a3s-lab/code-core';
 import { renderBatch } from './batch-render.js';
 import type { BatchChildOutcome } from './batch-render.js';

@@ -1,5 +1,6 @@
 import type { AnyTool } from '@a3s-lab/code-core';
-import { ARGUMENT_VALIDATOR_OPTIONS, standaloneValidatorMapSource } from '@a3s-lab/code-core/internal';
+import { ARGUMENT_VALIDATOR_OPTIONS } from '@a3s-lab/code-core/kernel';
+import { standaloneValidatorMapSource } from '@a3s-lab/code-core/util';
 import { createBuiltinTools } from './builtin-tools.js';
 import { createGenerateObjectTool } from './generate-object-tool.js';
 import { createParallelTaskTool } from './parallel-task-tool.js';
@@ -31,6 +32,6 @@ export function builtinArgumentValidatorsSource(require: (id: string) => unknown
     exportName: 'BUILTIN_ARGUMENT_VALIDATORS',
     description: 'Argument validators of the built-in tools, by the JSON text of their schema.',
     generatedBy: 'scripts/generate-validators.ts from the tools of builtin-argument-validators-source.ts',
-    ucs2lengthFrom: '@a3s-lab/code-core/internal',
+    ucs2lengthFrom: '@a3s-lab/code-core/util',
   });
 }

@@ -1,5 +1,5 @@
 import type { AnyTool, JsonSchema, WorkspaceCapabilities } from '@a3s-lab/code-core';
-import { canRunInParallel, resolveToolCapabilities } from '@a3s-lab/code-core/internal';
+import { canRunInParallel, resolveToolCapabilities } from '@a3s-lab/code-core/kernel';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_TOOL_NAMES, createBuiltinTools, selectToolsForWorkspace } from './builtin-tools.js';

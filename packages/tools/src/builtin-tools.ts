@@ -1,5 +1,5 @@
 import type { AnyTool, WorkspaceCapabilities } from '@a3s-lab/code-core';
-import { registerPrecompiledArgumentValidators } from '@a3s-lab/code-core/internal';
+import { registerPrecompiledArgumentValidators } from '@a3s-lab/code-core/kernel';
 import { createBashTool } from './bash-tool.js';
 import { createBatchTool } from './batch-tool.js';
 import { createEditTool } from './edit-tool.js';

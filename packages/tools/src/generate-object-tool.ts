@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
-import { boundUtf8HeadTail, isGenerationService, requireOnce, utf8ByteLength } from '@a3s-lab/code-core/internal';
+import { boundUtf8HeadTail, requireOnce, utf8ByteLength } from '@a3s-lab/code-core/util';
+import { isGenerationService } from '@a3s-lab/code-core/kernel';
 import { CodeError, defineTool } from '@a3s-lab/code-core';
-import type { GenerationService } from '@a3s-lab/code-core/internal';
+import type { GenerationService } from '@a3s-lab/code-core/kernel';
 import type { FromJsonSchema, LlmMessage, LlmRequest, Tool, ToolContext, ToolOutput, ToolParametersSchema } from '@a3s-lab/code-core';
 import { compileObjectSchema } from './object-schema.js';
 import type { ObjectSchema } from './object-schema.js';

@@ -19,7 +19,7 @@ export { renderTaskResult, taskSummary } from './task-render.js';
 export { createGenerateObjectTool } from './generate-object-tool.js';
 export { createUpdatePlanTool } from './update-plan-tool.js';
 export { createSearchSkillsTool, createSkillTool } from './skill-tool.js';
-export { execOutputText } from '@a3s-lab/code-core/internal';
+export { execOutputText } from '@a3s-lab/code-core/util';
 export { createWebFetchTool } from './web-fetch-tool.js';
 export { createWebSearchTool } from './web-search-tool.js';
 export { createWebSearchService, WEB_SEARCH_SERVICE } from './web-search-service.js';

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { requireOnce, safeRegExp } from '@a3s-lab/code-core/internal';
+import { requireOnce, safeRegExp } from '@a3s-lab/code-core/util';
 
 /** A compiled output schema: how the model sees it and how its output is checked. */
 export interface ObjectSchema {

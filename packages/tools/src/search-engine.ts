@@ -1,5 +1,5 @@
 import { CodeError } from '@a3s-lab/code-core';
-import { stripSensitiveQueryParams } from '@a3s-lab/code-core/internal';
+import { stripSensitiveQueryParams } from '@a3s-lab/code-core/util';
 import type { ToolErrorKind, WebClient, WebResponse } from '@a3s-lab/code-core';
 import { statusErrorKind } from './web-status.js';
 

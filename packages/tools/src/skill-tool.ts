@@ -1,7 +1,7 @@
 import { CodeError, defineTool } from '@a3s-lab/code-core';
-import { isSkillService } from '@a3s-lab/code-core/internal';
+import { isSkillService } from '@a3s-lab/code-core/kernel';
 import type { FromJsonSchema, Tool, ToolContext, ToolParametersSchema } from '@a3s-lab/code-core';
-import type { SkillService } from '@a3s-lab/code-core/internal';
+import type { SkillService } from '@a3s-lab/code-core/kernel';
 import { renderTaskResult, taskSummary } from './task-render.js';
 import { invalidArgument, readOnlyCapabilities } from './tool-support.js';
 

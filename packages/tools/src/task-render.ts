@@ -1,4 +1,4 @@
-import { boundUtf8HeadTail } from '@a3s-lab/code-core/internal';
+import { boundUtf8HeadTail } from '@a3s-lab/code-core/util';
 import type { SubagentTaskResult } from '@a3s-lab/code-core';
 
 /** Byte budget of a task result shown to the parent model (the full transcript stays in the session). */

@@ -1,7 +1,7 @@
 import { CodeError, defineTool } from '@a3s-lab/code-core';
-import { describeSubagentAuthority, isSubagentService } from '@a3s-lab/code-core/internal';
+import { describeSubagentAuthority, isSubagentService } from '@a3s-lab/code-core/kernel';
 import type { FromJsonSchema, Tool, ToolContext, ToolParametersSchema, ToolServices } from '@a3s-lab/code-core';
-import type { SubagentService } from '@a3s-lab/code-core/internal';
+import type { SubagentService } from '@a3s-lab/code-core/kernel';
 import { renderTaskResult, taskSummary } from './task-render.js';
 import { invalidArgument } from './tool-support.js';
 

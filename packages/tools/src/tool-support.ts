@@ -1,5 +1,5 @@
 import { CodeError, READ_ONLY_TOOL_CAPABILITIES, toolFailure } from '@a3s-lab/code-core';
-import { declaredErrorKind, utf8ByteLength } from '@a3s-lab/code-core/internal';
+import { declaredErrorKind, utf8ByteLength } from '@a3s-lab/code-core/util';
 import type { ToolCapabilities, ToolOutput } from '@a3s-lab/code-core';
 
 /** UTF-8 encoder shared by the tools. */
@@ -53,7 +53,7 @@ export function mutatingCapabilities(overrides: Partial<ToolCapabilities> = {}):
 }
 
 /** UTF-8 cutting lives in core (one copy for tools, programs and the kernel). */
-export { truncateUtf8, utf8Boundary } from '@a3s-lab/code-core/internal';
+export { truncateUtf8, utf8Boundary } from '@a3s-lab/code-core/util';
 
 /** Parses a decimal offset cursor of the tools' own pagination; `null` when it is not one. */
 export function parseOffsetCursor(cursor: string | undefined): number | null {

@@ -1,5 +1,5 @@
 import { CodeError, defineTool } from '@a3s-lab/code-core';
-import { isPlanService } from '@a3s-lab/code-core/internal';
+import { isPlanService } from '@a3s-lab/code-core/kernel';
 import type { FromJsonSchema, Tool, ToolParametersSchema } from '@a3s-lab/code-core';
 
 /** The JSON Schema of `update_plan`'s arguments: what the model sees and the kernel validates. */

@@ -1,4 +1,5 @@
-import { WEB_CLIENT_SERVICE, isWebClient, normalizeHostName, stripSensitiveQueryParams } from '@a3s-lab/code-core/internal';
+import { WEB_CLIENT_SERVICE, isWebClient } from '@a3s-lab/code-core/kernel';
+import { normalizeHostName, stripSensitiveQueryParams } from '@a3s-lab/code-core/util';
 import { defineTool, toolFailure } from '@a3s-lab/code-core';
 import type { FromJsonSchema, Tool, ToolContext, ToolOutput, ToolParametersSchema, WebClient } from '@a3s-lab/code-core';
 import { contentKind, decodeBody, parseContentType, renderDocument, stripUrlsInText, unsupportedContent } from './web-content.js';

@@ -1,5 +1,5 @@
 import { CodeError, defineTool, toolFailure } from '@a3s-lab/code-core';
-import { WEB_CLIENT_SERVICE, isWebClient } from '@a3s-lab/code-core/internal';
+import { WEB_CLIENT_SERVICE, isWebClient } from '@a3s-lab/code-core/kernel';
 import type { FromJsonSchema, Tool, ToolErrorKind, ToolOutput, ToolParametersSchema, WebClient } from '@a3s-lab/code-core';
 import { mergeSearchResults } from './merge-search-results.js';
 import type { MergedSearchHit } from './merge-search-results.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/internal';
+import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/kernel';
 import type { AgentEvent } from '@a3s-lab/code-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBuiltinTools, selectToolsForWorkspace } from '../src/index.js';

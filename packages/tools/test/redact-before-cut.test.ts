@@ -1,7 +1,7 @@
 // Redact first, then bound: a secret straddling a cut (read's 2,000-character line cut, a read
 // budget, grep's 500-character cut, bash's head/tail capture) must not leak its visible half.
 import { DefaultSecurityProvider } from '@a3s-lab/code-core';
-import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/internal';
+import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/kernel';
 import { MemoryWorkspaceBackend } from '@a3s-lab/code-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderExec } from '../src/bash-tool.js';

@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InvocationKernel, ToolRegistry, WEB_CLIENT_SERVICE } from '@a3s-lab/code-core/internal';
+import { InvocationKernel, ToolRegistry, WEB_CLIENT_SERVICE } from '@a3s-lab/code-core/kernel';
 import type { AgentEvent, ToolResult } from '@a3s-lab/code-core';
-import type { InvocationKernelOptions } from '@a3s-lab/code-core/internal';
+import type { InvocationKernelOptions } from '@a3s-lab/code-core/kernel';
 import { MemoryWorkspaceBackend } from '@a3s-lab/code-core/testing';
 import { createSafeHttpClient } from '@a3s-lab/code-web';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InvocationKernel, ToolRegistry, WEB_CLIENT_SERVICE } from '@a3s-lab/code-core/internal';
+import { InvocationKernel, ToolRegistry, WEB_CLIENT_SERVICE } from '@a3s-lab/code-core/kernel';
 import type { ToolResult } from '@a3s-lab/code-core';
 import { MemoryWorkspaceBackend } from '@a3s-lab/code-core/testing';
 import { createSafeHttpClient } from '@a3s-lab/code-web';

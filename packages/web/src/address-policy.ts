@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type ipaddrModule from 'ipaddr.js';
-import { normalizeHostName, requireOnce } from '@a3s-lab/code-core/internal';
+import { normalizeHostName, requireOnce } from '@a3s-lab/code-core/util';
 
 /**
  * `ipaddr.js`, loaded by the first address check instead of at import: importing the SDK (which

@@ -1,5 +1,5 @@
 import { CodeError } from '@a3s-lab/code-core';
-import { normalizeHostName } from '@a3s-lab/code-core/internal';
+import { normalizeHostName } from '@a3s-lab/code-core/util';
 import { canonicalAddress } from './address-policy.js';
 
 /** One parsed `allowHosts` entry. */

@@ -2,7 +2,7 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { CodeError } from '@a3s-lab/code-core';
-import { normalizeHostName, stripSensitiveQueryParams } from '@a3s-lab/code-core/internal';
+import { normalizeHostName, stripSensitiveQueryParams } from '@a3s-lab/code-core/util';
 import type { WebClient, WebRequest, WebResponse } from '@a3s-lab/code-core';
 import { blockedAddress, blockedHostName, canonicalAddress } from './address-policy.js';
 import { HostAllowList } from './host-allow-list.js';

@@ -1,4 +1,4 @@
-import type { PlanItem } from './plan-board.js';
+import type { PlanItem } from './plan-item.js';
 
 /** What `update_plan` calls (`context.services.plan`): the session's plan board. */
 export interface PlanService {

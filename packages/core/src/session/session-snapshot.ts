@@ -7,10 +7,10 @@ import { parseAgentEvent } from '../events/agent-event.js';
 import type { LlmMessage } from '../llm/llm-client.js';
 import { validateVerificationReport } from '../verification/verification-report.js';
 import type { VerificationReportV1 } from '../verification/verification-report.js';
-import { validateMessages } from './conversation.js';
-import { isPlan } from '../planning/plan-board.js';
-import type { PlanItem } from '../planning/plan-board.js';
-import type { RunSnapshot } from './run-store.js';
+import { validateMessages } from './validate-messages.js';
+import { isPlan } from '../planning/plan-item.js';
+import type { PlanItem } from '../planning/plan-item.js';
+import type { RunSnapshot } from './run-record.js';
 import { SESSION_STATE_VERSION } from './session-state.js';
 
 /** Schema name of a {@link SessionSnapshotV1} document. */

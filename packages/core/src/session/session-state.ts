@@ -1,7 +1,7 @@
 import type { ArtifactStoreSnapshot } from '../artifacts/artifact-store.js';
 import type { PendingConfirmation } from '../confirmation/confirmation-manager.js';
 import type { LlmMessage } from '../llm/llm-client.js';
-import type { RunSnapshot } from './run-store.js';
+import type { RunSnapshot } from './run-record.js';
 
 /** Version of {@link SessionStateV1}. */
 export const SESSION_STATE_VERSION = 1;

@@ -1,5 +1,5 @@
 import type { SubagentTaskResult } from '../subagents/subagent-service.js';
-import type { SkillDefinition, SkillMatch } from './skill-library.js';
+import type { SkillDefinition, SkillMatch } from './skill-definition.js';
 
 /** What `Skill` and `search_skills` call (`context.services.skills`). */
 export interface SkillService {

@@ -1,6 +1,6 @@
 import { CodeError } from '@a3s-lab/code-core';
 
-import { throwIfAborted } from '@a3s-lab/code-core/internal';
+import { throwIfAborted } from '@a3s-lab/code-core/util';
 import { readRegularFile } from '../open-regular-file.js';
 import { walkFiles } from './fallback-walk.js';
 import type { EngineFilesRequest, EngineLine, EngineRecord, EngineSearchRequest, SearchEngine } from './search-engine.js';

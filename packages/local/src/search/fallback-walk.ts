@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 
-import { throwIfAborted } from '@a3s-lab/code-core/internal';
+import { throwIfAborted } from '@a3s-lab/code-core/util';
 import { readRegularFile } from '../open-regular-file.js';
 import { ignoreFileVerdict, OverrideGlobs, parseIgnoreFile } from './ignore-rules.js';
 import type { IgnoreFile } from './ignore-rules.js';

@@ -1,5 +1,5 @@
-import { compileGlobRule, ruleMatches } from '@a3s-lab/code-core/internal';
-import type { GlobRule } from '@a3s-lab/code-core/internal';
+import { compileGlobRule, ruleMatches } from '@a3s-lab/code-core/util';
+import type { GlobRule } from '@a3s-lab/code-core/util';
 
 /** Verdict of a rule set for one path. */
 export type IgnoreVerdict = 'ignore' | 'whitelist' | null;

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 
 import { CodeError } from '@a3s-lab/code-core';
 
-import { abortError, throwIfAborted } from '@a3s-lab/code-core/internal';
+import { abortError, throwIfAborted } from '@a3s-lab/code-core/util';
 import { RecordParser } from './ripgrep-output.js';
 import { spawnThroughHelper } from './spawn-helper.js';
 import type { EngineFilesRequest, EngineRecord, EngineSearchRequest, SearchEngine } from './search-engine.js';

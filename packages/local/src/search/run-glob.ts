@@ -4,7 +4,7 @@ import type { GlobOptions, Page } from '@a3s-lab/code-core';
 
 import { comparePathOrder } from './path-order.js';
 import { checkLimit, readAhead } from './run-search.js';
-import { decodeCursor, encodeCursor } from '@a3s-lab/code-core/internal';
+import { decodeCursor, encodeCursor } from '@a3s-lab/code-core/util';
 import type { EngineFilesRequest, SearchEngine } from './search-engine.js';
 import { pathBytes } from './search-result-cache.js';
 import type { SearchResultCache } from './search-result-cache.js';

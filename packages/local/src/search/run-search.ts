@@ -2,7 +2,7 @@ import { CodeError } from '@a3s-lab/code-core';
 import type { SearchLine, SearchOptions, SearchResult } from '@a3s-lab/code-core';
 
 import { comparePathOrder } from './path-order.js';
-import { decodeCursor, encodeCursor } from '@a3s-lab/code-core/internal';
+import { decodeCursor, encodeCursor } from '@a3s-lab/code-core/util';
 import type { EngineMode, EngineRecord, EngineSearchRequest, SearchEngine } from './search-engine.js';
 import { recordBytes } from './search-result-cache.js';
 import type { SearchResultCache } from './search-result-cache.js';

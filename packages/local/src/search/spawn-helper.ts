@@ -3,8 +3,8 @@ import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 
-import { sweepMarkedProcesses } from '@a3s-lab/code-core/internal';
-import type { MarkedProcess } from '@a3s-lab/code-core/internal';
+import { sweepMarkedProcesses } from '@a3s-lab/code-core/util';
+import type { MarkedProcess } from '@a3s-lab/code-core/util';
 
 /**
  * The spawn helper: a small Node process that starts the host's subprocesses (ripgrep, and the

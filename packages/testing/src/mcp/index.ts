@@ -3,7 +3,7 @@
 // export does not load the MCP SDK, which is an optional peer of this package: importing this
 // subpath without it fails with a CONFIG_ERROR naming the package (not a bare "module not found").
 import { createRequire } from 'node:module';
-import { assertPackageInstalled } from '@a3s-lab/code-core/internal';
+import { assertPackageInstalled } from '@a3s-lab/code-core/util';
 
 assertPackageInstalled({ name: '@modelcontextprotocol/sdk', code: 'CONFIG_ERROR', neededBy: '@a3s-lab/code-testing/mcp' }, (name) => createRequire(import.meta.url).resolve(`${name}/server/index.js`));
 

@@ -3,7 +3,7 @@
 // s3rver is an optional peer of this package: importing this subpath without it fails with a
 // CONFIG_ERROR naming the package.
 import { createRequire } from 'node:module';
-import { assertPackageInstalled } from '@a3s-lab/code-core/internal';
+import { assertPackageInstalled } from '@a3s-lab/code-core/util';
 
 assertPackageInstalled({ name: 's3rver', code: 'CONFIG_ERROR', neededBy: '@a3s-lab/code-testing/s3' }, createRequire(import.meta.url).resolve);
 

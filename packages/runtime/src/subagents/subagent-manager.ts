@@ -1,0 +1,304 @@
+import type { SessionTelemetry } from '../telemetry/session-telemetry.js';
+import type { BudgetGuard, SubagentService } from '@a3s-lab/code-core/kernel';
+import { CONFIRMATION_LANES, ConfirmationManager } from '@a3s-lab/code-core/kernel';
+import { CodeError, createAgentEvent, toCodeError } from '@a3s-lab/code-core';
+import type { AgentEvent, ConfirmationInheritance, LlmUsage, PermissionPolicy, SubagentAuthority, SubagentDefinition, SubagentFanOutOptions, SubagentRunOptions, SubagentTaskRequest, SubagentTaskResult, SubagentTaskSnapshot, WorkerAgentSpec, WorkspaceBackend } from '@a3s-lab/code-core';
+import { EMPTY_RUN_USAGE } from '../session/run-usage.js';
+import { DelegatedConfirmationManager } from './delegated-confirmation.js';
+import { DenyOnAskConfirmationManager } from './deny-on-ask-confirmation.js';
+import type { ChildSession, ChildSessionRequest, SessionFactory } from './session-factory.js';
+import { builtinSubagents, subagentAuthority, workerDefinition } from './builtin-subagents.js';
+
+/** What the manager needs from its parent session. */
+export interface SubagentManagerDeps {
+  readonly factory: SessionFactory;
+  readonly sessionId: string;
+  readonly workspace: WorkspaceBackend;
+  readonly model: string | undefined;
+  readonly toolNames: () => readonly string[];
+  readonly policy: PermissionPolicy | undefined;
+  readonly inheritedPolicies: readonly PermissionPolicy[];
+  readonly confirmation: ConfirmationManager;
+  readonly budget: BudgetGuard | null;
+  readonly maxParallelTasks: number;
+  /** `autoDelegation.maxTasks`: tasks per parent run; undefined = unbounded. */
+  readonly maxTasksPerRun: number | undefined;
+  readonly workers: readonly WorkerAgentSpec[];
+  /** `subagentConfirmationInheritance`: how children of agents that do not say answer `ask` (default `auto_approve`). */
+  readonly defaultConfirmationInheritance?: ConfirmationInheritance | undefined;
+  /** Checks a worker's model against the configuration (throws SESSION_CONFIGURATION_ERROR naming it). */
+  readonly checkModel: (model: string, worker: string) => void;
+  readonly emit: (event: AgentEvent) => void;
+  readonly currentRunId: () => string | null;
+  /** Attributes a child's model usage to the parent's running run. */
+  readonly addUsage: (usage: LlmUsage) => void;
+  /** Aborted when the parent closes. */
+  readonly closeSignal: AbortSignal;
+  /** The parent session's telemetry, inherited by children. Default none. */
+  readonly telemetry?: SessionTelemetry | null;
+}
+
+/** Most task snapshots a session keeps (oldest dropped first). */
+export const MAX_TASK_SNAPSHOTS = 64;
+
+/**
+ * Runs a session's subagents: each task is a full child session (built by the host's
+ * {@link SessionFactory}) on the same workspace and through its own kernel, whose permission
+ * decisions are the strictest of its own and every ancestor's, whose `ask` decisions follow the
+ * agent's `confirmationInheritance`, and whose budget is the parent's. Children never delegate
+ * further. Cancelling the parent (or a call's signal) cancels every child, and a task's result is
+ * only published once its child has settled.
+ */
+export class SubagentManager implements SubagentService {
+  readonly #deps: SubagentManagerDeps;
+  readonly #agents = new Map<string, SubagentDefinition>();
+  readonly #tasksPerRun = new Map<string, number>();
+  #snapshots: SubagentTaskSnapshot[] = [];
+  #running = 0;
+  readonly #waiting: (() => void)[] = [];
+  #counter = 0;
+
+  constructor(deps: SubagentManagerDeps) {
+    this.#deps = deps;
+    for (const agent of builtinSubagents(deps.defaultConfirmationInheritance)) this.#agents.set(agent.name, agent);
+    for (const spec of deps.workers) this.registerWorker(spec);
+  }
+
+  get maxParallelTasks(): number {
+    return this.#deps.maxParallelTasks;
+  }
+
+  agents(): readonly SubagentDefinition[] {
+    return [...this.#agents.values()];
+  }
+
+  /** Adds (or replaces) a worker; its model is checked against the configuration first. */
+  registerWorker(spec: WorkerAgentSpec): SubagentDefinition {
+    if (this.#agents.get(spec.name)?.builtin === true) {
+      throw new CodeError('SESSION_CONFIGURATION_ERROR', `worker name '${spec.name}' is taken by a built-in agent`, { details: { field: 'workerAgents.name', worker: spec.name } });
+    }
+    if (spec.model !== undefined) this.#deps.checkModel(spec.model, spec.name);
+    const definition = workerDefinition(spec, this.#deps.defaultConfirmationInheritance);
+    this.#agents.set(spec.name, definition);
+    return definition;
+  }
+
+  /** The definition of `name`, or a SESSION_ERROR listing the known agents. */
+  agent(name: string): SubagentDefinition {
+    const agent = this.#agents.get(name);
+    if (agent === undefined) {
+      throw new CodeError('SESSION_ERROR', `unknown agent '${name}'; known: ${[...this.#agents.keys()].join(', ')}`, { details: { field: 'agent', agent: name } });
+    }
+    return agent;
+  }
+
+  authority(name: string): SubagentAuthority {
+    return subagentAuthority(this.agent(name), this.#deps.toolNames());
+  }
+
+  /** Snapshots of the finished tasks (for `SessionSnapshotV1.subagentTasks`). */
+  snapshots(): SubagentTaskSnapshot[] {
+    return structuredClone(this.#snapshots);
+  }
+
+  restore(snapshots: readonly SubagentTaskSnapshot[]): void {
+    this.#snapshots = structuredClone([...snapshots]).slice(-MAX_TASK_SNAPSHOTS);
+  }
+
+  async run(task: SubagentTaskRequest, options: SubagentRunOptions): Promise<SubagentTaskResult> {
+    const [result] = await this.runAll([task], { ...options, allowPartialFailure: true });
+    return result as SubagentTaskResult;
+  }
+
+  /**
+   * Runs one task as `agent` (a definition that need not be registered, e.g. a skill), with the
+   * kernel's active-skill restriction set to `activeSkillTools` when given.
+   */
+  async runAs(agent: SubagentDefinition, task: SubagentTaskRequest, options: SubagentRunOptions, activeSkillTools?: readonly string[]): Promise<SubagentTaskResult> {
+    this.#chargeRunQuota(1);
+    const signal = AbortSignal.any([options.signal, this.#deps.closeSignal]);
+    return this.#withSlot(() => this.#runOne(task, agent, signal, options.parentToolId, activeSkillTools));
+  }
+
+  async runAll(tasks: readonly SubagentTaskRequest[], options: SubagentRunOptions & SubagentFanOutOptions): Promise<SubagentTaskResult[]> {
+    // Everything is checked before any child starts: a bad task list runs nothing.
+    const agents = tasks.map((t, i) => {
+      if (typeof t.prompt !== 'string' || t.prompt.length === 0) throw new CodeError('SESSION_ERROR', `tasks[${i}].prompt must be a non-empty string`, { details: { field: `tasks[${i}].prompt` } });
+      return this.agent(t.agent);
+    });
+    this.#chargeRunQuota(tasks.length);
+    const scope = new AbortController();
+    const signals = [options.signal, this.#deps.closeSignal, scope.signal];
+    const signal = AbortSignal.any(signals);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (options.timeoutMs !== undefined) timer = setTimeout(() => scope.abort(new Error(`parallel tasks exceeded timeout_ms ${options.timeoutMs}`)), options.timeoutMs);
+    // Fail fast: once the successes still possible fall below what is required, the rest is cancelled.
+    const required = options.minSuccessCount ?? (options.allowPartialFailure === true ? 1 : tasks.length);
+    let failures = 0;
+    const settle = (result: SubagentTaskResult): SubagentTaskResult => {
+      if (result.status !== 'completed') {
+        failures += 1;
+        if (tasks.length - failures < required && !scope.signal.aborted) scope.abort(new Error(`only ${tasks.length - failures} of the ${required} required task(s) can still succeed`));
+      }
+      return result;
+    };
+    try {
+      return await Promise.all(tasks.map((task, i) => this.#withSlot(() => this.#runOne(task, agents[i] as SubagentDefinition, signal, options.parentToolId)).then(settle)));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #chargeRunQuota(count: number): void {
+    const limit = this.#deps.maxTasksPerRun;
+    const runId = this.#deps.currentRunId();
+    if (limit === undefined || runId === null) return;
+    const used = this.#tasksPerRun.get(runId) ?? 0;
+    if (used + count > limit) {
+      throw new CodeError('SESSION_ERROR', `autoDelegation.maxTasks (${limit}) reached for this run: ${used} task(s) already delegated`, { details: { limit: 'autoDelegation.maxTasks', maxTasks: limit, used } });
+    }
+    this.#tasksPerRun.clear();
+    this.#tasksPerRun.set(runId, used + count);
+  }
+
+  /** At most `maxParallelTasks` children run at once across the session; the rest wait in order. */
+  async #withSlot<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#running >= this.#deps.maxParallelTasks) {
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    }
+    this.#running += 1;
+    try {
+      return await work();
+    } finally {
+      this.#running -= 1;
+      this.#waiting.shift()?.();
+    }
+  }
+
+  async #runOne(task: SubagentTaskRequest, agent: SubagentDefinition, signal: AbortSignal, parentToolId: string | undefined, activeSkillTools?: readonly string[]): Promise<SubagentTaskResult> {
+    const d = this.#deps;
+    this.#counter += 1;
+    const taskId = `task_${this.#counter.toString(36)}_${Math.floor(Math.random() * 0xffffff).toString(36)}`;
+    const parentRunId = d.currentRunId();
+    const started = Date.now();
+    const base = { task_id: taskId, agent: agent.name, description: task.description, ...(parentToolId === undefined ? {} : { parent_tool_id: parentToolId }) };
+    d.emit(createAgentEvent('subagent_start', { ...base, prompt: task.prompt }));
+    let child: ChildSession | null = null;
+    // deny_on_ask: the first ask ends the child run, and the task fails with the refusal.
+    const denyOnAsk = agent.confirmationInheritance === 'deny_on_ask' ? new DenyOnAskConfirmationManager(agent.name, () => void child?.cancel()) : null;
+    let outcome: { status: 'completed'; text: string } | { status: 'failed' | 'cancelled'; error: CodeError };
+    try {
+      if (signal.aborted) throw cancelled(signal);
+      child = this.#createChild(taskId, agent, task, activeSkillTools, denyOnAsk, parentToolId);
+      const running = child;
+      const unsubscribe = running.subscribe((event) => this.#onChildEvent(event, base));
+      const onAbort = (): void => void running.cancel();
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        const result = await running.send(task.prompt);
+        const refused = denyOnAsk?.refusal ?? null;
+        if (refused !== null) throw refused;
+        outcome = { status: 'completed', text: result.text };
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+        unsubscribe();
+      }
+    } catch (thrown) {
+      const error = signal.aborted ? cancelled(signal, thrown) : (denyOnAsk?.refusal ?? toCodeError(thrown));
+      outcome = { status: signal.aborted ? 'cancelled' : 'failed', error };
+    }
+    // The child settles (tools stopped, process groups killed) before the result is published.
+    const record = child?.runs().at(-1);
+    const transcript = child?.history() ?? [];
+    await child?.close();
+    const { promptTokens, completionTokens, totalTokens } = record?.usage ?? EMPTY_RUN_USAGE;
+    const usage = { promptTokens, completionTokens, totalTokens };
+    const result: SubagentTaskResult = {
+      taskId,
+      agent: agent.name,
+      description: task.description,
+      status: outcome.status,
+      text: outcome.status === 'completed' ? outcome.text : '',
+      error: outcome.status === 'completed' ? null : { code: outcome.error.code, message: outcome.error.message },
+      usage,
+      toolCallsCount: record?.toolCallsCount ?? 0,
+      turns: record?.turns ?? 0,
+      durationMs: Date.now() - started,
+      childSessionId: child?.id ?? `${d.sessionId}/${taskId}`,
+      parentRunId,
+      transcript,
+    };
+    this.#snapshots.push(structuredClone({ ...result, transcript: [...transcript] }) as unknown as SubagentTaskSnapshot);
+    if (this.#snapshots.length > MAX_TASK_SNAPSHOTS) this.#snapshots.splice(0, this.#snapshots.length - MAX_TASK_SNAPSHOTS);
+    d.emit(
+      createAgentEvent('subagent_end', {
+        ...base,
+        status: result.status,
+        usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.totalTokens },
+        tool_calls: result.toolCallsCount,
+        turns: result.turns,
+        duration_ms: result.durationMs,
+        ...(result.error === null ? {} : { error: result.error }),
+      }),
+    );
+    return result;
+  }
+
+  #createChild(taskId: string, agent: SubagentDefinition, task: SubagentTaskRequest, activeSkillTools: readonly string[] | undefined, denyOnAsk: DenyOnAskConfirmationManager | null, parentToolId?: string): ChildSession {
+    const d = this.#deps;
+    const confirmation =
+      agent.confirmationInheritance === 'inherit_parent'
+        ? new DelegatedConfirmationManager(d.confirmation, `${taskId}/`, (event) => d.emit(event))
+        : (denyOnAsk ?? new ConfirmationManager({ yoloLanes: [...CONFIRMATION_LANES] }));
+    const maxSteps = task.maxSteps === undefined ? agent.maxSteps : Math.min(task.maxSteps, agent.maxSteps);
+    return d.factory({
+      sessionId: `${d.sessionId}/${taskId}`,
+      parentSessionId: d.sessionId,
+      agent,
+      model: agent.model ?? d.model,
+      workspace: d.workspace,
+      parentTools: d.toolNames(),
+      permissionPolicy: agent.permissions,
+      inheritedPolicies: d.policy === undefined ? d.inheritedPolicies : [...d.inheritedPolicies, d.policy],
+      confirmation,
+      budget: d.budget,
+      maxSteps,
+      instructions: agent.prompt,
+      ...(activeSkillTools === undefined ? {} : { activeSkillTools }),
+      ...(d.telemetry == null ? {} : { telemetry: childTelemetry(d.telemetry, parentToolId) }),
+    });
+  }
+
+  /** Child events the parent shows: tool and turn progress, denials, and inherited confirmations. */
+  #onChildEvent(event: AgentEvent, base: Readonly<Record<string, unknown>>): void {
+    switch (event.type) {
+      case 'turn_end': {
+        const { turn, usage } = event.payload;
+        this.#deps.addUsage({ inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 });
+        this.#deps.emit(createAgentEvent('subagent_progress', { ...base, event: 'turn_end', turn, usage }));
+        break;
+      }
+      case 'tool_end':
+        this.#deps.emit(createAgentEvent('subagent_progress', { ...base, event: 'tool_end', tool_name: event.toolName, exit_code: event.exitCode }));
+        break;
+      case 'permission_denied':
+        this.#deps.emit(createAgentEvent('subagent_progress', { ...base, event: 'permission_denied', tool_name: event.toolName, reason: event.payload.reason }));
+        break;
+      default:
+        // The parent shows only these three kinds of a child's progress.
+        break;
+    }
+  }
+
+}
+
+function cancelled(signal: AbortSignal, cause?: unknown): CodeError {
+  const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
+  return CodeError.cancelled(`task cancelled: ${reason}`, cause === undefined ? {} : { cause });
+}
+
+/** What a child inherits of its parent's telemetry: the providers, and the `task` call's span as the parent of its run. */
+function childTelemetry(telemetry: SessionTelemetry, parentToolId: string | undefined): NonNullable<ChildSessionRequest['telemetry']> {
+  const parent = parentToolId === undefined ? undefined : telemetry.contextOfCall(parentToolId);
+  return { options: telemetry.options, ...(parent === undefined ? {} : { parent }) };
+}
