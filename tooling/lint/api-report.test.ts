@@ -17,6 +17,7 @@ describe('API report (api/*.md)', () => {
       '@a3s-lab/code-openai',
       '@a3s-lab/code-postgres',
       '@a3s-lab/code-ptc',
+      '@a3s-lab/code-runtime',
       '@a3s-lab/code-s3',
       '@a3s-lab/code-testing',
       '@a3s-lab/code-tools',
