@@ -7,7 +7,7 @@
 // Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/kernel.bench.ts
 import { performance } from 'node:perf_hooks';
 import type { AgentEvent, Tool, ToolContext, ToolOutput } from '../packages/core/src/index.js';
-import { InvocationKernel, ToolRegistry } from '../packages/core/src/internal.js';
+import { InvocationKernel, ToolRegistry } from '../packages/core/src/kernel.js';
 import { MemoryWorkspaceBackend } from '../packages/core/src/testing/index.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;

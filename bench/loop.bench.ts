@@ -1,4 +1,4 @@
-// Agent loop benchmark (packages/core/src/session + packages/sdk + packages/anthropic). Measures, in one run:
+// Agent loop benchmark (packages/runtime/src/session + packages/sdk + packages/anthropic). Measures, in one run:
 // - per-turn overhead: a scripted 50-turn session (one `read` per turn, then a final answer) through
 //   `Agent.create(inlineAcl)` + `session.send()`, against a bare loop driving @anthropic-ai/sdk
 //   directly with the same system prompt, the same tool definitions and the same `read` tool

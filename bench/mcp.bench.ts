@@ -11,7 +11,7 @@
 //
 // Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/mcp.bench.ts
 import { performance } from 'node:perf_hooks';
-import { InvocationKernel, ToolRegistry } from '../packages/core/src/internal.js';
+import { InvocationKernel, ToolRegistry } from '../packages/core/src/kernel.js';
 import { MemoryWorkspaceBackend } from '../packages/core/src/testing/index.js';
 import { McpManager } from '../packages/mcp/src/index.js';
 import type { McpTransportConfig } from '../packages/mcp/src/index.js';

@@ -1,4 +1,4 @@
-// Memory benchmark (packages/core/src/session + packages/sdk): heap held by
+// Memory benchmark (packages/runtime/src/session + packages/sdk): heap held by
 // - an idle session (created, nothing sent), and a session after one short send;
 // - 10,000 run events (one run streaming 10,000 text chunks through the scripted server; the
 //   session keeps its run events for runEvents()/save()).

@@ -1,4 +1,4 @@
-// Persistence benchmark (packages/core/src/session + packages/local FileSessionStore + packages/sdk).
+// Persistence benchmark (packages/runtime/src/session + packages/local FileSessionStore + packages/sdk).
 // Measures, in one run:
 // - save and load of a session holding 10,000 run events and 200 messages through
 //   FileSessionStore (capture + serialise + temp file + fsync + rename + fsync dir; open + read +

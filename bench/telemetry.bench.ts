@@ -15,8 +15,9 @@ import { SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import { DefaultSecurityProvider } from '../packages/core/src/index.js';
 import type { Tool, ToolContext, ToolOutput } from '../packages/core/src/index.js';
-import { InvocationKernel, ToolRegistry } from '../packages/core/src/internal.js';
-import { loadOtelApi, SessionTelemetry } from '../packages/core/src/telemetry/index.js';
+import { InvocationKernel, ToolRegistry } from '../packages/core/src/kernel.js';
+import { loadOtelApi } from '../packages/runtime/src/telemetry/otel-api.js';
+import { SessionTelemetry } from '../packages/runtime/src/telemetry/session-telemetry.js';
 import { MemoryWorkspaceBackend } from '../packages/core/src/testing/index.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -1,7 +1,7 @@
 // @a3s-lab/code-core/kernel: the invocation kernel and the parts a session runtime composes
 // around it (registries, guards, the confirmation manager, the artifact store, deferred tools),
-// the service contracts tools find in `context.services`, the telemetry plumbing and the data
-// checks of core's documents. Used by @a3s-lab/code-runtime, by the tools that call session
+// the service contracts tools find in `context.services`, the kernel's telemetry seam and the
+// data checks of core's documents. Used by @a3s-lab/code-runtime, by the tools that call session
 // services, and by tests that run the kernel directly. Not a stable API for hosts: it changes with
 // any minor release. Every export is listed by name; the API report (api/) pins the list.
 
@@ -43,15 +43,6 @@ export { validateMessages } from './session/validate-messages.js';
 export { isPlanStatus, MAX_PLAN_STEPS } from './planning/plan-item.js';
 export { summarizeVerification } from './verification/verification-summary.js';
 
-// ---- telemetry plumbing (the runtime's session, run and model-call spans) ----
-export * as genAiAttributes from './telemetry/gen-ai-attributes.js';
-export { mcpServerOf } from './telemetry/gen-ai-attributes.js';
-export { genAiMessages, genAiSystemInstructions } from './telemetry/gen-ai-messages.js';
-export { hostRegisteredOpenTelemetry, loadOtelApi, otelApi, preloadOpenTelemetry, SPAN_KIND_CLIENT, SPAN_KIND_INTERNAL, SPAN_STATUS_ERROR } from './telemetry/otel-api.js';
-export type { OtelApi } from './telemetry/otel-api.js';
+// ---- telemetry: the kernel's seam (the runtime's SessionTelemetry implements it) ----
+export type { ConfirmationAnswer, KernelTelemetry, ToolTrace, TracedCall } from './telemetry/tool-trace.js';
 export { checkTelemetryProviders, jsonTelemetryOptions } from './telemetry/telemetry-options.js';
-export { resolveInstruments, resolveTracer } from './telemetry/telemetry-providers.js';
-export type { TelemetryInstruments } from './telemetry/telemetry-providers.js';
-export { CallTrace, safeJson } from './telemetry/tool-trace.js';
-export type { KernelTelemetry, ToolTrace, TracedCall } from './telemetry/tool-trace.js';
-export { isTraceparent, traceparentContext } from './telemetry/traceparent.js';

@@ -11,6 +11,8 @@ describe('@a3s-lab/code-runtime public surface', () => {
       'SESSION_OPTION_NAMES',
       'builtinSubagents',
       'journaledLlmClient',
+      'otelApi',
+      'preloadOpenTelemetry',
       'resolveSessionOptions',
       'workerDefinition',
     ]);

@@ -15,3 +15,4 @@ export type { SessionFeatures } from './session/session-parts.js';
 export { COMPACTION_SUMMARY_MARKER } from './session/compaction-plan.js';
 export { COMPACTION_SYSTEM_PROMPT } from './session/summarize-conversation.js';
 export { journaledLlmClient } from './journal/journaled-llm-client.js';
+export { otelApi, preloadOpenTelemetry } from './telemetry/otel-api.js';

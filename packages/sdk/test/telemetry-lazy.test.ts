@@ -1,6 +1,6 @@
 // A host without OpenTelemetry never loads `@opentelemetry/api` (issue 33, import time): a whole
 // send with tool calls runs with the API unloaded; passing a provider loads it.
-import { otelApi } from '@a3s-lab/code-core/kernel';
+import { otelApi } from '@a3s-lab/code-runtime';
 import { textResponse, toolCallResponse } from '@a3s-lab/code-testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness } from './harness.js';

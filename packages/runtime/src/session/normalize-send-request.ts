@@ -1,6 +1,7 @@
 import { CodeError } from '@a3s-lab/code-core';
 import type { LlmContentPart, LlmMessage, SendRequest } from '@a3s-lab/code-core';
-import { isTraceparent, validateMessages } from '@a3s-lab/code-core/kernel';
+import { isTraceparent } from '../telemetry/traceparent.js';
+import { validateMessages } from '@a3s-lab/code-core/kernel';
 import { toBase64 } from './turn-loop.js';
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);

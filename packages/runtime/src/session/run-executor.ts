@@ -17,7 +17,7 @@ import { usagePayload } from './usage-payload.js';
 import { llmUsageOf } from './run-usage.js';
 import type { UsageSink } from './usage-sink.js';
 import type { SessionTelemetry } from '../telemetry/session-telemetry.js';
-import { traceparentContext } from '@a3s-lab/code-core/kernel';
+import { traceparentContext } from '../telemetry/traceparent.js';
 
 /** What the executor drives a run with: the session's single owners, never copies of them. */
 export interface RunExecutorDeps {

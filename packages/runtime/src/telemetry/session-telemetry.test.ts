@@ -1,6 +1,9 @@
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvocationKernel, isTraceparent, loadOtelApi, mcpServerOf, ToolRegistry, traceparentContext } from '@a3s-lab/code-core/kernel';
+import { InvocationKernel, ToolRegistry } from '@a3s-lab/code-core/kernel';
+import { isTraceparent, traceparentContext } from './traceparent.js';
+import { loadOtelApi } from './otel-api.js';
+import { mcpServerOf } from './gen-ai-attributes.js';
 import { DefaultSecurityProvider } from '@a3s-lab/code-core';
 import { MemoryWorkspaceBackend } from '@a3s-lab/code-core/testing';
 import type { TelemetryOptions, Tool } from '@a3s-lab/code-core';

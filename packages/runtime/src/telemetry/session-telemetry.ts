@@ -1,7 +1,12 @@
 import type { Context, Span, Tracer } from '@opentelemetry/api';
 import type { LlmUsage, SecurityProvider, TelemetryOptions } from '@a3s-lab/code-core';
-import { CallTrace, genAiAttributes as A, hostRegisteredOpenTelemetry, loadOtelApi, otelApi, resolveInstruments, resolveTracer, SPAN_KIND_INTERNAL, SPAN_STATUS_ERROR } from '@a3s-lab/code-core/kernel';
-import type { KernelTelemetry, OtelApi, TelemetryInstruments, ToolTrace, TracedCall } from '@a3s-lab/code-core/kernel';
+import { CallTrace } from './call-trace.js';
+import * as A from './gen-ai-attributes.js';
+import { hostRegisteredOpenTelemetry, loadOtelApi, otelApi, SPAN_KIND_INTERNAL, SPAN_STATUS_ERROR } from './otel-api.js';
+import { resolveInstruments, resolveTracer } from './telemetry-providers.js';
+import type { KernelTelemetry, ToolTrace, TracedCall } from '@a3s-lab/code-core/kernel';
+import type { OtelApi } from './otel-api.js';
+import type { TelemetryInstruments } from './telemetry-providers.js';
 
 const NO_SCOPE = Object.freeze({ parent: null, tracer: null, instruments: null });
 

@@ -1,5 +1,8 @@
 import type { Attributes, Span } from '@opentelemetry/api';
-import { genAiAttributes as A, genAiMessages, genAiSystemInstructions, safeJson, SPAN_KIND_CLIENT, SPAN_STATUS_ERROR } from '@a3s-lab/code-core/kernel';
+import * as A from './gen-ai-attributes.js';
+import { genAiMessages, genAiSystemInstructions } from './gen-ai-messages.js';
+import { safeJson } from './call-trace.js';
+import { SPAN_KIND_CLIENT, SPAN_STATUS_ERROR } from './otel-api.js';
 import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
 import type { SessionTelemetry } from './session-telemetry.js';
 import { errorTypeOf } from './session-telemetry.js';

@@ -1,5 +1,5 @@
 import type * as OpenTelemetryApi from '@opentelemetry/api';
-import type { TelemetryOptions } from './telemetry-options.js';
+import type { TelemetryOptions } from '@a3s-lab/code-core';
 
 /** The `@opentelemetry/api` module. */
 export type OtelApi = typeof OpenTelemetryApi;

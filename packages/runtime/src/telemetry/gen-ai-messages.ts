@@ -1,5 +1,5 @@
-import type { LlmContentPart, LlmMessage } from '../llm/llm-client.js';
-import { assertNever } from '../errors/assert-never.js';
+import type { LlmContentPart, LlmMessage } from '@a3s-lab/code-core';
+import { assertNever } from '@a3s-lab/code-core/util';
 
 /** One message part in the GenAI conventions' JSON shape (`gen_ai.input.messages` / `output.messages`). */
 type GenAiPart = Readonly<Record<string, unknown>>;
