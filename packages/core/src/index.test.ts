@@ -1,4 +1,4 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as core from './index.js';
 
 describe('@a3s-lab/code-core public surface', () => {
@@ -47,15 +47,5 @@ describe('@a3s-lab/code-core public surface', () => {
       'validateVerificationReport',
       'verificationSummaryText',
     ]);
-  });
-
-  it('declares the data types of the optional MCP and S3 packages (which re-export them)', () => {
-    expectTypeOf<core.McpTransportConfig['type']>().toEqualTypeOf<'stdio' | 'http' | 'streamable-http'>();
-    expectTypeOf<core.McpServerConfig['transport']>().toEqualTypeOf<core.McpTransportConfig>();
-    expectTypeOf<core.McpServerStatus['source']>().toEqualTypeOf<'session' | 'global'>();
-    expectTypeOf<core.S3WorkspaceBackendOptions>().toExtend<core.S3ConnectionOptions>();
-    // Plain data: an AWS SDK client is an option of @a3s-lab/code-s3 only.
-    expectTypeOf<core.S3SessionStoreOptions['client']>().toEqualTypeOf<undefined>();
-    expectTypeOf<ReturnType<core.S3SessionLeasesLike['acquire']>>().toEqualTypeOf<Promise<core.S3LeaseAttempt>>();
   });
 });

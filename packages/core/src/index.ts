@@ -74,14 +74,3 @@ export type { TelemetryOptions } from './telemetry/telemetry-options.js';
 export { sessionOptionsJsonSchema } from './session/session-options-schema.js';
 export { SESSION_STATE_VERSION } from './session/session-state.js';
 export type { SessionStateV1 } from './session/session-state.js';
-// Data types of the optional MCP and S3 packages, declared here so that @a3s-lab/code's typings
-// name them without those packages (which re-export them).
-export type { McpHttpTransportConfig, McpServerSandbox, McpStdioTransportConfig, McpTransportConfig } from './mcp/mcp-transport-config.js';
-export type { McpServerConfig } from './mcp/mcp-server-config.js';
-export type { McpLeftOutTool, McpSanitizedTool, McpServerStatus, McpToolChanges } from './mcp/mcp-server-status.js';
-export type { S3ConnectionOptions } from './s3/s3-connection-options.js';
-export type { S3WorkspaceBackendOptions } from './s3/s3-workspace-backend-options.js';
-export type { S3SessionStoreOptions } from './s3/s3-session-store-options.js';
-export type { S3LeaseRecord } from './s3/s3-lease-record.js';
-export type { S3LeaseAttempt } from './s3/s3-lease-attempt.js';
-export type { S3SessionLeasesLike } from './s3/s3-session-leases-like.js';

@@ -8,6 +8,6 @@ export type { PathRefusalReason } from './security-error.js';
 export type { LocalSandboxOptions } from './sandbox/process-sandbox.js';
 export { DEFAULT_SANDBOX_DENY_READ } from './sandbox/sandbox-policy.js';
 export { sandboxedCommand } from './sandbox/standalone-sandbox.js';
-export type { StandaloneCommand } from './sandbox/standalone-sandbox.js';
+export type { StandaloneCommand, StandaloneSandboxOptions } from './sandbox/standalone-sandbox.js';
 export { FileSessionStore } from './file-session-store.js';
 export type { FileSessionStoreOptions } from './file-session-store.js';

@@ -1,5 +1,4 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
-import type * as core from '@a3s-lab/code-core';
+import { describe, expect, it } from 'vitest';
 import * as mcp from './index.js';
 
 describe('@a3s-lab/code-mcp public surface', () => {
@@ -33,13 +32,5 @@ describe('@a3s-lab/code-mcp public surface', () => {
       'stripInvisibleCharacters',
       'toToolOutput',
     ]);
-  });
-
-  it('re-exports the config and status data types declared in core (one declaration)', () => {
-    expectTypeOf<mcp.McpStdioTransportConfig>().toEqualTypeOf<core.McpStdioTransportConfig>();
-    expectTypeOf<mcp.McpHttpTransportConfig>().toEqualTypeOf<core.McpHttpTransportConfig>();
-    expectTypeOf<mcp.McpTransportConfig>().toEqualTypeOf<core.McpTransportConfig>();
-    expectTypeOf<mcp.McpServerConfig>().toEqualTypeOf<core.McpServerConfig>();
-    expectTypeOf<mcp.McpServerStatus>().toEqualTypeOf<core.McpServerStatus>();
   });
 });

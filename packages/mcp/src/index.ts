@@ -1,8 +1,10 @@
 // @a3s-lab/code-mcp: MCP servers (stdio, Streamable HTTP) as governed tools of A3S Code sessions.
 export { DEFAULT_MCP_TIMEOUT_MS, MAX_MCP_TIMEOUT_MS, resolveMcpServerConfig } from './mcp-server-config.js';
 export type { ResolvedMcpServerConfig } from './mcp-server-config.js';
-// The config and status data types are declared in core (so @a3s-lab/code's typings need no MCP package).
-export type { McpHttpTransportConfig, McpLeftOutTool, McpSanitizedTool, McpServerConfig, McpServerStatus, McpStdioTransportConfig, McpToolChanges, McpTransportConfig } from '@a3s-lab/code-core';
+// The config and status data types (plain data; @a3s-lab/code declares its own copies, kept assignable by a typecheck).
+export type { McpHttpTransportConfig, McpServerSandbox, McpStdioTransportConfig, McpTransportConfig } from './mcp-transport-config.js';
+export type { McpLeftOutTool, McpSanitizedTool, McpServerStatus, McpToolChanges } from './mcp-server-status.js';
+export type { McpServerConfig } from './mcp-server-config.js';
 export { MAX_TOOL_NAME_LENGTH, assignMcpToolNames, mcpToolName } from './mcp-tool-name.js';
 export type { McpToolNaming } from './mcp-tool-name.js';
 export { mcpError } from './mcp-error.js';

@@ -1,4 +1,6 @@
-import type { AnyTool, McpLeftOutTool, McpSanitizedTool, McpServerConfig, McpToolChanges } from '@a3s-lab/code-core';
+import type { AnyTool } from '@a3s-lab/code-core';
+import type { McpLeftOutTool, McpSanitizedTool, McpToolChanges } from './mcp-server-status.js';
+import type { McpServerConfig } from './mcp-server-config.js';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { McpConnection } from './mcp-connection.js';
 import type { McpConnectionStatus } from './mcp-connection.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { McpToolChanges } from '@a3s-lab/code-core';
+import type { McpToolChanges } from './mcp-server-status.js';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import type { McpConnection } from './mcp-connection.js';
 

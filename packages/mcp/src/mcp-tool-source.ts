@@ -1,4 +1,5 @@
-import type { McpServerConfig, ToolSource, ToolSurface } from '@a3s-lab/code-core';
+import type { McpServerConfig } from './mcp-server-config.js';
+import type { ToolSource, ToolSurface } from '@a3s-lab/code-core';
 import { McpManager } from './mcp-manager.js';
 import { SessionMcp } from './session-mcp.js';
 

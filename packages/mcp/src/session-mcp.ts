@@ -1,5 +1,7 @@
 import { CodeError, createAgentEvent } from '@a3s-lab/code-core';
-import type { AnyTool, McpLeftOutTool, McpSanitizedTool, McpServerConfig, McpServerStatus, McpToolChanges, ToolSourceBinding, ToolSurface } from '@a3s-lab/code-core';
+import type { AnyTool, ToolSourceBinding, ToolSurface } from '@a3s-lab/code-core';
+import type { McpLeftOutTool, McpSanitizedTool, McpServerStatus, McpToolChanges } from './mcp-server-status.js';
+import type { McpServerConfig } from './mcp-server-config.js';
 import { mcpError } from './mcp-error.js';
 import { McpManager } from './mcp-manager.js';
 import type { McpServerTools } from './mcp-manager.js';

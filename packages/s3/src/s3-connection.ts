@@ -1,6 +1,6 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { CodeError } from '@a3s-lab/code-core';
-import type { S3ConnectionOptions } from '@a3s-lab/code-core';
+import type { S3ConnectionOptions } from './s3-connection-options.js';
 
 /** Defaults of {@link S3ConnectionOptions}. */
 export const S3_CONNECTION_DEFAULTS = Object.freeze({ retryMode: 'standard', maxAttempts: 3, requestTimeoutMs: 30_000, connectionTimeoutMs: 5_000 } as const);

@@ -3,7 +3,9 @@ import { hostname } from 'node:os';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { CodeError, HostFailure, validateSessionId } from '@a3s-lab/code-core';
-import type { S3LeaseAttempt, S3LeaseRecord, S3SessionLeasesLike } from '@a3s-lab/code-core';
+import type { S3LeaseAttempt } from './s3-lease-attempt.js';
+import type { S3LeaseRecord } from './s3-lease-record.js';
+import type { S3SessionLeasesLike } from './s3-session-leases-like.js';
 
 import { validateBucket } from './s3-bucket.js';
 import { getObjectText } from './get-object-text.js';

@@ -1,7 +1,8 @@
 import { DeleteObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { CodeError, HostFailure, parseSessionSnapshotText, serializeSessionSnapshot, validateSessionId } from '@a3s-lab/code-core';
-import type { S3SessionStoreOptions as S3SessionStoreConnectionOptions, SessionSnapshotV1, SessionStore, SessionStoreCapabilities, SessionStoreEntry } from '@a3s-lab/code-core';
+import type { S3SessionStoreOptions as S3SessionStoreConnectionOptions } from './s3-session-store-options.js';
+import type { SessionSnapshotV1, SessionStore, SessionStoreCapabilities, SessionStoreEntry } from '@a3s-lab/code-core';
 
 import { validateBucket } from './s3-bucket.js';
 import { getObjectText } from './get-object-text.js';

@@ -9,7 +9,6 @@ import type {
   ByteRange,
   GlobOptions,
   Page,
-  S3WorkspaceBackendOptions,
   SearchOptions,
   SearchResult,
   WorkspaceBackend,
@@ -19,6 +18,7 @@ import type {
   WorkspaceStat,
   WriteFileOptions,
 } from '@a3s-lab/code-core';
+import type { S3WorkspaceBackendOptions } from './s3-workspace-backend-options.js';
 
 import { createS3Connection } from './s3-connection.js';
 import { toS3Failure } from './s3-failure.js';

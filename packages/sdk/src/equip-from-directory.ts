@@ -1,5 +1,5 @@
 import { CodeError } from '@a3s-lab/code-core';
-import type { McpServerConfig } from '@a3s-lab/code-core';
+import type { McpServerConfig } from './mcp-types.js';
 import type { AgentDirectory, AgentMcpTool } from '@a3s-lab/code-config';
 import { createScriptTool } from './script-tool.js';
 import type { Session } from './session.js';

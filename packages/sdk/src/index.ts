@@ -14,7 +14,7 @@ export type { LlmClientFactory } from './create-llm-client.js';
 export { secretEnvironmentValues } from './secret-environment.js';
 // MCP support lives in the optional @a3s-lab/code-mcp (loaded on first use); its config and status
 // data types are declared in core, so these typings never name the optional package.
-export type { McpHttpTransportConfig, McpLeftOutTool, McpSanitizedTool, McpServerConfig, McpServerSandbox, McpServerStatus, McpStdioTransportConfig, McpToolChanges, McpTransportConfig } from '@a3s-lab/code-core';
+export type { McpHttpTransportConfig, McpLeftOutTool, McpSanitizedTool, McpServerConfig, McpServerSandbox, McpServerStatus, McpStdioTransportConfig, McpToolChanges, McpTransportConfig } from './mcp-types.js';
 
 export { FileSessionStore, LocalWorkspaceBackend } from '@a3s-lab/code-local';
 export type { LocalSandboxOptions } from '@a3s-lab/code-local';
@@ -22,7 +22,7 @@ export type { LocalSandboxOptions } from '@a3s-lab/code-local';
 // their option types are plain data declared in core (no S3 package, no AWS SDK in these typings).
 export { S3WorkspaceBackend } from './s3-workspace-backend.js';
 export { S3SessionStore } from './s3-session-store.js';
-export type { S3ConnectionOptions, S3SessionStoreOptions, S3WorkspaceBackendOptions } from '@a3s-lab/code-core';
+export type { S3ConnectionOptions, S3SessionStoreOptions, S3WorkspaceBackendOptions } from './s3-types.js';
 // PostgreSQL support lives in the optional @a3s-lab/code-postgres, loaded on first use; the options
 // are plain data declared here (no pg or PGlite type in these typings).
 export { PostgresSessionStore } from './postgres-session-store.js';

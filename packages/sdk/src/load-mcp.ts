@@ -1,5 +1,6 @@
 import { CodeError } from '@a3s-lab/code-core';
-import type { McpServerConfig, ToolSurface } from '@a3s-lab/code-core';
+import type { McpServerConfig } from './mcp-types.js';
+import type { ToolSurface } from '@a3s-lab/code-core';
 
 import type { McpToolSourceHandle } from './mcp-tool-source-handle.js';
 import type { SessionMcpBinding } from './session-mcp-binding.js';

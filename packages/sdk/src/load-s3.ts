@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 
 import { assertPackageInstalled, lazyOptionalPackage } from '@a3s-lab/code-core/util';
 import type { OptionalPackage } from '@a3s-lab/code-core/util';
-import type { S3SessionLeasesLike, S3SessionStoreOptions, S3WorkspaceBackendOptions, SessionStore, WorkspaceBackend } from '@a3s-lab/code-core';
+import type { S3SessionLeasesLike, S3SessionStoreOptions, S3WorkspaceBackendOptions } from './s3-types.js';
+import type { SessionStore, WorkspaceBackend } from '@a3s-lab/code-core';
 
 /**
  * What the SDK uses of the `@a3s-lab/code-s3` module, loaded on first use. Declared here (the

@@ -1,4 +1,5 @@
-import type { S3SessionLeasesLike, S3SessionStoreOptions, SessionSnapshotV1, SessionStore, SessionStoreCapabilities, SessionStoreEntry } from '@a3s-lab/code-core';
+import type { S3SessionLeasesLike, S3SessionStoreOptions } from './s3-types.js';
+import type { SessionSnapshotV1, SessionStore, SessionStoreCapabilities, SessionStoreEntry } from '@a3s-lab/code-core';
 
 import { assertS3Installed, loadS3 } from './load-s3.js';
 import { rememberS3Credentials, s3Root } from './s3-workspace-backend.js';

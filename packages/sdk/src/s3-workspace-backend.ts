@@ -3,7 +3,6 @@ import type {
   ByteRange,
   GlobOptions,
   Page,
-  S3WorkspaceBackendOptions,
   SearchOptions,
   SearchResult,
   WorkspaceBackend,
@@ -13,6 +12,7 @@ import type {
   WorkspaceStat,
   WriteFileOptions,
 } from '@a3s-lab/code-core';
+import type { S3WorkspaceBackendOptions } from './s3-types.js';
 
 import { assertS3Installed, loadS3 } from './load-s3.js';
 

@@ -1,5 +1,6 @@
 import { CodeError } from '@a3s-lab/code-core';
-import type { Attachment, EventStream, McpServerConfig, McpTransportConfig, SendRequest, SendResult } from '@a3s-lab/code-core';
+import type { Attachment, EventStream, SendRequest, SendResult } from '@a3s-lab/code-core';
+import type { McpServerConfig, McpTransportConfig } from './mcp-types.js';
 import type { ToolResult } from './tool-result-view.js';
 
 /** The `git` helper's subcommands (`GitOptions['command']`). */

@@ -1,4 +1,5 @@
-import type { AnyTool, McpServerConfig, McpServerStatus, McpToolChanges, ToolSourceBinding } from '@a3s-lab/code-core';
+import type { AnyTool, ToolSourceBinding } from '@a3s-lab/code-core';
+import type { McpServerConfig, McpServerStatus, McpToolChanges } from './mcp-types.js';
 
 /**
  * What the SDK uses of a session's MCP binding (`SessionMcp` of the optional

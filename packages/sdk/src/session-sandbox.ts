@@ -1,5 +1,6 @@
 import { CodeError } from '@a3s-lab/code-core';
-import type { McpServerConfig, SandboxOptions, SandboxStatus, WorkspaceBackend } from '@a3s-lab/code-core';
+import type { McpServerConfig } from './mcp-types.js';
+import type { SandboxOptions, SandboxStatus, WorkspaceBackend } from '@a3s-lab/code-core';
 import { LocalWorkspaceBackend, sandboxedCommand } from '@a3s-lab/code-local';
 
 import { innerBackend } from './workspace-overlay.js';

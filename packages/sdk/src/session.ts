@@ -1,7 +1,7 @@
 import type { LlmMessage, SkillDefinition, ActiveTool, Attachment, AgentEvent, Artifact, EventStream, HookConfig, HookEventName, HookHandler, HookMatcher, PendingConfirmation, RunEventPage, RunRecord, SendRequest, SendResult, PlanItem, SessionSnapshotV1, SessionStateV1, SlashCommandHandler, SlashCommandInfo, SessionStore, ToolDefinition, AnyTool, SubagentDefinition, SubagentFanOutOptions, SubagentTaskRequest, VerificationCommand, VerificationReportV1, VerificationSummary, WorkerAgentSpec } from '@a3s-lab/code-core';
 import type { AgentSession } from '@a3s-lab/code-runtime';
 import { CodeError } from '@a3s-lab/code-core';
-import type { McpServerConfig, McpServerStatus, McpToolChanges } from '@a3s-lab/code-core';
+import type { McpServerConfig, McpServerStatus, McpToolChanges } from './mcp-types.js';
 import { toProgramArgs } from '@a3s-lab/code-ptc';
 import type { ProgramOptions } from '@a3s-lab/code-ptc';
 import { SessionExtensions } from './session-extensions.js';

@@ -1,5 +1,4 @@
 import { CodeError } from '@a3s-lab/code-core';
-import type { McpServerSandbox } from '@a3s-lab/code-core';
 
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +7,19 @@ import { bwrapArgs, isUnder } from './bwrap-args.js';
 import { existingReal, hiddenPaths } from './process-sandbox.js';
 import { probeBubblewrap } from './sandbox-probe.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
+
+/**
+ * The sandbox settings of a standalone program (an MCP stdio server's `sandbox`): the same
+ * fields as `McpServerSandbox` of `@a3s-lab/code-mcp`, which this package does not import.
+ */
+export interface StandaloneSandboxOptions {
+  /** Default `none`. */
+  readonly network?: 'none' | 'full';
+  /** Absolute paths (or `~/...`) the program may write. Default none. */
+  readonly allowWrite?: readonly string[];
+  /** Paths hidden from the program besides the default deny-read list. */
+  readonly denyRead?: readonly string[];
+}
 
 /** A long-running program to start (an MCP stdio server): executable, argv, working directory. */
 export interface StandaloneCommand {
@@ -25,7 +37,7 @@ export interface StandaloneCommand {
  * @throws CodeError SANDBOX_UNAVAILABLE when bubblewrap cannot start (the host asked for it: no
  *   fallback), CONFIG_ERROR for a bad option.
  */
-export async function sandboxedCommand(spec: StandaloneCommand, options: McpServerSandbox = {}, bwrapPath?: string): Promise<StandaloneCommand> {
+export async function sandboxedCommand(spec: StandaloneCommand, options: StandaloneSandboxOptions = {}, bwrapPath?: string): Promise<StandaloneCommand> {
   const { network, allowWrite, denyRead, ...unknown } = options;
   const extra = Object.keys(unknown)[0];
   if (extra !== undefined) throw new CodeError('CONFIG_ERROR', `sandbox.${extra} is not an MCP server sandbox option (network, allowWrite, denyRead)`, { details: { field: `sandbox.${extra}` } });

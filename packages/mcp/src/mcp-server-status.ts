@@ -40,9 +40,8 @@ export interface McpSanitizedTool {
 }
 
 /**
- * One MCP server of a session, as `session.mcps()` reports it. Plain data, declared here so
- * that `@a3s-lab/code`'s typings name it without the optional `@a3s-lab/code-mcp` (which
- * re-exports it). The optional lists are present only when not empty.
+ * One MCP server of a session, as `session.mcps()` reports it. Plain data (`@a3s-lab/code`
+ * declares its own copy). The optional lists are present only when not empty.
  */
 export interface McpServerStatus {
   /** Server name. */

@@ -1,7 +1,6 @@
 /**
- * What an S3 session lease object holds (the same record as the server's file leases). Declared
- * here so that `@a3s-lab/code`'s typings name it without the optional `@a3s-lab/code-s3` (which
- * re-exports it).
+ * What an S3 session lease object holds (the same record as the server's file leases). Plain
+ * data (`@a3s-lab/code` declares its own copy).
  */
 export interface S3LeaseRecord {
   /** Id of the holding process (random per `S3SessionLeases` instance). */

@@ -1,7 +1,7 @@
 /**
  * How to reach an S3-compatible endpoint; shared by the workspace backend and the session store
- * of `@a3s-lab/code-s3` (which re-exports it). Plain data, declared here so that
- * `@a3s-lab/code`'s typings name it without the optional S3 package or the AWS SDK.
+ * of this package. Plain data (no AWS SDK types): `@a3s-lab/code` declares its own copy, so its
+ * typings name neither this optional package nor the AWS SDK.
  */
 export interface S3ConnectionOptions {
   /** Endpoint URL (`https://minio.local:9000`); omit for AWS S3. */

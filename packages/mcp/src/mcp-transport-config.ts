@@ -1,5 +1,5 @@
-// The transports of an MCP server config: plain data, declared here so that `@a3s-lab/code`'s
-// typings name them without the optional `@a3s-lab/code-mcp` (which re-exports them).
+// The transports of an MCP server config: plain data. `@a3s-lab/code` declares its own copies (its
+// typings never name this optional package); a typecheck keeps the two assignable.
 
 /** Starts the server as a child process and speaks MCP over its stdin/stdout. */
 export interface McpStdioTransportConfig {
