@@ -1,3 +1,3 @@
 import { createVitestConfig } from '@a3s-lab/vitest-config';
 
-export default createVitestConfig({ name: 'runtime' });
+export default createVitestConfig({ name: 'runtime', isolate: false });
