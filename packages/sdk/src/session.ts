@@ -7,7 +7,6 @@ import type { ProgramOptions } from '@a3s-lab/code-ptc';
 import { SessionExtensions } from './session-extensions.js';
 import { sessionToolSurface } from './session-tool-surface.js';
 import { throwIfFailed, toSdkToolResult, toTaskResult } from './tool-result-view.js';
-import { createDynamicWorkflowTool } from './dynamic-workflow-tool.js';
 import { execOutputText } from '@a3s-lab/code-tools';
 import type { FromJsonSchema } from '@a3s-lab/code-core';
 import type { SandboxStatus } from '@a3s-lab/code-core';
@@ -255,12 +254,12 @@ export class Session extends SessionAliases {
   /**
    * Adds the opt-in `dynamic_workflow` tool: a workflow module's `run(ctx, inputs)` runs in the
    * PTC sandbox (same limits, governed nested calls) and returns `{ type: 'complete', output }` or
-   * `{ type: 'fail', error }`. Remove it with `unregisterDynamicTool('dynamic_workflow')`.
-   * SESSION_CLOSED after close.
+   * `{ type: 'fail', error }`. Remove it with `unregisterDynamicTool('dynamic_workflow')`. Kept in
+   * the session's snapshot: a resumed session has it again. SESSION_CLOSED after close.
    */
   registerDynamicWorkflowRuntime(): void {
     if (this.closed) throw new CodeError('SESSION_CLOSED', 'session is closed; registerDynamicWorkflowRuntime() rejected');
-    this.#core.registerTool(createDynamicWorkflowTool(), { replace: true });
+    this.#core.features.workflow.enable();
   }
 
   // ---- slash commands -----------------------------------------------------------------------

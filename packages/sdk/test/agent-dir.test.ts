@@ -268,4 +268,36 @@ describe('slash commands, project instructions, dynamic workflow', () => {
     expect(() => session.registerDynamicWorkflowRuntime()).toThrow(expect.objectContaining({ code: 'SESSION_CLOSED' }));
     expect(session.toolNames()).not.toContain('dynamic_workflow');
   });
+
+  it('dynamic workflow is a session feature: kept in the snapshot, a resumed session has it (and not once unregistered)', async () => {
+    h = await startHarness('anthropic', [toolCallResponse('dynamic_workflow', { source: 'export default async function run(ctx, inputs) { return { type: "complete", output: inputs.input } }', input: 7 }), textResponse('done')]);
+    const storeDir = mkdtempSync(join(tmpdir(), 'a3s-workflow-store-'));
+    try {
+      const store = new FileSessionStore(storeDir);
+      const session = await h.agent.sessionAsync(h.dir, { sessionStore: store, sessionId: 'workflow-1' });
+      session.registerDynamicWorkflowRuntime();
+      expect((await session.save()).dynamicWorkflow).toBe(true);
+      await session.closeAsync();
+
+      const resumed = await h.agent.resumeSessionAsync('workflow-1', { sessionStore: store });
+      expect(resumed.toolNames()).toContain('dynamic_workflow');
+      // The model sees it and calls it, governed like any tool.
+      const result = await resumed.send('run the workflow');
+      expect(result.text).toBe('done');
+      const events = await resumed.runEvents(result.runId);
+      // The workflow's nested `program` call ends first, then the model's call.
+      const ends = events.filter((e) => e.type === 'tool_end').map((e) => [e.payload['tool_name'], e.payload['exit_code']]);
+      expect(ends).toEqual([['program', 0], ['dynamic_workflow', 0]]);
+      expect(events.findLast((e) => e.type === 'tool_end')?.payload['output']).toBe(JSON.stringify({ type: 'complete', output: 7 }));
+      expect(resumed.unregisterDynamicTool('dynamic_workflow')).toBe(true);
+      expect((await resumed.save()).dynamicWorkflow).toBe(false);
+      await resumed.closeAsync();
+
+      const again = await h.agent.resumeSessionAsync('workflow-1', { sessionStore: store });
+      expect(again.toolNames()).not.toContain('dynamic_workflow');
+      await again.closeAsync();
+    } finally {
+      rmSync(storeDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -53,6 +53,8 @@ export interface SessionSnapshotV1 {
   readonly labels: Readonly<Record<string, string>>;
   /** The session's plan (absent in documents written before planning existed). */
   readonly plan?: readonly PlanItem[];
+  /** True when the host enabled `dynamic_workflow` (`registerDynamicWorkflowRuntime()`); absent in older documents. */
+  readonly dynamicWorkflow?: boolean;
 }
 
 /** Where a document came from, for error messages. */
@@ -108,6 +110,7 @@ export function parseSessionSnapshot(value: unknown, origin: SnapshotOrigin): Se
   need('labels', isRecord(doc['labels']) && Object.values(doc['labels']).every((v) => typeof v === 'string'));
   need('verificationReports', Array.isArray(doc['verificationReports']));
   need('plan', doc['plan'] === undefined || isPlan(doc['plan']));
+  need('dynamicWorkflow', doc['dynamicWorkflow'] === undefined || typeof doc['dynamicWorkflow'] === 'boolean');
   try {
     validateMessages(doc['conversation'], 'conversation');
     (doc['verificationReports'] as unknown[]).forEach((r, i) => validateVerificationReport(r, `verificationReports[${i}]`));

@@ -6,10 +6,11 @@ export interface FeatureSlices {
   readonly subagentTasks: SessionSnapshotV1['subagentTasks'];
   readonly labels: SessionSnapshotV1['labels'];
   readonly plan: NonNullable<SessionSnapshotV1['plan']>;
+  readonly dynamicWorkflow: boolean;
 }
 
 /** What a snapshot holds for a slice no feature of the session fills. */
-export const EMPTY_FEATURE_SLICES: FeatureSlices = Object.freeze({ verificationReports: [], subagentTasks: [], labels: Object.freeze({}), plan: [] });
+export const EMPTY_FEATURE_SLICES: FeatureSlices = Object.freeze({ verificationReports: [], subagentTasks: [], labels: Object.freeze({}), plan: [], dynamicWorkflow: false });
 
 /** A slash command a feature adds (built-in: a host cannot replace it). */
 export interface FeatureCommand {

@@ -7,6 +7,7 @@ import type { AgentSessionInit } from './agent-session-init.js';
 import { ContextCompactor } from './context-compactor.js';
 import { Conversation } from './conversation.js';
 import type { FeatureContext } from './features/feature-context.js';
+import { dynamicWorkflowFeature } from './features/dynamic-workflow-feature.js';
 import { generationFeature } from './features/generation-feature.js';
 import { labelsFeature } from './features/labels-feature.js';
 import { planningFeature } from './features/planning-feature.js';
@@ -41,6 +42,7 @@ function registerFeatures(ctx: FeatureContext, parts: { readonly compactor: () =
     generation: generationFeature(ctx),
     commands: slashCommandsFeature(ctx, { planning, ...parts }),
     labels: labelsFeature(),
+    workflow: dynamicWorkflowFeature(ctx.registry),
   };
 }
 
