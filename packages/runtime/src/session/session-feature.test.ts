@@ -15,7 +15,7 @@ describe('FeatureSet', () => {
     expect(set.withdrawnTools()).toEqual(['update_plan']);
     expect(set.hooks().map((h) => h.id)).toEqual(['feature:quiet:session_end:0']);
     // Slices no feature fills are empty, so a snapshot always has every field.
-    expect(set.capture()).toEqual({ labels: { team: 'core' }, plan: [], verificationReports: [], subagentTasks: [] });
+    expect(set.capture()).toEqual({ labels: { team: 'core' }, plan: [], verificationReports: [], subagentTasks: [], dynamicWorkflow: false });
   });
 
   it('refuses a feature registered twice', () => {
