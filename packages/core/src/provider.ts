@@ -3,6 +3,7 @@
 // its attempts through. Every export is listed by name; the API report (api-report.md) pins it.
 
 export type { LlmCallOptions, LlmClient, LlmContentPart, LlmMessage, LlmRequest, LlmStopReason, LlmStreamEvent, LlmUsage } from './llm/llm-client.js';
+export type { LlmProvider, LlmProviderClientOptions } from './llm/llm-provider.js';
 export { parseToolCallInput } from './llm/parse-tool-call-input.js';
 export { ToolCallIdAllocator } from './llm/tool-call-id-allocator.js';
 export { MAX_ARGUMENT_CHARS, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_NODES } from './kernel/argument-bounds.js';

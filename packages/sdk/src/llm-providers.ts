@@ -1,27 +1,6 @@
 import { createAnthropicClient } from '@a3s-lab/code-anthropic';
-import type { LlmClient } from '@a3s-lab/code-core';
+import type { LlmProvider, LlmProviderClientOptions } from '@a3s-lab/code-core/provider';
 import { createOpenAIClient } from '@a3s-lab/code-openai';
-
-/** What a provider's client is built from (resolved from the config and the agent's environment). */
-export interface LlmProviderClientOptions {
-  /** The model id the provider knows (`claude-sonnet-4-...`, `gpt-4o`). */
-  readonly model: string;
-  /** The key of the config, else of the agent environment's `apiKeyEnv`. */
-  readonly apiKey?: string;
-  /** The config's `base_url` (a proxy, a gateway, a compatible server). */
-  readonly baseUrl?: string;
-  /** The model's declared output limit. */
-  readonly maxTokens?: number;
-}
-
-/** A kind of model provider: how its clients are built. */
-export interface LlmProvider {
-  /** The config's `kind` of provider (`providers "x" { kind = "openai" }`). */
-  readonly kind: string;
-  /** The environment variable its key is read from when the config sets none. */
-  readonly apiKeyEnv: string;
-  createClient(options: LlmProviderClientOptions): LlmClient;
-}
 
 /**
  * The providers the SDK builds clients for, by kind. Every provider gets the same treatment from
