@@ -1,8 +1,11 @@
 // Shared parts of the fleet tests: a scripted model whose every turn is a function of the request
 // (so any worker process can continue any run), a counting HTTP service the `bash` calls hit, the
 // ACL pointing an agent at the model server.
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AgentEvent } from '@a3s-lab/code-core';
+import type { Fleet, FleetRun } from '@a3s-lab/code-postgres';
 import type { RecordedRequest, ScenarioFunction, ScriptedModelServer, ScriptedResponse } from '@a3s-lab/code-testing';
 
 /** Inline ACL of an agent on the scripted server (Anthropic protocol), bash/read allowed. */
@@ -141,5 +144,57 @@ export function crossScenario(seen: SeenTurn[]): ScenarioFunction {
     if (job.startsWith('r')) return turn === 0 ? { toolCalls: [{ id, name: 'bash', input: { command: `sleep 62.${job.slice(1)}` } }] } : { text: `reconciled ${job}` };
     if (job.startsWith('s')) return turn === 0 ? { toolCalls: [{ id, name: 'bash', input: { command: `sleep 61.${job.slice(1)}` } }] } : { text: 'not reached' };
     return { text: `unknown job ${job}` };
+  };
+}
+
+/** Processes whose command line (arguments joined by spaces) contains `marker`. */
+export function processesWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').includes(marker)) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
+
+/** Resolves once `check` holds (polled every 50 ms), rejects after `timeoutMs`. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('condition not reached');
+}
+
+/** The runs of `ids` the fleet knows. */
+export async function fleetRuns(fleet: Pick<Fleet, 'run'>, ids: readonly string[]): Promise<FleetRun[]> {
+  const runs = await Promise.all(ids.map((id) => fleet.run(id)));
+  return runs.filter((r): r is FleetRun => r !== null);
+}
+
+/** Follows a run's events from this process; `until` resolves once an event matches. */
+export function follow(fleet: Fleet, runId: string): { events: AgentEvent[]; until(match: (e: AgentEvent) => boolean): Promise<AgentEvent>; done: Promise<void> } {
+  const events: AgentEvent[] = [];
+  const waiters: { match: (e: AgentEvent) => boolean; resolve: (e: AgentEvent) => void }[] = [];
+  const done = (async () => {
+    for await (const event of fleet.events(runId)) {
+      events.push(event);
+      for (const w of [...waiters]) if (w.match(event)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(event);
+      }
+    }
+  })();
+  return {
+    events,
+    done,
+    until: (match) => {
+      const seen = events.find(match);
+      return seen !== undefined ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ match, resolve }));
+    },
   };
 }

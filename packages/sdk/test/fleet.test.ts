@@ -1,6 +1,8 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Agent } from '../src/index.js';
 import type { AgentEvent } from '@a3s-lab/code-core';
 import { startScriptedModelServer } from '@a3s-lab/code-testing';
@@ -8,7 +10,7 @@ import type { ScriptedModelServer } from '@a3s-lab/code-testing';
 import { startPostgres } from '@a3s-lab/code-testing/postgres';
 import type { PostgresDatabase } from '@a3s-lab/code-testing/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFleet } from '@a3s-lab/code-postgres';
+import { createFleet, FLEET_QUEUE, openDatabase } from '@a3s-lab/code-postgres';
 import type { Fleet } from '@a3s-lab/code-postgres';
 import { crashScenario, fleetAcl, startCounter } from './fleet-fixture.js';
 import type { SeenTurn } from './fleet-fixture.js';
@@ -67,6 +69,45 @@ describe('fleet in one process (real PostgreSQL)', () => {
     expect(saved?.conversation.length).toBe(8);
     // Reading again from the start returns the same sequence.
     expect((await collect(fleet.events(runId))).map((e) => e.type)).toEqual(events.map((e) => e.type));
+  }, 60_000);
+
+  it('a run whose worker died after recording its last model response (before the turn\'s end events) resumes to one end: the answer again from the record, marked resumed; the model is not asked again', async () => {
+    const session = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: 'job-t1' });
+    await session.closeAsync();
+    const handle = await fleet.work();
+    const { runId } = await fleet.submit('job-t1', 'job t1');
+    const first = await collect(fleet.events(runId));
+    expect(first.at(-1)?.type).toBe('agent_end');
+    // What a SIGKILL right after the last model step leaves: its deltas written, the turn's end,
+    // the result and the run's end not; the run still running on a dead attempt.
+    const db = await openDatabase({ connectionString: pg.connectionString });
+    try {
+      await db.query("DELETE FROM a3s_fleet_events WHERE run_id = $1 AND seq > (SELECT max(seq) FROM a3s_fleet_events WHERE run_id = $1 AND event->>'type' = 'text_delta')", [runId]);
+      await db.query("DELETE FROM a3s_fleet_steps WHERE run_id = $1 AND kind = 'result'", [runId]);
+      await db.query("UPDATE a3s_fleet_runs SET status = 'running', result = NULL, finished_at = NULL WHERE run_id = $1", [runId]);
+    } finally {
+      await db.close();
+    }
+    // pg-boss hands the job out again (what its heartbeat expiry does for a dead worker).
+    const { PgBoss } = (await import(pathToFileURL(createRequire(import.meta.resolve('@a3s-lab/code-postgres')).resolve('pg-boss')).href)) as { PgBoss: new (connectionString: string) => { on(event: 'error', listener: () => void): void; start(): Promise<unknown>; send(queue: string, data: object): Promise<unknown>; stop(options: object): Promise<void> } };
+    const boss = new PgBoss(pg.connectionString);
+    boss.on('error', () => undefined);
+    await boss.start();
+    await boss.send(FLEET_QUEUE, { runId });
+    await boss.stop({ graceful: false, close: true });
+    const events = await collect(fleet.events(runId));
+    await handle.stop();
+    expect(await fleet.run(runId)).toMatchObject({ status: 'completed', attempts: 2, result: { text: 'done t1' } });
+    expect(events.map((e) => e.metadata?.sequence)).toEqual(events.map((_, i) => i + 1));
+    expect(events.filter((e) => e.type === 'agent_start')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'agent_end')).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: 'agent_end', payload: { text: 'done t1' } });
+    const resumed = events.findIndex((e) => e.type === 'turn_start' && e.payload['reason'] === 'resumed');
+    expect(resumed).toBeGreaterThan(first.findLastIndex((e) => e.type === 'text_delta'));
+    expect(events.slice(resumed).filter((e) => e.type === 'text_delta').map((e) => e.payload['text']).join('')).toBe('done t1');
+    // Every turn asked once, every bash call run once.
+    expect(seen.filter((t) => t.job === 't1').map((t) => t.turn)).toEqual([0, 1, 2, 3]);
+    expect([counter.hits.get('t1-a0'), counter.hits.get('t1-b0')]).toEqual([1, 1]);
   }, 60_000);
 
   it('refuses what it cannot do, with typed errors', async () => {

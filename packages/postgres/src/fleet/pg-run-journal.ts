@@ -45,6 +45,8 @@ export class PgRunJournal implements RunJournal {
   #liveAfterReplay = false;
   #lost: CodeError | null = null;
   #base: string | null = null;
+  /** The key of the run's last recorded step when the lost attempt's events did not reach the run's end (see modelResponse). */
+  #tailStep: string | null = null;
 
   private constructor(db: Database, runId: string, attempt: number, lastSeq: number, onLost: (error: CodeError) => void) {
     this.#db = db;
@@ -63,8 +65,9 @@ export class PgRunJournal implements RunJournal {
    */
   static async open(db: Database, runId: string, attempt: number, onLost: (error: CodeError) => void): Promise<PgRunJournal> {
     if (attempt === 1) return new PgRunJournal(db, runId, attempt, 0, onLost);
-    const found = await db.query<{ seq: number | null; steps: StepRow[] | string }>(
+    const found = await db.query<{ seq: number | null; ended: boolean; steps: StepRow[] | string }>(
       `SELECT (SELECT max(seq) FROM a3s_fleet_events WHERE run_id = $1) AS seq,
+              EXISTS (SELECT 1 FROM a3s_fleet_events WHERE run_id = $1 AND event->>'type' = 'agent_end') AS ended,
               (SELECT coalesce(jsonb_agg(jsonb_build_object('key', key, 'kind', kind, 'value', value) ORDER BY step), '[]'::jsonb) FROM a3s_fleet_steps WHERE run_id = $1) AS steps`,
       [runId],
     );
@@ -72,6 +75,8 @@ export class PgRunJournal implements RunJournal {
     const journal = new PgRunJournal(db, runId, attempt, Number(row?.seq ?? 0), onLost);
     const steps = row === undefined ? [] : typeof row.steps === 'string' ? (JSON.parse(row.steps) as StepRow[]) : row.steps;
     for (const step of steps) journal.#remember(step);
+    const last = steps.at(-1);
+    if (last?.kind === 'model' && row?.ended !== true) journal.#tailStep = last.key;
     return journal;
   }
 
@@ -122,7 +127,16 @@ export class PgRunJournal implements RunJournal {
       this.#goLive();
       return Promise.resolve(null);
     }
-    return Promise.resolve(decodeJson<LlmStreamEvent[]>(row.value));
+    const events = decodeJson<LlmStreamEvent[]>(row.value);
+    if (this.#suppress && key === this.#tailStep) {
+      // The lost attempt recorded this response, the run's last step, and died before its events
+      // reached the run's end (what it wrote after the step, if anything, is a draft): the turn is
+      // streamed again from the record (the model is not asked), marked as a resumed attempt so
+      // that readers drop the draft, and the events go on from there to the end.
+      this.#goLive();
+      return Promise.resolve([{ type: 'attempt_start', attempt: 2, retryReason: 'resumed' }, ...events]);
+    }
+    return Promise.resolve(events);
   }
 
   liveAfterReplay(): boolean {
