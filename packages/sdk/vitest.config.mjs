@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { createVitestConfig } from '@a3s-lab/vitest-config';
 
 const base = createVitestConfig({ name: 'sdk' });
@@ -5,4 +6,9 @@ const base = createVitestConfig({ name: 'sdk' });
 // `require('pg-pool')` inside pg (loaded with @a3s-lab/code-postgres) would then get pg-pool's ES
 // build and fail. Node and vite add `import` / `require` by themselves, so it is left out here.
 const conditions = ['@a3s-lab/source', 'node', 'default'];
-export default { ...base, resolve: { ...base.resolve, conditions }, ssr: { ...base.ssr, resolve: { ...base.ssr.resolve, conditions } } };
+// One PostgreSQL server for the run (the fleet and store tests each take a database of their own;
+// none when the run has one already, e.g. from packages/postgres's setup in a root run). By path
+// into the testing package's sources: vitest resolves a globalSetup's imports without the
+// @a3s-lab/source condition.
+const globalSetup = [fileURLToPath(new URL('../testing/src/postgres/global-setup.ts', import.meta.url))];
+export default { ...base, resolve: { ...base.resolve, conditions }, ssr: { ...base.ssr, resolve: { ...base.ssr.resolve, conditions } }, test: { ...base.test, globalSetup } };

@@ -91,7 +91,8 @@ async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 3
 
 const userText = (request: RecordedRequest): string => JSON.stringify((request.body as { messages?: unknown } | undefined)?.messages ?? []);
 
-describe('fleet schedules across hosts', () => {
+// The two cases run side by side (each its own database; most of either is waiting for compressed minutes).
+describe.concurrent('fleet schedules across hosts', () => {
   it('three hosts, a schedule every minute, one host killed and restarted, clocks shifted by up to 30 s: each occurrence is handled once and runs once', { timeout: 120_000 }, async () => {
     const pg = await startPostgres();
     const seen: RecordedRequest[] = [];
