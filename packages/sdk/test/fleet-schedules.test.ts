@@ -23,6 +23,7 @@ import type { RecordedRequest } from '@a3s-lab/code-testing';
 import { startPostgres } from '@a3s-lab/code-testing/postgres';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../src/index.js';
+import { catchUpBehindRun } from './fleet-schedule-catch-up.js';
 import { compressedClock, compressedJobNowSql, fakeNow } from './schedule-clock.js';
 import type { CompressedTime } from './schedule-clock.js';
 
@@ -285,4 +286,6 @@ describe.concurrent('fleet schedules across hosts', () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+
+  it('a catch-up owed while the session runs waits behind that run in its one delivery and runs next; the occurrence that found the session busy is skipped', { timeout: 90_000 }, catchUpBehindRun);
 });

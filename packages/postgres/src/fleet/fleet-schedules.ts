@@ -94,6 +94,10 @@ interface OccurrenceData {
 }
 
 const OCCURRENCE_RETRY_SECONDS = 30;
+/** How long one delivery of a catch-up waits for the session (under the occurrence jobs' 300 s expiry). */
+const CATCH_UP_WAIT_MS = 240_000;
+/** How often a waiting catch-up looks at the session again. */
+const CATCH_UP_POLL_MS = 100;
 const SCHEDULE_NAME = /^[A-Za-z0-9._@-]{1,100}$/;
 
 /** Validates one spec; every problem is a CONFIG_ERROR naming the schedule and field. */
@@ -131,8 +135,10 @@ function scheduleKey(name: string): string {
  * primary key schedule + due time) makes a redelivered job (its host died) submit nothing twice.
  * Missed occurrences: `skip` (default), `once` (the most recent missed since the last one
  * recorded), `all` (each of them, at most `missedLimit`), caught up with the schedule's first
- * occurrence after the gap, each catch-up a job with a deterministic singleton key, run one after another. An occurrence whose session still
- * has a run queued or running is recorded `skipped` (SESSION_BUSY); a catch-up one waits and retries.
+ * occurrence after the gap, each catch-up a job with a deterministic singleton key, run one after
+ * another. An occurrence whose session still has a run queued or running is recorded `skipped`
+ * (SESSION_BUSY); so is a due one while catch-ups of its schedule are still owed. A catch-up is
+ * never dropped: it queues behind the session's current run and the schedule's older catch-ups.
  *
  * @throws CodeError CONFIG_ERROR for a bad spec (unknown `missed`, 6-field cron, duplicate names).
  */
@@ -287,21 +293,59 @@ class ServedSchedules {
     if (spec === undefined) throw new CodeError('CONFIG_ERROR', `schedule '${job.data.schedule}' is not served by this host`);
     const kind: FleetScheduleOccurrence['kind'] = job.data.dueAt === undefined ? 'due' : 'catch_up';
     const dueAtMs = job.data.dueAt === undefined ? await this.#dueOf(job.id, spec) : Date.parse(job.data.dueAt);
-    if (kind === 'due' && spec.missed !== undefined && spec.missed !== 'skip') await this.#catchUp(spec, dueAtMs);
+    // The occurrence that ends a gap sends the catch-ups (they queue behind it); a later one that
+    // comes while catch-ups are still owed is an overlap: they are the session's runs before it.
+    const endsGap = kind === 'due' && spec.missed !== undefined && spec.missed !== 'skip' && (await this.#catchUp(spec, dueAtMs));
     if (!(await this.#claim(spec, dueAtMs, kind))) return;
     try {
-      const { runId } = await this.#p.fleet.submit(spec.sessionId, spec.prompt);
+      if (kind === 'due' && !endsGap && spec.missed !== undefined && spec.missed !== 'skip' && (await this.#owedBefore(spec, dueAtMs))) {
+        throw new CodeError('SESSION_BUSY', `schedule '${spec.name}': catch-ups of missed occurrences are still owed; they run first`, { details: { sessionId: spec.sessionId } });
+      }
+      const runId = kind === 'catch_up' ? await this.#submitBehind(spec, dueAtMs) : (await this.#p.fleet.submit(spec.sessionId, spec.prompt)).runId;
       await this.#settle(spec, dueAtMs, kind, { status: 'submitted', runId });
     } catch (error) {
       const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'INTERNAL_ERROR';
       const failure = { code, message: error instanceof Error ? error.message : String(error) };
-      if (code === 'SESSION_BUSY' && kind === 'catch_up') {
-        // A catch-up waits for the run before it: the claim goes, pg-boss retries the job later.
+      if (kind === 'catch_up' && (code === 'SESSION_BUSY' || code === 'SESSION_CLOSED')) {
+        // A catch-up is owed, never dropped: this delivery gave up waiting (the host stops, or the
+        // run before it outlasted the wait), the claim goes and pg-boss delivers the job again.
         await this.#p.db.query('DELETE FROM a3s_fleet_schedule_occurrences WHERE schedule_key = $1 AND due_at = $2 AND host = $3', [this.#key(spec), new Date(dueAtMs), this.#p.host]);
         throw error;
       }
       await this.#settle(spec, dueAtMs, kind, { status: code === 'SESSION_BUSY' ? 'skipped' : 'failed', error: failure });
     }
+  }
+
+  /**
+   * A catch-up's submit, queued behind the session's current run and behind the schedule's older
+   * owed catch-ups: it waits (in this delivery) until neither is there, then submits. The wait is
+   * what keeps catch-ups from starving when each run outlasts the interval: due occurrences meanwhile
+   * are skipped as overlap (see #owedBefore), so the session's next free moment is the catch-up's.
+   */
+  async #submitBehind(spec: FleetScheduleSpec, dueAtMs: number): Promise<string> {
+    const deadline = Date.now() + CATCH_UP_WAIT_MS;
+    for (;;) {
+      if (this.#stopping !== null) throw new CodeError('SESSION_CLOSED', `schedule '${spec.name}': the host stops; the catch-up is delivered again`);
+      if (!(await this.#owedBefore(spec, dueAtMs))) {
+        try {
+          return (await this.#p.fleet.submit(spec.sessionId, spec.prompt)).runId;
+        } catch (error) {
+          if (!CodeError.hasCode(error, 'SESSION_BUSY') || Date.now() >= deadline) throw error;
+        }
+      } else if (Date.now() >= deadline) {
+        throw new CodeError('SESSION_BUSY', `schedule '${spec.name}': older catch-ups are still owed`, { details: { sessionId: spec.sessionId } });
+      }
+      await new Promise((resolve) => setTimeout(resolve, CATCH_UP_POLL_MS));
+    }
+  }
+
+  /** Whether catch-ups of `spec` due before `beforeMs` are still owed (their jobs not yet done). */
+  async #owedBefore(spec: FleetScheduleSpec, beforeMs: number): Promise<boolean> {
+    const found = await this.#p.db.query(
+      `SELECT 1 FROM ${this.#p.schema}.job WHERE name = $1 AND starts_with(singleton_key, $2) AND state IN ('created', 'retry', 'active') AND (data->>'dueAt')::timestamptz < $3 LIMIT 1`,
+      [this.#p.queue, `${scheduleKey(spec.name)}@`, new Date(beforeMs)],
+    );
+    return found.rows.length > 0;
   }
 
   #key(spec: FleetScheduleSpec): string {
@@ -348,18 +392,19 @@ class ServedSchedules {
    * (`all`), each sent as a job with a deterministic singleton key. One decision per gap (at its
    * end), so `once` is one. Nothing before the first occurrence ever recorded.
    */
-  async #catchUp(spec: FleetScheduleSpec, untilMs: number): Promise<void> {
+  async #catchUp(spec: FleetScheduleSpec, untilMs: number): Promise<boolean> {
     const { db, boss, queue } = this.#p;
     const last = await db.query<{ due_at: Date | string | null }>('SELECT max(due_at) AS due_at FROM a3s_fleet_schedule_occurrences WHERE schedule_key = $1', [this.#key(spec)]);
     const lastAt = last.rows[0]?.due_at;
-    if (lastAt === null || lastAt === undefined) return;
+    if (lastAt === null || lastAt === undefined) return false;
     const from = new Date(lastAt).getTime();
     const until = untilMs;
     const limit = spec.missed === 'once' ? 1 : (spec.missedLimit ?? DEFAULT_MISSED_LIMIT);
     const due: number[] = [];
     // pg-boss's own reading of the expression, a page at a time from the last recorded occurrence.
     for (let cursor = new Date(from); cursor.getTime() < until; ) {
-      const page = boss.previewSchedule(spec.cron, { tz: 'UTC', from: cursor, count: 1000 });
+      // Pages of 100: pg-boss gives up on a page it cannot compute in 1 s (a yearly cron's 1000 take longer).
+      const page = boss.previewSchedule(spec.cron, { tz: 'UTC', from: cursor, count: 100 });
       const last = page.at(-1);
       if (last === undefined) break;
       for (const at of page) if (at.getTime() < until) due.push(at.getTime());
@@ -370,6 +415,7 @@ class ServedSchedules {
       const iso = new Date(at).toISOString();
       await boss.send(queue, { schedule: spec.name, dueAt: iso }, { singletonKey: `${scheduleKey(spec.name)}@${iso}`, retryLimit: 1000, retryDelay: OCCURRENCE_RETRY_SECONDS });
     }
+    return due.length > 0;
   }
 
   /**
