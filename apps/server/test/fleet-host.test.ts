@@ -189,6 +189,16 @@ describe.concurrent('fleet web host: two API processes, two workers, one Postgre
     const done = await json<FleetRunBody & { text: string }>(b, `/api/sessions/${id}/runs/${run.id}`);
     expect(done).toMatchObject({ status: 'completed', text: 'Approved and done.', fleet: { status: 'completed', attempts: 1 } });
     expect(['worker-1', 'worker-2']).toContain(done.fleet.workerId);
+    // Paged from the journal's event table on the other process, as the single host pages a run's events.
+    type Page = { events: { type: string; metadata: { sequence: number } }[]; firstAvailableSequence: number; nextAfterSequence: number | null; retentionGap: boolean; hasMore: boolean };
+    const first = await json<Page>(b, `/api/sessions/${id}/runs/${run.id}/events?limit=3`);
+    expect(first).toMatchObject({ firstAvailableSequence: 1, nextAfterSequence: 3, retentionGap: false, hasMore: true });
+    const rest = await json<Page>(b, `/api/sessions/${id}/runs/${run.id}/events?after=${String(first.nextAfterSequence)}`);
+    expect(rest).toMatchObject({ hasMore: false, nextAfterSequence: seqs.length });
+    expect([...first.events, ...rest.events].map((e) => [e.metadata.sequence, e.type])).toEqual(messages.filter((m) => m.event !== 'end').map((m) => [Number(m.id), m.event]));
+    expect(await json<Page>(a, `/api/sessions/${id}/runs/${run.id}/events?after=${String(seqs.length)}`)).toMatchObject({ events: [], nextAfterSequence: null, hasMore: false });
+    expect((await call(a, `/api/sessions/${id}/runs/run_unknown/events`)).status).toBe(404);
+    expect((await call(a, `/api/sessions/${id}/runs/${run.id}/events?limit=0`)).status).toBe(400);
 
     // A hanging run, cancelled from the other API process: the stream on the first ends `cancelled`.
     const hanging = await json<FleetRunBody>(a, `/api/sessions/${id}/runs`, { method: 'POST', body: JSON.stringify({ prompt: 'job hang: wait forever' }) });

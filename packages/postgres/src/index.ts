@@ -8,6 +8,7 @@ export { PostgresSessionStore } from './postgres-session-store.js';
 export type { PostgresSessionEntry, PostgresSessionPage, PostgresSessionQuery, PostgresSessionStoreOptions } from './postgres-session-store.js';
 export { createFleet, Fleet, FLEET_QUEUE } from './fleet/fleet.js';
 export type { FleetOptions, FleetWorkHandle } from './fleet/fleet.js';
+export type { FleetEventPage } from './fleet/fleet-events.js';
 export type { FleetAgent, FleetPendingConfirmation, FleetRequest, FleetRun, FleetRunStatus, FleetSession, ReconcileDecision } from './fleet/fleet-types.js';
 export { PgRunJournal } from './fleet/pg-run-journal.js';
 export { DEFAULT_MISSED_LIMIT, MISSED_OCCURRENCE_POLICIES, SCHEDULES_SCHEMA, checkFleetSchedule, schedulesQueue, serveFleetSchedules } from './fleet/fleet-schedules.js';

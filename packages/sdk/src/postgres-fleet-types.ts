@@ -1,4 +1,4 @@
-import type { AgentEvent, SendRequest, SendResult, SessionStore } from '@a3s-lab/code-core';
+import type { AgentEvent, RunEventPage, SendRequest, SendResult, SessionStore } from '@a3s-lab/code-core';
 
 /** Where a fleet run is (see `@a3s-lab/code-postgres`'s `Fleet`). `needs_reconciliation` waits for `reconcile`. */
 export type FleetRunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'needs_reconciliation';
@@ -79,6 +79,8 @@ export interface PostgresFleet {
   work(options?: { readonly concurrency?: number }): Promise<FleetWorkHandle>;
   /** The run's v1 events in sequence order, from any process; ends after the run's last event. */
   events(runId: string, options?: { readonly afterSequence?: number; readonly signal?: AbortSignal }): AsyncIterable<AgentEvent>;
+  /** Up to `limit` (default 256) of the run's events after `afterSequence` as written so far, as a session's `runEventPage`; `null` when the run is unknown. */
+  eventPage(runId: string, options?: { readonly afterSequence?: number; readonly limit?: number }): Promise<RunEventPage | null>;
   /** The run, or `null` when unknown. */
   run(runId: string): Promise<FleetRun | null>;
   /** The runs of one session, oldest first. */

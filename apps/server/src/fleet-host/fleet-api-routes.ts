@@ -59,6 +59,14 @@ export function createFleetApiRoutes(host: FleetHost, options: { readonly maxStr
 
   api.get('/sessions/:id/runs/:runId', async (c) => c.json(await host.run(c.req.param('id'), c.req.param('runId'))));
 
+  api.get('/sessions/:id/runs/:runId/events', async (c) => {
+    knownQuery(c, ['after', 'limit']);
+    const after = cursor(c.req.query('after'), 'after');
+    const limit = cursor(c.req.query('limit'), 'limit');
+    if (limit === 0) throw new ServerError('BAD_REQUEST', 'limit must be at least 1', { field: 'limit' });
+    return c.json(await host.eventPage(c.req.param('id'), c.req.param('runId'), after, limit));
+  });
+
   api.get('/sessions/:id/runs/:runId/stream', async (c) => {
     knownQuery(c, ['after']);
     const id = c.req.param('id');

@@ -1,5 +1,5 @@
 import { CodeError } from '@a3s-lab/code';
-import type { Agent, AgentEvent, FleetPendingConfirmation, FleetRun, PostgresFleet, Session, SessionOptions, SessionStore } from '@a3s-lab/code';
+import type { Agent, AgentEvent, FleetPendingConfirmation, FleetRun, PostgresFleet, RunEventPage, Session, SessionOptions, SessionStore } from '@a3s-lab/code';
 import { ServerError } from '../server-error.js';
 import { SESSION_ID, newSessionId } from '../session-id.js';
 import { sessionPolicyOptions } from '../session-policy-options.js';
@@ -158,6 +158,14 @@ export class FleetHost {
   /** The run's recorded events after `afterSequence`, then the live ones, ending with the run (see `fleet.events`). */
   events(runId: string, afterSequence: number, signal?: AbortSignal): AsyncIterable<AgentEvent> {
     return this.#options.fleet.events(runId, signal === undefined ? { afterSequence } : { afterSequence, signal });
+  }
+
+  /** A page of run `runId`'s events as written so far (the journal's event table), as a single host's `runEventPage`. */
+  async eventPage(id: string, runId: string, afterSequence: number | undefined, limit: number | undefined): Promise<RunEventPage> {
+    await this.fleetRun(id, runId);
+    const page = await this.#options.fleet.eventPage(runId, { ...(afterSequence === undefined ? {} : { afterSequence }), ...(limit === undefined ? {} : { limit }) });
+    if (page === null) throw new ServerError('NOT_FOUND', `no run '${runId}'`, { runId });
+    return page;
   }
 
   /** Cancels run `runId` of session `id` from this process; false when it is over. */

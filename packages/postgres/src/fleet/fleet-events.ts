@@ -58,3 +58,41 @@ export async function* readEvents(reader: EventReader): AsyncGenerator<AgentEven
     await reader.wait(reader.signal);
   }
 }
+
+/** A page of a run's events, in the shape of a session's `runEventPage` (the journal keeps every event: no retention gap). */
+export interface FleetEventPage {
+  readonly events: AgentEvent[];
+  /** Always 1: the event table keeps a run's every event. */
+  readonly firstAvailableSequence: number;
+  /** Pass as `afterSequence` to continue; `null` when the page is empty. */
+  readonly nextAfterSequence: number | null;
+  /** Always false (nothing is evicted). */
+  readonly retentionGap: boolean;
+  readonly hasMore: boolean;
+}
+
+/** Most events one page holds (as a session's `runEventPage`). */
+export const MAX_EVENT_PAGE = 10_000;
+
+/**
+ * Up to `limit` events of the run after `afterSequence` as written so far, or `null` when the run
+ * is unknown. Contiguous: a page stops before a sequence a live run's writer has not committed yet.
+ */
+export async function readEventPage(db: Database, runId: string, afterSequence: number, limit: number): Promise<FleetEventPage | null> {
+  const size = Math.min(limit, MAX_EVENT_PAGE);
+  const page = await db.query<{ status: FleetRunStatus; seq: number | null; event: AgentEvent | null }>(PAGE_SQL, [runId, afterSequence, size + 1]);
+  if (page.rows[0] === undefined) return null;
+  const events: AgentEvent[] = [];
+  let after = afterSequence;
+  let more = false;
+  for (const row of page.rows) {
+    if (row.seq === null || row.event === null || Number(row.seq) !== after + 1) break;
+    if (events.length === size) {
+      more = true;
+      break;
+    }
+    after = Number(row.seq);
+    events.push(row.event);
+  }
+  return { events, firstAvailableSequence: 1, nextAfterSequence: events.length === 0 ? null : after, retentionGap: false, hasMore: more };
+}

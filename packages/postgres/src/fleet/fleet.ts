@@ -11,7 +11,8 @@ import { openDatabase } from '../database.js';
 import type { Database, DatabaseOptions, Listener } from '../database.js';
 import { migrate } from '../migrations.js';
 import { PostgresSessionStore } from '../postgres-session-store.js';
-import { readEvents } from './fleet-events.js';
+import { readEventPage, readEvents } from './fleet-events.js';
+import type { FleetEventPage } from './fleet-events.js';
 import type { FleetAgent, FleetPendingConfirmation, FleetRequest, FleetRun, FleetRunStatus, ReconcileDecision } from './fleet-types.js';
 import { executeRun, setStatus, terminalError } from './fleet-worker.js';
 import type { ActiveRun, WorkerContext } from './fleet-worker.js';
@@ -146,6 +147,18 @@ export class Fleet {
   events(runId: string, options: { readonly afterSequence?: number; readonly signal?: AbortSignal } = {}): AsyncIterable<AgentEvent> {
     this.#open();
     return readEvents({ db: this.#db, runId, afterSequence: options.afterSequence ?? 0, wait: (signal) => this.#waitFor(runId, signal), closed: () => this.#closed !== null, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  }
+
+  /**
+   * Up to `limit` (default 256, at most 10000) of the run's events after `afterSequence` as
+   * written so far, in the shape of a session's `runEventPage`; `null` when the run is unknown.
+   */
+  async eventPage(runId: string, options: { readonly afterSequence?: number; readonly limit?: number } = {}): Promise<FleetEventPage | null> {
+    const after = options.afterSequence ?? 0;
+    const limit = options.limit ?? 256;
+    if (!Number.isSafeInteger(after) || after < 0) throw new CodeError('CONFIG_ERROR', `afterSequence must be a non-negative integer, got ${String(after)}`, { details: { field: 'afterSequence' } });
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new CodeError('CONFIG_ERROR', `limit must be a positive integer, got ${String(limit)}`, { details: { field: 'limit' } });
+    return readEventPage(this.#db, runId, after, limit);
   }
 
   /** The run, or `null` when unknown. */
