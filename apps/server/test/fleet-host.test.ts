@@ -3,7 +3,8 @@
 // the scripted model server of this process. API level: a session created on one API process is
 // run from the other, streamed (v1 SSE) from the first, its confirmation listed and answered on
 // the second, a second run is SESSION_BUSY, a hanging run is cancelled across processes, AG-UI
-// streams a run from the journal too, and a session deleted on one is gone on the other. Browser:
+// streams a run from the journal too, a run's events are paged and a finished run's artifact read
+// on the other process, and a session deleted on one is gone on the other. Browser:
 // a page streams a run through the UI message stream, the worker running it is SIGKILLed while
 // the model call of its second turn is held, and the page's one stream goes on: the other worker
 // resumes the run from its journal (attempts 2) and it completes.
@@ -79,6 +80,7 @@ function scenario(request: RecordedRequest): ScriptedResponse | Promise<Scripted
   if (job === 'approve') return turn === 0 ? { toolCalls: [{ id, name: 'bash', input: { command: 'echo approved-ran' } }] } : { text: 'Approved and done.' };
   if (job === 'hang') return hangResponse();
   if (job === 'agui') return { text: ['AG-UI over ', 'the fleet.'] };
+  if (job === 'big') return turn === 0 ? { toolCalls: [{ id, name: 'bash', input: { command: "head -c 150000 /dev/zero | tr '\\0' x" } }] } : { text: 'It is big.' };
   if (job === 'kill') {
     killTurns.push(turn);
     if (turn === 0) return { text: 'Reading the notes. ', toolCalls: [{ id, name: 'read', input: { file_path: 'notes.txt' } }] };
@@ -221,6 +223,19 @@ describe.concurrent('fleet web host: two API processes, two workers, one Postgre
     expect(types.at(-1)).toBe('RUN_FINISHED');
     expect(agui.filter((m) => m.data.includes('TEXT_MESSAGE_CONTENT')).map((m) => (JSON.parse(m.data) as { delta: string }).delta).join('')).toBe('AG-UI over the fleet.');
     expect((await json<{ tools: { name: string }[] }>(a, `/api/sessions/${id}/tools`)).tools.map((t) => t.name)).toContain('bash');
+    // An artifact of a finished run (too large to inline), read on the other process from the session as its worker saved it.
+    const big = await json<FleetRunBody>(a, `/api/sessions/${id}/runs`, { method: 'POST', body: JSON.stringify({ prompt: 'job big: print a lot' }) });
+    const bigEvents = await collectSse(await call(a, `/api/sessions/${id}/runs/${big.id}/stream`), (m) => {
+      if (m.event === 'confirmation_required') void json(b, `/api/sessions/${id}/confirmations/toolu_big_0`, { method: 'POST', body: JSON.stringify({ approved: true }) });
+      return m.event === 'end';
+    });
+    const uri = (JSON.parse(bigEvents.find((m) => m.event === 'tool_end')?.data ?? '{}') as { payload?: { artifacts?: string[] } }).payload?.artifacts?.[0] ?? '';
+    expect(uri).toMatch(/^a3s:\/\/tool-output\/bash\//);
+    const artifact = await json<{ content: string; uri: string }>(b, `/api/sessions/${id}/artifacts?uri=${encodeURIComponent(uri)}`);
+    expect(artifact).toMatchObject({ uri });
+    expect(artifact.content).toContain('x'.repeat(150_000));
+    expect((await call(b, `/api/sessions/${id}/artifacts?uri=a3s%3A%2F%2Fnope`)).status).toBe(404);
+    expect((await call(b, `/api/sessions/${id}/artifacts`)).status).toBe(400);
     // Deleted from either process: gone for both.
     expect(await json(b, `/api/sessions/${id}?delete=true`, { method: 'DELETE' })).toEqual({ closed: true, deleted: true });
     expect((await call(a, `/api/sessions/${id}`)).status).toBe(404);

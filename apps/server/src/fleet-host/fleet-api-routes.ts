@@ -98,5 +98,14 @@ export function createFleetApiRoutes(host: FleetHost, options: { readonly maxStr
     return c.json({ answered: true, approved: body.approved });
   });
 
+  api.get('/sessions/:id/artifacts', async (c) => {
+    knownQuery(c, ['uri']);
+    const uri = c.req.query('uri');
+    if (uri === undefined || uri.length === 0) throw new ServerError('BAD_REQUEST', 'uri is required', { field: 'uri' });
+    const artifact = await host.artifact(c.req.param('id'), uri);
+    if (artifact === null) throw new ServerError('NOT_FOUND', `no artifact '${uri}'`, { uri });
+    return c.json(artifact);
+  });
+
   return api;
 }

@@ -112,6 +112,20 @@ export class FleetHost {
   }
 
   /**
+   * Artifact `uri` of session `id` as its last save holds it (a worker saves the session when a
+   * run ends: the artifacts of finished runs); `null` when it has no such artifact.
+   */
+  async artifact(id: string, uri: string): Promise<ReturnType<Session['getArtifact']>> {
+    await this.session(id);
+    const session = await this.#options.agent.resumeSessionAsync(id, { ...this.sessionOptions(), sessionStore: this.#options.store, autoSave: false });
+    try {
+      return session.getArtifact(uri);
+    } finally {
+      await session.closeAsync();
+    }
+  }
+
+  /**
    * Closes session `id`: cancels its queued or running run; with `remove`, deletes it from the
    * store too (SESSION_BUSY while the cancelled run has not ended yet). False when the store has
    * no such session.
