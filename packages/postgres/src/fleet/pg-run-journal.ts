@@ -4,9 +4,9 @@ import type { AgentEvent, JournaledAnswer, JournaledToolCall, LlmStreamEvent, Ru
 import type { Database } from '../database.js';
 import type { FleetRunStatus } from './fleet-types.js';
 import { decodeJson, encodeJson } from './json-codec.js';
+import { END_STATEMENT, eventsStatement, stepStatement } from './pg-run-journal-sql.js';
 
-/** Channel every events write notifies (payload: the run id). */
-export const EVENTS_CHANNEL = 'a3s_fleet_events';
+export { EVENTS_CHANNEL } from './pg-run-journal-sql.js';
 
 type StepKind = 'model' | 'tool_start' | 'tool_outcome' | 'tool_reconciled' | 'tool_retry' | 'confirmation_request' | 'confirmation_answer' | 'result';
 
@@ -211,17 +211,7 @@ export class PgRunJournal implements RunJournal {
         try {
           const base = this.#base;
           const result = await this.#db.query<{ owned: number }>(
-            `WITH owner AS (${ownerSql(base, '$7')}), ev AS (
-               INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
-               SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($3::jsonb) AS e(seq integer, event jsonb)
-               RETURNING seq
-             ), st AS (
-               INSERT INTO a3s_fleet_steps (run_id, step, key, kind, value, attempt)
-               SELECT $1, (SELECT coalesce(max(step), 0) + 1 FROM a3s_fleet_steps WHERE run_id = $1), $4, $5, $6::jsonb, $2 FROM owner
-               RETURNING step
-             )
-             SELECT (SELECT count(*) FROM owner)::int AS owned,
-                    CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`,
+            stepStatement(base),
             [this.runId, this.attempt, JSON.stringify(events), key, kind, text, ...(base === null ? [] : [base])],
           );
           if (Number(result.rows[0]?.owned ?? 0) === 0) throw await this.#lostError();
@@ -244,12 +234,7 @@ export class PgRunJournal implements RunJournal {
       if (events.length === 0) return;
       const base = this.#base;
       const result = await this.#db.query<{ owned: number }>(
-        `WITH owner AS (${ownerSql(base, '$4')}), ev AS (
-           INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
-           SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($3::jsonb) AS e(seq integer, event jsonb)
-           RETURNING seq
-         )
-         SELECT (SELECT count(*) FROM owner)::int AS owned, CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`,
+        eventsStatement(base),
         [this.runId, this.attempt, JSON.stringify(events), ...(base === null ? [] : [base])],
       );
       if (Number(result.rows[0]?.owned ?? 0) === 0) throw await this.#lostError();
@@ -306,17 +291,7 @@ export class PgRunJournal implements RunJournal {
       const events = this.#takeEvents();
       const final = end.status === 'completed' || end.status === 'failed' || end.status === 'cancelled';
       const result = await this.#db.query<{ owned: number }>(
-        `WITH owner AS (
-           UPDATE a3s_fleet_runs SET status = $3, result = $4::jsonb, error = $5::jsonb, reconciliation = $6::jsonb, updated_at = now(),
-                  finished_at = CASE WHEN $7::boolean THEN now() END, base_snapshot = coalesce($9::text, base_snapshot)
-            WHERE run_id = $1 AND attempts = $2 AND status = 'running'
-           RETURNING run_id
-         ), ev AS (
-           INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
-           SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($8::jsonb) AS e(seq integer, event jsonb)
-           RETURNING seq
-         )
-         SELECT (SELECT count(*) FROM owner)::int AS owned, CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`,
+        END_STATEMENT,
         [this.runId, this.attempt, end.status, jsonOrNull(end.result), jsonOrNull(end.error), jsonOrNull(end.reconciliation), final, JSON.stringify(events), this.#base],
       );
       if (Number(result.rows[0]?.owned ?? 0) === 0) throw await this.#lostError();
@@ -333,15 +308,6 @@ export interface RunEnd {
   readonly reconciliation?: unknown;
 }
 
-/**
- * The lease check of a step or events write: the run row locked while this attempt owns it; an
- * UPDATE (its own lock and re-check) when the attempt's base snapshot rides along as `param`.
- */
-function ownerSql(base: string | null, param: string): string {
-  return base === null
-    ? "SELECT run_id FROM a3s_fleet_runs WHERE run_id = $1 AND attempts = $2 AND status = 'running' FOR UPDATE"
-    : `UPDATE a3s_fleet_runs SET base_snapshot = ${param} WHERE run_id = $1 AND attempts = $2 AND status = 'running' RETURNING run_id`;
-}
 
 function jsonOrNull(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);

@@ -1,0 +1,58 @@
+// The statements of a fleet run's journal (pg-run-journal.ts): each write is one statement, one
+// round trip, fenced by the attempt's ownership of the run.
+/** Channel every events write notifies (payload: the run id). */
+export const EVENTS_CHANNEL = 'a3s_fleet_events';
+
+/**
+ * The lease check of a step or events write: the run row locked while this attempt owns it; an
+ * UPDATE (its own lock and re-check) when the attempt's base snapshot rides along as `param`.
+ */
+function ownerSql(base: string | null, param: string): string {
+  return base === null
+    ? "SELECT run_id FROM a3s_fleet_runs WHERE run_id = $1 AND attempts = $2 AND status = 'running' FOR UPDATE"
+    : `UPDATE a3s_fleet_runs SET base_snapshot = ${param} WHERE run_id = $1 AND attempts = $2 AND status = 'running' RETURNING run_id`;
+}
+
+/**
+ * A step: the lease check (the run row, locked), the pending events ($3), the step ($4 key, $5
+ * kind, $6 value) numbered after the run's last one, the readers' notification; $7 the base snapshot.
+ */
+export function stepStatement(base: string | null): string {
+  return `WITH owner AS (${ownerSql(base, '$7')}), ev AS (
+               INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
+               SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($3::jsonb) AS e(seq integer, event jsonb)
+               RETURNING seq
+             ), st AS (
+               INSERT INTO a3s_fleet_steps (run_id, step, key, kind, value, attempt)
+               SELECT $1, (SELECT coalesce(max(step), 0) + 1 FROM a3s_fleet_steps WHERE run_id = $1), $4, $5, $6::jsonb, $2 FROM owner
+               RETURNING step
+             )
+             SELECT (SELECT count(*) FROM owner)::int AS owned,
+                    CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`;
+}
+
+/** Pending events alone ($3), fenced like a step; $4 the base snapshot. */
+export function eventsStatement(base: string | null): string {
+  return `WITH owner AS (${ownerSql(base, '$4')}), ev AS (
+           INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
+           SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($3::jsonb) AS e(seq integer, event jsonb)
+           RETURNING seq
+         )
+         SELECT (SELECT count(*) FROM owner)::int AS owned, CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`;
+}
+
+/**
+ * The run's end: the fenced update of the run row (the UPDATE's own lock and re-check stand in for
+ * `FOR UPDATE`), the pending events ($8) and the readers' notification, committed together.
+ */
+export const END_STATEMENT = `WITH owner AS (
+           UPDATE a3s_fleet_runs SET status = $3, result = $4::jsonb, error = $5::jsonb, reconciliation = $6::jsonb, updated_at = now(),
+                  finished_at = CASE WHEN $7::boolean THEN now() END, base_snapshot = coalesce($9::text, base_snapshot)
+            WHERE run_id = $1 AND attempts = $2 AND status = 'running'
+           RETURNING run_id
+         ), ev AS (
+           INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
+           SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($8::jsonb) AS e(seq integer, event jsonb)
+           RETURNING seq
+         )
+         SELECT (SELECT count(*) FROM owner)::int AS owned, CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`;
