@@ -1,7 +1,10 @@
 import { CodeError } from '@a3s-lab/code-core';
-import type { ToolSourceBinding, ToolSurface } from '@a3s-lab/code-core';
+import type { ToolSource, ToolSourceBinding, ToolSurface } from '@a3s-lab/code-core';
+import type { AgentSession } from '@a3s-lab/code-runtime';
 import { loadMcp } from './load-mcp.js';
+import type { McpToolSourceHandle } from './mcp-tool-source-handle.js';
 import type { SessionMcpBinding } from './session-mcp-binding.js';
+import { sessionToolSurface } from './session-tool-surface.js';
 
 /**
  * What the agent's tool sources keep for one SDK session: their bindings (closed with the
@@ -47,5 +50,26 @@ export class SessionExtensions {
       await Promise.all(this.#bindings.map((binding) => binding.close().catch(() => undefined)));
     })();
     return this.#closing;
+  }
+}
+
+/**
+ * Attaches an agent's tool sources to a new session's surface: the host's `sources`, then the
+ * config's global MCP servers (`mcp`, null when the session does not inherit them). A source that
+ * fails to attach closes what was attached and the core session, then rethrows.
+ */
+export function attachToolSources(core: AgentSession, sources: readonly ToolSource[], globalMcp: McpToolSourceHandle | null): SessionExtensions {
+  const surface = sessionToolSurface(core);
+  const bindings: ToolSourceBinding[] = [];
+  try {
+    for (const source of sources) bindings.push(source.attach(surface));
+    const mcp = globalMcp?.attach(surface) ?? null;
+    if (mcp !== null) bindings.push(mcp);
+    return new SessionExtensions(surface, bindings, mcp);
+  } catch (error) {
+    // A source that fails to attach must not leave a half-built session (or its servers) behind.
+    for (const binding of bindings) void binding.close().catch(() => undefined);
+    void core.close();
+    throw error;
   }
 }
