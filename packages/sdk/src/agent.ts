@@ -28,7 +28,7 @@ import { createSearchEngines, createWebServices } from './web-services.js';
 import type { SearchEngineSet } from './web-services.js';
 import { checkAgentTelemetry, mergeTelemetryOptions } from './session-telemetry-options.js';
 import type { AgentCreateOptions, ServeAgentDirOptions } from './agent-options.js';
-import { directoryAgentOptions, resolveNamedAgent } from './named-agent.js';
+import { actingAgentOptions, directoryAgentOptions, resolveNamedAgent } from './named-agent.js';
 import { serveAgentDirectory } from './serve-agent-directory.js';
 import { buildChildSession } from './child-session.js';
 import { configSessionDefaults } from './config-session-defaults.js';
@@ -36,7 +36,7 @@ import { directoryAgentConfig } from './directory-agent-config.js';
 import { checkWorkerModel, configForModel } from './model-config.js';
 import { opened, publishInitially } from './session-initial-publish.js';
 import { prepareReplacement } from './session-replacement.js';
-import { loadSnapshot, loadSnapshotSync } from './session-snapshot-load.js';
+import { loadSnapshot, loadSnapshotSync, resumeFailure } from './session-snapshot-load.js';
 import { bindSessionWorkspace } from './session-workspace-binding.js';
 import { sessionSecurity } from './session-security.js';
 
@@ -202,19 +202,7 @@ export class Agent {
   }
 
   #openAs(workspace: string, agent: SubagentDefinition, options: SessionOptions): Session {
-    const policy = options.permissionPolicy ?? agent.permissions;
-    return this.#open(
-      workspace,
-      {
-        maxToolRounds: agent.maxSteps,
-        ...(agent.model === undefined ? {} : { model: agent.model }),
-        ...options,
-        instructions: options.instructions === undefined ? agent.prompt : `${agent.prompt}\n\n${options.instructions}`,
-        ...(policy === undefined ? {} : { permissionPolicy: policy }),
-      },
-      undefined,
-      agent,
-    );
+    return this.#open(workspace, actingAgentOptions(agent, options), undefined, agent);
   }
 
   /** What the session recipe needs from this agent. */
@@ -236,18 +224,14 @@ export class Agent {
     const store = this.#storeFor(options);
     // A session of this agent closed without waiting (`close()`) may still be publishing.
     await Promise.all([...this.#sessions].filter((s) => s.id === sessionId).map((s) => (s.closed ? sessionRuntime(s).close() : s.flushSaves()).catch(() => undefined)));
-    const snapshot = await loadSnapshot(store, sessionId, () => store.load(sessionId));
+    const snapshot = await loadSnapshot(store, sessionId);
     return this.#resume(store, snapshot, options);
   }
 
   /** Synchronous {@link resumeSessionAsync}; needs a store with synchronous loading (memory, file). */
   resumeSession(sessionId: string, options: SessionOptions = {}): Session {
     const store = this.#storeFor(options);
-    const loadSync = store.loadSync?.bind(store);
-    if (loadSync === undefined || !store.capabilities.synchronousLoad) {
-      throw new CodeError('SESSION_INITIALIZATION_ERROR', `store '${store.name}' cannot load synchronously: use resumeSessionAsync()`, { details: { store: store.name, sessionId } });
-    }
-    const snapshot = loadSnapshotSync(store, sessionId, () => loadSync(sessionId));
+    const snapshot = loadSnapshotSync(store, sessionId);
     return this.#resume(store, snapshot, options);
   }
 
@@ -271,11 +255,7 @@ export class Agent {
     try {
       return this.#open(snapshot.workspace, { ...saved, ...options, sessionId: snapshot.sessionId, sessionStore: store }, snapshot);
     } catch (error) {
-      if (CodeError.isInstance(error) && error.code === 'SESSION_CONFIGURATION_ERROR') throw error;
-      throw new CodeError('SESSION_INITIALIZATION_ERROR', `cannot resume session '${snapshot.sessionId}' from store '${store.name}': ${error instanceof Error ? error.message : String(error)}`, {
-        details: { store: store.name, sessionId: snapshot.sessionId },
-        cause: error,
-      });
+      throw resumeFailure(store, snapshot, error);
     }
   }
 

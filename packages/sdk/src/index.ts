@@ -6,7 +6,7 @@ export type { SkippedSkill } from './load-skills.js';
 export { AgentDirHandle } from './agent-dir-server.js';
 export type { ScheduleClock, ScheduleFire } from './agent-dir-server.js';
 export { Session } from './session.js';
-export type { GenerateObjectOptions, GitOptions, GlobOptions, GrepOptions, ReadFileOptions } from './session.js';
+export type { GenerateObjectOptions, GitOptions, GlobOptions, GrepOptions, ReadFileOptions } from './session-helper-options.js';
 export type { TaskResult, ToolResult } from './tool-result-view.js';
 export type { FromJsonSchema } from '@a3s-lab/code-core';
 export { createLlmClient } from './create-llm-client.js';

@@ -31,6 +31,18 @@ export function directoryAgentOptions(directory: AgentDirectory, options: Sessio
   return { ...options, instructions: options.instructions === undefined ? directory.instructions : `${directory.instructions}\n\n${options.instructions}`, inlineSkills: [...(options.inlineSkills ?? []), ...directorySkills(directory)] };
 }
 
+/** The options of a top-level session acting as `agent`: its step limit, model, prompt first and permissions under `options`. */
+export function actingAgentOptions(agent: SubagentDefinition, options: SessionOptions): SessionOptions {
+  const policy = options.permissionPolicy ?? agent.permissions;
+  return {
+    maxToolRounds: agent.maxSteps,
+    ...(agent.model === undefined ? {} : { model: agent.model }),
+    ...options,
+    instructions: options.instructions === undefined ? agent.prompt : `${agent.prompt}\n\n${options.instructions}`,
+    ...(policy === undefined ? {} : { permissionPolicy: policy }),
+  };
+}
+
 function findAgentDirectory(agentDirs: readonly string[], name: string): string | undefined {
   if (!/^[A-Za-z0-9._-]+$/.test(name) || name === '.' || name === '..') return undefined;
   for (const root of agentDirs) {

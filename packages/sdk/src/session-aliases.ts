@@ -1,14 +1,16 @@
 import { CodeError } from '@a3s-lab/code-core';
 import type { Attachment, EventStream, SendRequest, SendResult } from '@a3s-lab/code-core';
 import type { McpServerConfig, McpTransportConfig } from './mcp-types.js';
+import type { GitOptions } from './session-helper-options.js';
 import type { ToolResult } from './tool-result-view.js';
 
-/** The `git` helper's subcommands (`GitOptions['command']`). */
-type GitCommand = 'status' | 'log' | 'diff' | 'branch' | 'checkout' | 'stash' | 'remote' | 'worktree';
+/** The `git` helper's subcommands. */
+type GitCommand = GitOptions['command'];
 
 /**
  * The compatibility names the spec keeps (the original package's forms), all in one place: each
- * is one call of the session's own method. `Session` extends this class; hosts use `Session`.
+ * is one call of the session's own method. `Session` extends this class (through
+ * `SessionFeatureCalls`); hosts use `Session`.
  */
 export abstract class SessionAliases {
   abstract get id(): string;

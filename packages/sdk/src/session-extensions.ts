@@ -2,8 +2,10 @@ import { CodeError } from '@a3s-lab/code-core';
 import type { ToolSource, ToolSourceBinding, ToolSurface } from '@a3s-lab/code-core';
 import type { AgentSession } from '@a3s-lab/code-runtime';
 import { loadMcp } from './load-mcp.js';
+import type { McpServerConfig, McpServerStatus, McpToolChanges } from './mcp-types.js';
 import type { McpToolSourceHandle } from './mcp-tool-source-handle.js';
 import type { SessionMcpBinding } from './session-mcp-binding.js';
+import { sandboxMcpTransport } from './session-sandbox.js';
 import { sessionToolSurface } from './session-tool-surface.js';
 
 /**
@@ -43,6 +45,34 @@ export class SessionExtensions {
     return this.#mcp;
   }
 
+  /** Connects a session MCP server (`Session.addMcp`); a stdio server with `transport.sandbox` starts inside bubblewrap (host-only). */
+  async addMcp(config: McpServerConfig): Promise<number> {
+    return (await this.mcp()).addMcp(await sandboxMcpTransport(config));
+  }
+
+  /** Disconnects a session MCP server (`Session.removeMcp`): false without one; SESSION_CLOSED when there is no binding and the session is closed. */
+  removeMcp(name: string, sessionClosed: boolean): Promise<boolean> {
+    if (this.#mcp === null) {
+      if (sessionClosed) throw closedError();
+      return Promise.resolve(false);
+    }
+    return this.#mcp.removeMcp(name);
+  }
+
+  /** Every MCP server the session sees (`Session.mcps`); none before a binding exists. */
+  mcps(): McpServerStatus[] {
+    return this.#mcp?.mcps() ?? [];
+  }
+
+  /** Accepts a server's pending tool changes (`Session.acceptMcpToolChanges`): MCP_ERROR `unknown_server` without a binding, SESSION_CLOSED when the session is closed. */
+  acceptMcpToolChanges(name: string, sessionClosed: boolean): McpToolChanges | null {
+    if (this.#mcp === null) {
+      if (sessionClosed) throw closedError();
+      throw new CodeError('MCP_ERROR', `MCP server '${name}': this session has no MCP server of that name`, { details: { reason: 'unknown_server', server: name } });
+    }
+    return this.#mcp.acceptMcpToolChanges(name);
+  }
+
   /** Closes every binding (MCP clients, stdio server processes). Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
@@ -51,6 +81,10 @@ export class SessionExtensions {
     })();
     return this.#closing;
   }
+}
+
+function closedError(): CodeError {
+  return new CodeError('SESSION_CLOSED', 'session is closed; MCP servers cannot be changed');
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { LlmMessage, SkillDefinition, ActiveTool, Attachment, AgentEvent, Artifact, EventStream, HookConfig, HookEventName, HookHandler, HookMatcher, PendingConfirmation, RunEventPage, RunRecord, SendRequest, SendResult, PlanItem, SessionSnapshotV1, SessionStateV1, SlashCommandHandler, SlashCommandInfo, SessionStore, ToolDefinition, AnyTool, SubagentDefinition, SubagentFanOutOptions, SubagentTaskRequest, VerificationCommand, VerificationReportV1, VerificationSummary, WorkerAgentSpec } from '@a3s-lab/code-core';
+import type { LlmMessage, ActiveTool, Attachment, AgentEvent, Artifact, EventStream, HookConfig, HookEventName, HookHandler, HookMatcher, PendingConfirmation, RunEventPage, RunRecord, SendRequest, SendResult, SessionSnapshotV1, SessionStateV1, SessionStore, ToolDefinition, AnyTool } from '@a3s-lab/code-core';
 import type { AgentSession } from '@a3s-lab/code-runtime';
 import { CodeError } from '@a3s-lab/code-core';
 import type { McpServerConfig, McpServerStatus, McpToolChanges } from './mcp-types.js';
@@ -6,55 +6,13 @@ import { toProgramArgs } from '@a3s-lab/code-ptc';
 import type { ProgramOptions } from '@a3s-lab/code-ptc';
 import { SessionExtensions } from './session-extensions.js';
 import { sessionToolSurface } from './session-tool-surface.js';
-import { throwIfFailed, toSdkToolResult, toTaskResult } from './tool-result-view.js';
-import { execOutputText } from '@a3s-lab/code-tools';
+import { toSdkToolResult } from './tool-result-view.js';
 import type { FromJsonSchema } from '@a3s-lab/code-core';
 import type { SandboxStatus } from '@a3s-lab/code-core';
-import { sandboxMcpTransport } from './session-sandbox.js';
-import type { TaskResult, ToolResult } from './tool-result-view.js';
-import { SessionAliases } from './session-aliases.js';
-
-/** Options of `readFile`. */
-export interface ReadFileOptions {
-  /** 0-based first line. */
-  readonly offset?: number;
-  /** Number of lines (1..2000). */
-  readonly limit?: number;
-}
-
-/** Options of `grep`. */
-export interface GrepOptions {
-  readonly path?: string;
-  readonly glob?: string;
-  readonly context?: number;
-  readonly caseInsensitive?: boolean;
-  readonly outputMode?: 'content' | 'files_with_matches' | 'count' | 'summary';
-  readonly limit?: number;
-  readonly cursor?: string;
-}
-
-/** Options of `glob`. */
-export interface GlobOptions {
-  readonly path?: string;
-  readonly limit?: number;
-  readonly cursor?: string;
-  readonly sort?: 'backend' | 'path';
-}
-
-/** Options of `generateObject`. */
-export interface GenerateObjectOptions {
-  readonly schemaName?: string;
-  readonly mode?: 'tool' | 'prompt' | 'auto' | 'strict' | 'json';
-  readonly maxRepairAttempts?: number;
-  readonly instructions?: string;
-}
-
-/** Options of the `git` helper's object form. */
-export interface GitOptions {
-  readonly command: 'status' | 'log' | 'diff' | 'branch' | 'checkout' | 'stash' | 'remote' | 'worktree';
-  readonly subcommand?: string;
-  readonly [arg: string]: unknown;
-}
+import type { ToolResult } from './tool-result-view.js';
+import { SessionFeatureCalls } from './session-feature-calls.js';
+import type { GenerateObjectOptions, GitOptions, GlobOptions, GrepOptions, ReadFileOptions } from './session-helper-options.js';
+import { bashText, generateObjectValue, globPaths, grepText, readFileText } from './session-direct-helpers.js';
 
 /**
  * A session of the `@a3s-lab/code` SDK: one conversation bound to one workspace. Conversation
@@ -62,14 +20,14 @@ export interface GitOptions {
  * host control-plane calls that skip permission and confirmation but keep hooks, budget,
  * timeouts, cancellation and redaction, and never touch the transcript.
  */
-export class Session extends SessionAliases {
+export class Session extends SessionFeatureCalls {
   readonly #core: AgentSession;
   readonly #onClosed: ((session: Session) => void) | undefined;
   readonly #extensions: SessionExtensions;
 
   /** @internal created by `Agent`. */
   constructor(core: AgentSession, onClosed?: (session: Session) => void, extensions?: SessionExtensions) {
-    super();
+    super(core.features);
     this.#core = core;
     this.#onClosed = onClosed;
     this.#extensions = extensions ?? new SessionExtensions(sessionToolSurface(core));
@@ -135,15 +93,7 @@ export class Session extends SessionAliases {
 
   /** A file's text (whole, or `limit` lines from `offset`). Rejects with TOOL_ERROR when it cannot be read. */
   async readFile(path: string, options: ReadFileOptions = {}): Promise<string> {
-    const result = await this.#core.tool('read', { file_path: path, ...options, format: 'raw' });
-    throwIfFailed(result);
-    // Text beyond the kernel's inline bound is kept whole in an artifact: return that.
-    const bounds = result.metadata?.['output_bounds'] as { artifact?: unknown; artifact_truncated?: unknown } | undefined;
-    if (typeof bounds?.artifact === 'string' && bounds.artifact_truncated !== true) {
-      const artifact = this.#core.getArtifact(bounds.artifact);
-      if (artifact !== null) return artifact.content;
-    }
-    return result.output;
+    return readFileText(this.#core, path, options);
   }
 
   /** Writes a file (parents created). */
@@ -184,31 +134,12 @@ export class Session extends SessionAliases {
    * `limit` or `cursor` given, only that page).
    */
   async glob(pattern: string, options: GlobOptions = {}): Promise<string[]> {
-    const single = options.limit !== undefined || options.cursor !== undefined;
-    const paths: string[] = [];
-    let cursor = options.cursor;
-    for (;;) {
-      const result = await this.#core.tool('glob', { pattern, ...options, ...(single ? {} : { limit: MAX_GLOB_PAGE }), ...(cursor === undefined ? {} : { cursor }) });
-      throwIfFailed(result);
-      const count = typeof result.metadata?.['count'] === 'number' ? result.metadata['count'] : 0;
-      paths.push(...result.output.split('\n').slice(0, count));
-      const next = result.metadata?.['next_cursor'];
-      if (single || typeof next !== 'string') return paths;
-      cursor = next;
-    }
+    return globPaths(this.#core, pattern, options);
   }
 
   /** Regex search; returns the tool's text output (`path:line:text` lines in content mode). */
   async grep(pattern: string, options: GrepOptions = {}): Promise<string> {
-    const { caseInsensitive, outputMode, ...rest } = options;
-    const result = await this.#core.tool('grep', {
-      pattern,
-      ...rest,
-      ...(caseInsensitive === undefined ? {} : { '-i': caseInsensitive }),
-      ...(outputMode === undefined ? {} : { output_mode: outputMode }),
-    });
-    throwIfFailed(result);
-    return result.output;
+    return grepText(this.#core, pattern, options);
   }
 
   /**
@@ -216,9 +147,7 @@ export class Session extends SessionAliases {
    * non-zero exit still returns the output; a timeout, cancellation or refusal rejects.
    */
   async bash(command: string, options: { readonly timeout?: number } = {}): Promise<string> {
-    const result = await this.#core.tool('bash', { command, ...options });
-    if (result.exitCode !== 0 && result.errorKind !== undefined) throwIfFailed(result);
-    return execOutputText(result.output);
+    return bashText(this.#core, command, options);
   }
 
   /** git: `git({ command: 'status' })`, `git('log', { limit: 5 })`. */
@@ -251,28 +180,6 @@ export class Session extends SessionAliases {
     return this.#core.unregisterTool(name);
   }
 
-  /**
-   * Adds the opt-in `dynamic_workflow` tool: a workflow module's `run(ctx, inputs)` runs in the
-   * PTC sandbox (same limits, governed nested calls) and returns `{ type: 'complete', output }` or
-   * `{ type: 'fail', error }`. Remove it with `unregisterDynamicTool('dynamic_workflow')`. Kept in
-   * the session's snapshot: a resumed session has it again. SESSION_CLOSED after close.
-   */
-  registerDynamicWorkflowRuntime(): void {
-    if (this.closed) throw new CodeError('SESSION_CLOSED', 'session is closed; registerDynamicWorkflowRuntime() rejected');
-    this.#core.features.workflow.enable();
-  }
-
-  // ---- slash commands -----------------------------------------------------------------------
-
-  /** Registers `/name`: typed into `send()` / `stream()`, it runs `handler` instead of a model turn. */
-  registerCommand(name: string, description: string, handler: SlashCommandHandler): void {
-    this.#core.features.commands.register(name, description, handler);
-  }
-
-  /** Every slash command (built-ins: help, tools, model, cost, history, status, compact, clear). */
-  listCommands(): SlashCommandInfo[] {
-    return this.#core.features.commands.list();
-  }
 
   // ---- MCP ----------------------------------------------------------------------------------
 
@@ -286,8 +193,7 @@ export class Session extends SessionAliases {
    *   session server of that name exists, the package is missing), SESSION_CLOSED.
    */
   override async addMcp(config: McpServerConfig): Promise<number> {
-    // A stdio server with `transport.sandbox` starts inside bubblewrap (host-only).
-    return (await this.#extensions.mcp()).addMcp(await sandboxMcpTransport(config));
+    return this.#extensions.addMcp(config);
   }
 
   /**
@@ -296,12 +202,7 @@ export class Session extends SessionAliases {
    * are read-only here).
    */
   async removeMcp(name: string): Promise<boolean> {
-    const mcp = this.#extensions.currentMcp;
-    if (mcp === null) {
-      if (this.closed) throw new CodeError('SESSION_CLOSED', 'session is closed; MCP servers cannot be changed');
-      return false;
-    }
-    return mcp.removeMcp(name);
+    return this.#extensions.removeMcp(name, this.closed);
   }
 
   /**
@@ -311,7 +212,7 @@ export class Session extends SessionAliases {
    * characters removed).
    */
   async mcps(): Promise<McpServerStatus[]> {
-    return this.#extensions.currentMcp?.mcps() ?? [];
+    return this.#extensions.mcps();
   }
 
   /**
@@ -327,12 +228,7 @@ export class Session extends SessionAliases {
    *   of that name; SESSION_CLOSED after close.
    */
   async acceptMcpToolChanges(name: string): Promise<McpToolChanges | null> {
-    const mcp = this.#extensions.currentMcp;
-    if (mcp === null) {
-      if (this.closed) throw new CodeError('SESSION_CLOSED', 'session is closed; MCP servers cannot be changed');
-      throw new CodeError('MCP_ERROR', `MCP server '${name}': this session has no MCP server of that name`, { details: { reason: 'unknown_server', server: name } });
-    }
-    return mcp.acceptMcpToolChanges(name);
+    return this.#extensions.acceptMcpToolChanges(name, this.closed);
   }
 
   // ---- runs ---------------------------------------------------------------------------------
@@ -403,68 +299,11 @@ export class Session extends SessionAliases {
   generateObject<const S extends object>(schema: S, prompt: string, options?: GenerateObjectOptions): Promise<FromJsonSchema<S>>;
   generateObject<T>(schema: object, prompt: string, options?: GenerateObjectOptions): Promise<T>;
   async generateObject(schema: object, prompt: string, options: GenerateObjectOptions = {}): Promise<unknown> {
-    const result = await this.#core.tool('generate_object', {
-      schema,
-      prompt,
-      ...(options.schemaName === undefined ? {} : { schema_name: options.schemaName }),
-      ...(options.mode === undefined ? {} : { mode: options.mode }),
-      ...(options.maxRepairAttempts === undefined ? {} : { max_repair_attempts: options.maxRepairAttempts }),
-      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-    });
-    throwIfFailed(result);
-    return (JSON.parse(result.output) as { object: unknown }).object;
+    return generateObjectValue(this.#core, schema, prompt, options);
   }
 
-  /** The skills of this session (instruction and persona): from `skillDirs`, agent directories and `inlineSkills`. */
-  skills(): SkillDefinition[] {
-    return this.#core.features.skills.list();
-  }
 
-  /** The session's plan (planning phase and `update_plan`), in order; `task_updated` streams it. */
-  plan(): PlanItem[] {
-    return this.#core.features.planning.items();
-  }
-
-  // ---- subagents ----------------------------------------------------------------------------
-
-  /**
-   * Runs one subagent task: `await session.task({ agent: 'explore', description, prompt })`.
-   * The child is a full session on this workspace (its own context, tools and prompt) that can
-   * never do more than this session allows. Resolves with its result (status, text, usage,
-   * transcript) and, as the `task` tool returns it, `name: 'task'`, `exitCode` (0 when
-   * completed), `output` (what the model reads) and `metadataJson`; a failed child is a result
-   * with `status: 'failed'` and `exitCode: 1`, not a rejection.
-   */
-  task(task: SubagentTaskRequest & { readonly background?: boolean }): Promise<TaskResult> {
-    const { background, ...request } = task;
-    if (background !== undefined && background !== false) {
-      throw new CodeError('SESSION_CONFIGURATION_ERROR', "task({ background: true }) is not supported yet: await session.task(...) or run tasks concurrently with session.tasks([...])", { details: { field: 'background' } });
-    }
-    return this.#core.features.subagents.task(request).then(toTaskResult);
-  }
-
-  /**
-   * Runs tasks concurrently (at most `maxParallelTasks` at once); results in request order, each
-   * with the ToolResult fields of {@link task}.
-   */
-  tasks(tasks: readonly SubagentTaskRequest[], options: SubagentFanOutOptions = {}): Promise<TaskResult[]> {
-    return this.#core.features.subagents.tasks(tasks, options).then((results) => results.map(toTaskResult));
-  }
-
-  /**
-   * Registers a worker agent at run time; delegate to it by name through `task`. Returns the
-   * registered definition (its kind's tools and prompt, `maxSteps`, `confirmationInheritance`).
-   */
-  registerWorkerAgent(spec: WorkerAgentSpec): SubagentDefinition {
-    return this.#core.features.subagents.registerWorkerAgent(spec);
-  }
-
-  /** Agents this session can delegate to (built-ins and workers). */
-  agents(): readonly SubagentDefinition[] {
-    return this.#core.features.subagents.agents();
-  }
-
-  // ---- persistence & evidence ---------------------------------------------------------------
+  // ---- persistence --------------------------------------------------------------------------
 
   /**
    * Publishes one `SessionSnapshotV1` generation (conversation, runs and their events,
@@ -491,43 +330,6 @@ export class Session extends SessionAliases {
   /** The store `save()` and `autoSave` publish to. */
   get sessionStore(): SessionStore | null {
     return this.#core.store;
-  }
-
-  /**
-   * Attaches external `a3s.verification_report.v1` documents to the session's evidence. All are
-   * validated first: one bad document rejects with SESSION_ERROR and nothing is recorded.
-   */
-  async recordVerificationReports(reports: readonly unknown[]): Promise<VerificationReportV1[]> {
-    return this.#core.features.verification.record(reports);
-  }
-
-  /**
-   * Runs each command through the governed bash path (permission policy, confirmation and hooks
-   * apply) and records the resulting report: `await session.verifyCommands('release', [{ id,
-   * kind, description, command, required, timeoutMs }])`.
-   */
-  verifyCommands(subject: string, commands: readonly VerificationCommand[]): Promise<VerificationReportV1> {
-    return this.#core.features.verification.verifyCommands(subject, commands);
-  }
-
-  /** Every retained verification report, oldest first. */
-  verificationReports(): VerificationReportV1[] {
-    return this.#core.features.verification.reports();
-  }
-
-  /** What the next `agent_end` would carry as `verification_summary` (`null` without reports). */
-  verificationSummary(): VerificationSummary | null {
-    return this.#core.features.verification.summary();
-  }
-
-  /** Sets (or with `null` removes) a label kept in snapshots. */
-  setLabel(key: string, value: string | null): void {
-    this.#core.features.labels.set(key, value);
-  }
-
-  /** The session's labels. */
-  labels(): Record<string, string> {
-    return this.#core.features.labels.all();
   }
 
   // ---- lifecycle ----------------------------------------------------------------------------
@@ -564,9 +366,6 @@ export function sessionRuntime(session: Session): AgentSession {
   if (core === undefined) throw new CodeError('SESSION_ERROR', 'not a session of this SDK');
   return core;
 }
-
-/** Page size `glob` asks for when collecting every match (small enough to stay under the inline output bound). */
-const MAX_GLOB_PAGE = 250;
 
 function withAttachments(request: string | SendRequest, attachments: readonly Attachment[] | undefined): string | SendRequest {
   if (attachments === undefined) return request;
