@@ -34,7 +34,7 @@ export function loadSnapshotSync(store: SessionStore, sessionId: string): Sessio
  * Why a loaded `snapshot` could not be opened: SESSION_INITIALIZATION_ERROR naming the session and
  * the store, except a SESSION_CONFIGURATION_ERROR of the options, which is returned as it is.
  */
-export function resumeFailure(store: SessionStore, snapshot: SessionSnapshotV1, error: unknown): unknown {
+export function resumeFailure(store: SessionStore, snapshot: SessionSnapshotV1, error: unknown): CodeError {
   if (CodeError.isInstance(error) && error.code === 'SESSION_CONFIGURATION_ERROR') return error;
   return new CodeError('SESSION_INITIALIZATION_ERROR', `cannot resume session '${snapshot.sessionId}' from store '${store.name}': ${error instanceof Error ? error.message : String(error)}`, {
     details: { store: store.name, sessionId: snapshot.sessionId },
