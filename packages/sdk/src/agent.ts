@@ -291,19 +291,13 @@ export class Agent {
         };
       },
     });
-    const resolved = core.options;
     // A session acting as an agent with a fixed tool set (explore: read-only) does not inherit the
     // config's MCP tools; the host may still add servers to it explicitly.
     extensions = attachToolSources(core, this.#toolSources, actingAs === undefined || actingAs.tools === 'all' ? this.#mcp : null);
     // Closed sessions leave the agent's set, so a long-lived agent does not hold them forever.
     const session = new Session(core, (closed) => this.#sessions.delete(closed), extensions);
     this.#sessions.add(session);
-    // With a store set (the option, autoSave, or a durable storage_backend), a new session is in
-    // the store from the start (generation 0): it can be resumed before its first operation.
-    const store = resolved.sessionStore ?? this.sessionStore;
-    if (snapshot === undefined && (resolved.sessionStore !== undefined || resolved.autoSave === true || store.capabilities.durable)) {
-      publishInitially(session, core.publishInitial());
-    }
+    if (snapshot === undefined) publishInitially(session, core, core.options.sessionStore ?? this.sessionStore);
     return session;
   }
 

@@ -1,10 +1,18 @@
+import type { SessionStore } from '@a3s-lab/code-core';
+import type { AgentSession } from '@a3s-lab/code-runtime';
 import type { Session } from './session.js';
 
 /** The generation-0 publication of sessions opened with a store, awaited by the async openers. */
 const initialPublish = new WeakMap<Session, Promise<void>>();
 
-/** Records `publishing`, the generation-0 write of the new `session` (its failure is reported as `persistence_failed`). */
-export function publishInitially(session: Session, publishing: Promise<void>): void {
+/**
+ * Starts publishing a new `session` (runtime `core`, its `store`) as generation 0 when a store is
+ * set (the `sessionStore` option, `autoSave`, or a durable store such as the ACL
+ * `storage_backend`), so it can be resumed before its first operation.
+ */
+export function publishInitially(session: Session, core: AgentSession, store: SessionStore): void {
+  if (core.options.sessionStore === undefined && core.options.autoSave !== true && !store.capabilities.durable) return;
+  const publishing = core.publishInitial();
   publishing.catch(() => undefined); // reported as persistence_failed
   initialPublish.set(session, publishing);
 }
