@@ -168,12 +168,26 @@ describe('subagents: concurrency, cancellation and limits', () => {
       for await (const e of stream) seen.push(e);
     })();
     const running = (): number => {
+      let pids: string[];
       try {
         // The shells themselves (a sandboxed call also has bubblewrap processes naming the command).
-        return execFileSync('pgrep', ['-f', `^bash -c sleep 30 && echo ${marker}`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).length;
+        pids = execFileSync('pgrep', ['-f', `^bash -c sleep 30 && echo ${marker}`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
       } catch {
         return 0;
       }
+      // A shell's child between fork and exec of `sleep` carries the same command line for a
+      // moment: count only the shells whose parent is not one of them.
+      const parentOf = (pid: string): string | undefined => {
+        try {
+          return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1];
+        } catch {
+          return undefined;
+        }
+      };
+      return pids.filter((pid) => {
+        const parent = parentOf(pid);
+        return parent !== undefined && !pids.includes(parent);
+      }).length;
     };
     const deadline = Date.now() + 15_000;
     while (running() < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
