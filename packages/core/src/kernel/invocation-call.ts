@@ -1,3 +1,4 @@
+import type { RunJournal } from '../journal/run-journal.js';
 import type { ToolCapabilities } from '../tools/tool-capabilities.js';
 import type { PermissionTarget } from '../tools/tool.js';
 import type { AnyTool } from '../tools/tool-registry.js';
@@ -67,6 +68,8 @@ export class InvocationCall implements DeadlineEntry {
   scope: AbortableScope | null = null;
   /** The call's `execute_tool` span and metric, when telemetry records. */
   trace: ToolTrace | null = null;
+  /** The run journal this call is a step of (durable runs, stage 10a), or `null`. */
+  journal: RunJournal | null = null;
   #controller: AbortController | null = null;
   #capabilities: ToolCapabilities | null = null;
 

@@ -269,6 +269,15 @@ export class InvocationKernel {
     this.#deps.journal.current = journal;
   }
 
+  /**
+   * The run journal the active call `toolId` is a step of (a top-level model call of a durable
+   * run, past stage 10a), or `null`. What a call runs inside itself journals there under the
+   * call's id: a subagent task's child run (see `childRunJournal` in the runtime).
+   */
+  journalOfCall(toolId: string): RunJournal | null {
+    return this.#findActive(toolId)?.journal ?? null;
+  }
+
   /** Capabilities of a call with these arguments (conservative default for an unknown tool). */
   capabilities(toolName: string, args: unknown): ToolCapabilities {
     return capabilitiesByName(this.#deps.registry, toolName, args);
@@ -376,6 +385,7 @@ export class InvocationKernel {
     // 10a: the run journal (durable runs): a recorded outcome instead of executing again.
     const journal = deps.journal.current === null ? null : journalOf(deps, call);
     if (journal !== null) {
+      call.journal = journal;
       stop = await consultJournal(journal, call);
       if (stop !== undefined) return stop;
       if (call.aborted) return this.#abortStop(call);

@@ -6,7 +6,7 @@ import type { LlmCallOptions, LlmClient, LlmRequest, LlmStreamEvent, RunJournal 
  * asked); otherwise it is streamed live and its final attempt's events are recorded before
  * `message_end` reaches the caller, so the next step begins only after the record is durable.
  */
-export function journaledLlmClient(inner: LlmClient, journal: RunJournal, purpose: 'model' | 'compaction'): LlmClient {
+export function journaledLlmClient(inner: LlmClient, journal: RunJournal, purpose: 'model' | 'compaction' | 'planning'): LlmClient {
   let count = 0;
   return {
     provider: inner.provider,

@@ -1,6 +1,6 @@
 import type { BudgetGuard, HookRegistry, InvocationKernel } from '@a3s-lab/code-core/kernel';
 import { CodeError, createAgentEvent, toCodeError, verificationSummaryText } from '@a3s-lab/code-core';
-import type { AgentEvent, EventStream, LlmClient, LlmMessage, LlmUsage, RunRecord, SecurityProvider, SendRequest, SendResult, ToolDefinition, VerificationSummary } from '@a3s-lab/code-core';
+import type { AgentEvent, EventStream, LlmClient, LlmMessage, LlmUsage, RunJournal, RunRecord, SecurityProvider, SendRequest, SendResult, ToolDefinition, VerificationSummary } from '@a3s-lab/code-core';
 import type { AdmissionLease } from './admission-gate.js';
 import { isContextOverflowError } from './context-compactor.js';
 import type { ContextCompactor, TurnLoopCompaction } from './context-compactor.js';
@@ -41,7 +41,7 @@ export interface RunExecutorDeps {
   /** Aborted when the session closes. */
   readonly closeSignal: AbortSignal;
   /** The planning phase (`planningMode`); absent = never plans. */
-  readonly planning?: { readonly mode: 'auto' | 'enabled' | 'disabled'; run(task: string, runId: string, signal: AbortSignal): Promise<void> };
+  readonly planning?: { readonly mode: 'auto' | 'enabled' | 'disabled'; run(task: string, runId: string, signal: AbortSignal, journal: RunJournal | null): Promise<void> };
   /** Tool names whose consecutive calls in one model turn run concurrently (`task` with autoParallel). */
   readonly concurrentTools?: ReadonlySet<string>;
   /** OpenTelemetry: the `invoke_agent` span of each run (and `plan` for planning). Default none. */
@@ -130,7 +130,8 @@ export class RunExecutor {
     const sink = { record: (event: AgentEvent) => run.append(event), push: (event: AgentEvent) => stream?.push(event) };
     d.bus.attachRun(sink);
     const checkpoint = d.conversation.checkpoint();
-    // Durable runs: the model and the kernel consult the run's journal for this run only.
+    // Durable runs: the model (turns, planning, compaction) and the kernel consult the run's
+    // journal for this run only; subagent tasks journal there under their task ids.
     const journal = request.journal ?? null;
     if (journal !== null) d.kernel.attachJournal(journal);
     let userMessage: LlmMessage | undefined;
@@ -149,8 +150,8 @@ export class RunExecutor {
         const prompt = await this.#promptAfterHooks(request.prompt, run.id);
         const planning = d.planning;
         if (planning !== undefined && (planning.mode === 'enabled' || (planning.mode === 'auto' && looksMultiStep(prompt)))) {
-          if (trace === null) await planning.run(prompt, run.id, controller.signal);
-          else await trace.phase('plan', { 'gen_ai.operation.name': 'plan', 'a3s_code.run.id': run.id }, () => planning.run(prompt, run.id, controller.signal));
+          if (trace === null) await planning.run(prompt, run.id, controller.signal, journal);
+          else await trace.phase('plan', { 'gen_ai.operation.name': 'plan', 'a3s_code.run.id': run.id }, () => planning.run(prompt, run.id, controller.signal, journal));
         }
         // The session's usage sink: the run's record and the budget together.
         const recordUsage = (usage: LlmUsage): void => d.usage.record(usage);

@@ -114,6 +114,7 @@ export function composeSession(init: AgentSessionInit): SessionParts {
     closeSignal: closeScope.signal,
     emit,
     activeRunId,
+    journalOfCall: (toolId) => kernel.journalOfCall(toolId),
     hostCall: (request) => hostCalls.call(request),
     afterOperation: (operation) => persistence?.afterOperation(operation),
     requireOpen: (what) => {

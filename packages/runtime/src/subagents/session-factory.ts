@@ -1,5 +1,5 @@
 import type { Context } from '@opentelemetry/api';
-import type { AgentEvent, LlmMessage, PermissionPolicy, RunRecord, SendResult, SubagentDefinition, TelemetryOptions, WorkspaceBackend } from '@a3s-lab/code-core';
+import type { AgentEvent, LlmMessage, PermissionPolicy, RunRecord, SendRequest, SendResult, SubagentDefinition, TelemetryOptions, WorkspaceBackend } from '@a3s-lab/code-core';
 import type { BudgetGuard, ConfirmationManager } from '@a3s-lab/code-core/kernel';
 
 /** What the host's factory needs to build a child session. */
@@ -35,7 +35,8 @@ export interface ChildSessionRequest {
 /** What the subagent manager needs of a child session (an `AgentSession` is one). */
 export interface ChildSession {
   readonly id: string;
-  send(prompt: string): Promise<SendResult>;
+  /** Runs the task; in a durable run the request carries the child's journal (`childRunJournal`). */
+  send(request: string | SendRequest): Promise<SendResult>;
   cancel(): Promise<void>;
   close(): Promise<void>;
   subscribe(listener: (event: AgentEvent) => void): () => void;

@@ -2,12 +2,13 @@ import type { SessionTelemetry } from '../telemetry/session-telemetry.js';
 import type { BudgetGuard, SubagentService } from '@a3s-lab/code-core/kernel';
 import { CONFIRMATION_LANES, ConfirmationManager } from '@a3s-lab/code-core/kernel';
 import { CodeError, createAgentEvent, toCodeError } from '@a3s-lab/code-core';
-import type { AgentEvent, ConfirmationInheritance, LlmUsage, PermissionPolicy, SubagentAuthority, SubagentDefinition, SubagentFanOutOptions, SubagentRunOptions, SubagentTaskRequest, SubagentTaskResult, SubagentTaskSnapshot, WorkerAgentSpec, WorkspaceBackend } from '@a3s-lab/code-core';
+import type { AgentEvent, ConfirmationInheritance, LlmUsage, PermissionPolicy, RunJournal, SubagentAuthority, SubagentDefinition, SubagentFanOutOptions, SubagentRunOptions, SubagentTaskRequest, SubagentTaskResult, SubagentTaskSnapshot, WorkerAgentSpec, WorkspaceBackend } from '@a3s-lab/code-core';
 import { EMPTY_RUN_USAGE } from '../session/run-usage.js';
 import { DelegatedConfirmationManager } from './delegated-confirmation.js';
 import { DenyOnAskConfirmationManager } from './deny-on-ask-confirmation.js';
 import type { ChildSession, ChildSessionRequest, SessionFactory } from './session-factory.js';
 import { builtinSubagents, subagentAuthority, workerDefinition } from './builtin-subagents.js';
+import { childRunJournal, childTaskScope } from '../journal/child-run-journal.js';
 
 /** What the manager needs from its parent session. */
 export interface SubagentManagerDeps {
@@ -36,6 +37,12 @@ export interface SubagentManagerDeps {
   readonly closeSignal: AbortSignal;
   /** The parent session's telemetry, inherited by children. Default none. */
   readonly telemetry?: SessionTelemetry | null;
+  /**
+   * Durable runs: the run journal the parent's call `toolId` (a `task` / `parallel_task` /
+   * `Skill` call) is a step of, or `null`. Children of a journaled call journal their own steps
+   * there (see {@link childRunJournal}). Default: never journaled.
+   */
+  readonly journalOfCall?: (toolId: string) => RunJournal | null;
 }
 
 /** Most task snapshots a session keeps (oldest dropped first). */
@@ -117,7 +124,7 @@ export class SubagentManager implements SubagentService {
   async runAs(agent: SubagentDefinition, task: SubagentTaskRequest, options: SubagentRunOptions, activeSkillTools?: readonly string[]): Promise<SubagentTaskResult> {
     this.#chargeRunQuota(1);
     const signal = AbortSignal.any([options.signal, this.#deps.closeSignal]);
-    return this.#withSlot(() => this.#runOne(task, agent, signal, options.parentToolId, activeSkillTools));
+    return this.#withSlot(() => this.#runOne(task, agent, signal, options.parentToolId, 0, activeSkillTools));
   }
 
   async runAll(tasks: readonly SubagentTaskRequest[], options: SubagentRunOptions & SubagentFanOutOptions): Promise<SubagentTaskResult[]> {
@@ -143,7 +150,12 @@ export class SubagentManager implements SubagentService {
       return result;
     };
     try {
-      return await Promise.all(tasks.map((task, i) => this.#withSlot(() => this.#runOne(task, agents[i] as SubagentDefinition, signal, options.parentToolId)).then(settle)));
+      // Every child settles first: a child whose journaled call needs reconciliation stops the
+      // parent's run, and its siblings' steps are recorded by then (none is cut off mid-call).
+      const settled = await Promise.allSettled(tasks.map((task, i) => this.#withSlot(() => this.#runOne(task, agents[i] as SubagentDefinition, signal, options.parentToolId, i)).then(settle)));
+      const stopped = settled.find((s) => s.status === 'rejected');
+      if (stopped !== undefined) throw stopped.reason;
+      return settled.map((s) => (s as PromiseFulfilledResult<SubagentTaskResult>).value);
     } finally {
       clearTimeout(timer);
     }
@@ -175,10 +187,14 @@ export class SubagentManager implements SubagentService {
     }
   }
 
-  async #runOne(task: SubagentTaskRequest, agent: SubagentDefinition, signal: AbortSignal, parentToolId: string | undefined, activeSkillTools?: readonly string[]): Promise<SubagentTaskResult> {
+  async #runOne(task: SubagentTaskRequest, agent: SubagentDefinition, signal: AbortSignal, parentToolId: string | undefined, index: number, activeSkillTools?: readonly string[]): Promise<SubagentTaskResult> {
     const d = this.#deps;
     this.#counter += 1;
-    const taskId = `task_${this.#counter.toString(36)}_${Math.floor(Math.random() * 0xffffff).toString(36)}`;
+    // Durable runs: a child of a journaled call journals under a task id derived from the call's
+    // id, the same on every attempt that replays the parent's recorded model response.
+    const parentJournal = parentToolId === undefined ? null : (d.journalOfCall?.(parentToolId) ?? null);
+    const taskId = parentJournal !== null && parentToolId !== undefined ? childTaskScope(parentToolId, index) : `task_${this.#counter.toString(36)}_${Math.floor(Math.random() * 0xffffff).toString(36)}`;
+    const journal = parentJournal === null ? null : childRunJournal(parentJournal, taskId);
     const parentRunId = d.currentRunId();
     const started = Date.now();
     const base = { task_id: taskId, agent: agent.name, description: task.description, ...(parentToolId === undefined ? {} : { parent_tool_id: parentToolId }) };
@@ -195,7 +211,7 @@ export class SubagentManager implements SubagentService {
       const onAbort = (): void => void running.cancel();
       signal.addEventListener('abort', onAbort, { once: true });
       try {
-        const result = await running.send(task.prompt);
+        const result = await running.send(journal === null ? task.prompt : { prompt: task.prompt, journal });
         const refused = denyOnAsk?.refusal ?? null;
         if (refused !== null) throw refused;
         outcome = { status: 'completed', text: result.text };
@@ -211,6 +227,9 @@ export class SubagentManager implements SubagentService {
     const record = child?.runs().at(-1);
     const transcript = child?.history() ?? [];
     await child?.close();
+    // A journaled child call whose outcome is unknown stops the parent's run, naming the call as
+    // the journal and the parent's confirmations do (`<task id>/<tool_call_id>`).
+    if (outcome.status === 'failed' && isReconciliation(outcome.error)) throw reconciliationOfChild(outcome.error, taskId);
     const { promptTokens, completionTokens, totalTokens } = record?.usage ?? EMPTY_RUN_USAGE;
     const usage = { promptTokens, completionTokens, totalTokens };
     const result: SubagentTaskResult = {
@@ -290,6 +309,19 @@ export class SubagentManager implements SubagentService {
     }
   }
 
+}
+
+function isReconciliation(error: CodeError): boolean {
+  return error.code === 'SESSION_ERROR' && error.details['needs_reconciliation'] === true;
+}
+
+/** The child's reconciliation error as the parent's run stops with it: the call named in the run's journal. */
+function reconciliationOfChild(error: CodeError, taskId: string): CodeError {
+  const toolId = `${taskId}/${String(error.details['tool_id'])}`;
+  return new CodeError('SESSION_ERROR', `subagent task '${taskId}': ${error.message}`, {
+    details: { ...error.details, tool_id: toolId, task_id: taskId },
+    cause: error,
+  });
 }
 
 function cancelled(signal: AbortSignal, cause?: unknown): CodeError {

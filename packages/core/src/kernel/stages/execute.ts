@@ -3,6 +3,7 @@ import type { ToolOutput } from '../../tools/tool-result.js';
 import type { AbortableScope, InvocationCall } from '../invocation-call.js';
 import type { KernelDeps } from '../kernel-deps.js';
 import type { KernelToolContext } from '../kernel-tool-context.js';
+import { isReconciliationError } from './journal.js';
 import { abortedOutput, mapToolError } from './map-tool-error.js';
 
 /** setTimeout's largest delay; a longer deadline would fire at once. */
@@ -76,8 +77,9 @@ class ExecutionScope implements AbortableScope {
 
   error(error: unknown): void {
     // Session-level stops raised inside a tool (a program's or batch's nested call ran out of
-    // budget, the session closed) end the run like the kernel's own checks do, not as a tool failure.
-    if (CodeError.hasCode(error, 'BUDGET_EXHAUSTED') || CodeError.hasCode(error, 'SESSION_CLOSED')) {
+    // budget, the session closed, a subagent's journaled call needs reconciliation) end the run
+    // like the kernel's own checks do, not as a tool failure.
+    if (CodeError.hasCode(error, 'BUDGET_EXHAUSTED') || CodeError.hasCode(error, 'SESSION_CLOSED') || isReconciliationError(error)) {
       if (this.#settle()) this.#reject!(error);
       return;
     }
@@ -104,7 +106,7 @@ class ExecutionScope implements AbortableScope {
  * When the call is aborted (deadline, caller's signal, session close) the tool's signal aborts
  * and the kernel waits at most `abortGraceMs` for it to settle; a tool that ignores its signal
  * still yields a `timeout` / `cancelled` result once the grace ends. Rejects only with a
- * BUDGET_EXHAUSTED or SESSION_CLOSED the tool let through.
+ * BUDGET_EXHAUSTED, SESSION_CLOSED or reconciliation error the tool let through.
  */
 export function executeWithDeadline(deps: KernelDeps, call: InvocationCall, context: KernelToolContext, timeoutMs: number): Promise<ToolOutput> {
   return new ExecutionScope(deps, call, timeoutMs).run(context);

@@ -16,8 +16,9 @@ export function journalOf(deps: KernelDeps, call: InvocationCall): RunJournal | 
 /**
  * Stage 10a (after every governance stage, before the queue and execution): a recorded outcome is
  * the call's result, without executing again; a start without an outcome runs again only when the
- * tool declares the call idempotent (or the host chose `retry`), otherwise the run stops with
- * SESSION_ERROR `details.needs_reconciliation`; a new call's start is recorded before it executes.
+ * tool declares the call idempotent (or the host chose `retry`), or resumable (it is entered again
+ * and resumes from the steps it journaled itself), otherwise the run stops with SESSION_ERROR
+ * `details.needs_reconciliation`; a new call's start is recorded before it executes.
  */
 export async function consultJournal(journal: RunJournal, call: InvocationCall): Promise<StageStop | undefined> {
   const key = toolStepKey(call.toolId);
@@ -29,7 +30,11 @@ export async function consultJournal(journal: RunJournal, call: InvocationCall):
   }
   if (entry !== null && !entry.retry) {
     const tool = call.tool!;
-    if (!call.capabilities(() => capabilitiesOf(tool, call.args)).idempotent) {
+    const capabilities = call.capabilities(() => capabilitiesOf(tool, call.args));
+    // A resumable call (a subagent task: its child run journals every step of its own under
+    // this call's id) is entered again and resumes from those steps; its start is recorded.
+    if (capabilities.resumable && !capabilities.idempotent) return undefined;
+    if (!capabilities.idempotent) {
       const details: ReconciliationDetails = { needs_reconciliation: true, tool_id: call.toolId, tool_name: call.toolName };
       throw new CodeError('SESSION_ERROR', `tool call '${call.toolId}' (${call.toolName}) started before its process stopped and its outcome is unknown; '${call.toolName}' is not idempotent, so the run needs reconciliation (retry it or record its outcome)`, {
         details: { ...details },

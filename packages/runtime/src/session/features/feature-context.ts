@@ -1,5 +1,5 @@
 import type { BudgetGuard, ConfirmationManager, HookRegistry, ToolRegistry } from '@a3s-lab/code-core/kernel';
-import type { AgentEvent, LlmClient, PermissionPolicy, ToolResult, WorkspaceBackend } from '@a3s-lab/code-core';
+import type { AgentEvent, LlmClient, PermissionPolicy, RunJournal, ToolResult, WorkspaceBackend } from '@a3s-lab/code-core';
 import type { SessionTelemetry } from '../../telemetry/session-telemetry.js';
 import type { AgentSessionInit } from '../agent-session-init.js';
 import type { Conversation } from '../conversation.js';
@@ -40,6 +40,8 @@ export interface FeatureContext {
   /** Counts model work in the running run and in the budget. */
   readonly usage: UsageSink;
   activeRunId(): string | null;
+  /** Durable runs: the run journal the active call `toolId` is a step of (the kernel's), or `null`. */
+  journalOfCall(toolId: string): RunJournal | null;
   /** The session's model, with the generation hooks of `purpose`. */
   llm(purpose: string): LlmClient;
   hostCall(request: HostCallRequest): Promise<ToolResult>;

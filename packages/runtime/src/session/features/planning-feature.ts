@@ -1,13 +1,15 @@
 import { PlanBoard } from '../../planning/plan-board.js';
-import type { PlanItem } from '@a3s-lab/code-core';
+import type { PlanItem, RunJournal } from '@a3s-lab/code-core';
 import { runPlanningPhase } from '../../planning/planning-phase.js';
+import { journaledLlmClient } from '../../journal/journaled-llm-client.js';
 import type { SessionFeature } from '../session-feature.js';
 import type { FeatureContext } from './feature-context.js';
 
 /** The planning phase of a run (`planningMode`), as the run executor calls it. */
 export interface PlanningPhase {
   readonly mode: 'auto' | 'enabled' | 'disabled';
-  run(task: string, runId: string, signal: AbortSignal): Promise<void>;
+  /** Plans `task`; in a durable run the planner's response is a step of `journal` (`planning-<runId>-<n>`). */
+  run(task: string, runId: string, signal: AbortSignal, journal: RunJournal | null): Promise<void>;
 }
 
 /** The session's plan: the `update_plan` tool's board, the planning phase and the prompt's plan section. */
@@ -31,10 +33,10 @@ export function planningFeature(ctx: FeatureContext): PlanningFeature {
         ? null
         : {
             mode,
-            run: (task, runId, signal) =>
+            run: (task, runId, signal, journal) =>
               runPlanningPhase(
                 {
-                  llm: ctx.llm('planning'),
+                  llm: journal === null ? ctx.llm('planning') : journaledLlmClient(ctx.llm('planning'), journal, 'planning'),
                   hooks: ctx.hooks,
                   board,
                   emit: (event) => ctx.emit(event),
