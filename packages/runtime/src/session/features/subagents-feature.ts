@@ -52,6 +52,7 @@ export function subagentsFeature(ctx: FeatureContext): SubagentsFeature {
           addUsage: (usage) => ctx.usage.attribute(usage),
           closeSignal: ctx.closeSignal,
           telemetry: ctx.telemetry,
+          journalOfCall: (toolId) => ctx.journalOfCall(toolId),
         });
   const offered = options.manualDelegationEnabled !== false || options.autoDelegation?.enabled === true;
   let section: string | null = null;
