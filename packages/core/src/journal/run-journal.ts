@@ -27,6 +27,10 @@ export interface JournaledAnswer {
  * of asking the model, a recorded outcome is returned instead of executing the tool again, a
  * recorded answer is applied instead of asking again.
  *
+ * A run inside a step (a subagent task's child run) journals into the same journal under its
+ * task id, derived from the parent's call id (`tool-<task id>/<tool_call_id>`, model responses
+ * `model-<runId>/<task id>-<n>`; the planner's response is `planning-<runId>-<n>`).
+ *
  * Passed per run (`SendRequest.journal`); core never stores it. `@a3s-lab/code-postgres`
  * implements it over PostgreSQL; {@link MemoryRunJournal} is the in-memory reference.
  */
