@@ -140,6 +140,8 @@ describe('fleet: subagent runs and planning are journaled (real PostgreSQL, a wo
       await handle.stop();
       expect(await fleet.run(b)).toMatchObject({ status: 'completed', attempts: 3, result: { text: 'done B' } });
       expect(bEvents.at(-1)).toMatchObject({ type: 'agent_end', payload: { text: 'done B' } });
+      expect(bEvents.map((e) => e.metadata?.sequence)).toEqual(bEvents.map((_, i) => i + 1));
+      expect(bEvents.find((e) => e.type === 'error')?.payload).toMatchObject({ details: { needs_reconciliation: true, tool_id: 'task_toolu_B_0_0_0/toolu_Bc_0_0' } });
       expect(counter.hits.get('Bc-a')).toBe(1);
       const timesB = (job: string, turn: number): number => asked.filter((x) => x.job === job && x.turn === turn).length;
       expect([timesB('B', -1), timesB('B', 0), timesB('Bc', 0), timesB('Bc', 1), timesB('B', 1)]).toEqual([1, 1, 1, 1, 1]);

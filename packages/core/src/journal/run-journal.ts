@@ -41,8 +41,13 @@ export interface RunJournal {
   modelResponse(key: string): Promise<readonly LlmStreamEvent[] | null>;
   /** Records a completed model response (the events of its final attempt, `message_end` last). */
   recordModelResponse(key: string, events: readonly LlmStreamEvent[]): Promise<void>;
-  /** The recorded state of a tool call, or `null` when it never started. */
-  toolCall(key: string): Promise<JournaledToolCall | null>;
+  /**
+   * The recorded state of a tool call, or `null` when it never started. `resumable`: a started
+   * call without an outcome is entered again without a new start (a subagent task, whose child
+   * run's steps follow under its id): a journal that drops the events a replay regenerates keeps
+   * dropping them until one of those steps is live.
+   */
+  toolCall(key: string, options?: { readonly resumable?: boolean }): Promise<JournaledToolCall | null>;
   /** Records that a tool call is about to execute (after every governance stage allowed it). */
   recordToolStart(key: string, call: { readonly toolName: string; readonly args: unknown }): Promise<void>;
   /** Records a tool call's (redacted) outcome. */

@@ -149,18 +149,17 @@ export class PgRunJournal implements RunJournal {
     return this.#step(key, 'model', events);
   }
 
-  toolCall(key: string): Promise<JournaledToolCall | null> {
+  toolCall(key: string, options?: { readonly resumable?: boolean }): Promise<JournaledToolCall | null> {
     const row = this.#steps.get(key);
-    // A started call goes live when it executes again (its start recorded again); a resumable
-    // one (a subagent task) is entered again without that and replays its own steps first.
-    if (row === undefined || row.kind === 'tool_retry' || row.kind === 'tool_reconciled') this.#goLive();
+    // A started call goes on live (it executes again, or stops the run for reconciliation); a
+    // resumable one (a subagent task) is entered again and replays its own steps first.
+    if (row === undefined || row.kind === 'tool_retry' || row.kind === 'tool_reconciled' || (row.kind === 'tool_start' && options?.resumable !== true)) this.#goLive();
     if (row === undefined) return Promise.resolve(null);
     if (row.kind === 'tool_outcome' || row.kind === 'tool_reconciled') return Promise.resolve({ outcome: decodeJson<ToolOutput>(row.value), retry: false });
     return Promise.resolve({ outcome: null, retry: row.kind === 'tool_retry' });
   }
 
   recordToolStart(key: string, call: { readonly toolName: string; readonly args: unknown }): Promise<void> {
-    this.#goLive();
     return this.#step(key, 'tool_start', call);
   }
 

@@ -21,7 +21,7 @@ export function childRunJournal(journal: RunJournal, scope: string): RunJournal 
     runId: `${journal.runId}/${scope}`,
     modelResponse: (k: string): Promise<readonly LlmStreamEvent[] | null> => journal.modelResponse(key(k)),
     recordModelResponse: (k: string, events: readonly LlmStreamEvent[]): Promise<void> => journal.recordModelResponse(key(k), events),
-    toolCall: (k: string): Promise<JournaledToolCall | null> => journal.toolCall(key(k)),
+    toolCall: (k: string, options?: { readonly resumable?: boolean }): Promise<JournaledToolCall | null> => journal.toolCall(key(k), options),
     recordToolStart: (k: string, call: { readonly toolName: string; readonly args: unknown }): Promise<void> => journal.recordToolStart(key(k), call),
     recordToolOutcome: (k: string, outcome: ToolOutput): Promise<void> => journal.recordToolOutcome(key(k), outcome),
     confirmationAnswer: (toolId: string): Promise<JournaledAnswer | null> => journal.confirmationAnswer(id(toolId)),

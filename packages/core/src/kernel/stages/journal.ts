@@ -22,18 +22,19 @@ export function journalOf(deps: KernelDeps, call: InvocationCall): RunJournal | 
  */
 export async function consultJournal(journal: RunJournal, call: InvocationCall): Promise<StageStop | undefined> {
   const key = toolStepKey(call.toolId);
-  const entry = await journal.toolCall(key);
+  const tool = call.tool!;
+  const capabilities = call.capabilities(() => capabilitiesOf(tool, call.args));
+  // A resumable call (a subagent task: its child run journals every step of its own under this
+  // call's id) is entered again and resumes from those steps; its start is already recorded.
+  const resumable = capabilities.resumable && !capabilities.idempotent;
+  const entry = await journal.toolCall(key, resumable ? { resumable } : undefined);
   if (entry !== null && entry.outcome !== null) {
     // It ran (in an earlier attempt): the lifecycle says so.
     call.lifecycle.transition('running');
     return { output: entry.outcome, outcome: (entry.outcome.exitCode ?? 0) === 0 ? 'completed' : 'failed' };
   }
   if (entry !== null && !entry.retry) {
-    const tool = call.tool!;
-    const capabilities = call.capabilities(() => capabilitiesOf(tool, call.args));
-    // A resumable call (a subagent task: its child run journals every step of its own under
-    // this call's id) is entered again and resumes from those steps; its start is recorded.
-    if (capabilities.resumable && !capabilities.idempotent) return undefined;
+    if (resumable) return undefined;
     if (!capabilities.idempotent) {
       const details: ReconciliationDetails = { needs_reconciliation: true, tool_id: call.toolId, tool_name: call.toolName };
       throw new CodeError('SESSION_ERROR', `tool call '${call.toolId}' (${call.toolName}) started before its process stopped and its outcome is unknown; '${call.toolName}' is not idempotent, so the run needs reconciliation (retry it or record its outcome)`, {
