@@ -36,6 +36,6 @@ class LongFirstSequencer extends BaseSequencer {
 export default defineConfig({
   test: {
     sequence: { sequencer: LongFirstSequencer },
-    projects: ['packages/*/vitest.config.mjs', 'apps/*/vitest.config.mjs', 'tooling/lint/vitest.config.mjs', 'tooling/scripts/vitest.config.mjs', 'tooling/readme/vitest.config.mjs'],
+    projects: ['packages/*/vitest.config.mjs', 'packages/sdk/vitest.isolated.config.mjs', 'apps/*/vitest.config.mjs', 'tooling/lint/vitest.config.mjs', 'tooling/scripts/vitest.config.mjs', 'tooling/readme/vitest.config.mjs'],
   },
 });

@@ -1,5 +1,9 @@
 import { fileURLToPath } from 'node:url';
+import { configDefaults } from 'vitest/config';
 import { createVitestConfig } from '@a3s-lab/vitest-config';
+
+/** Files that need a process of their own (what a module graph holds is what they test): `vitest.isolated.config.mjs`. */
+export const ISOLATED_FILES = ['test/telemetry-lazy.test.ts'];
 
 // In-process sessions against real servers: one module graph per worker (isolate: false) saves
 // re-importing the SDK's whole source tree for each of ~50 files (sdk tests: 157 s -> 59 s).
@@ -13,4 +17,4 @@ const conditions = ['@a3s-lab/source', 'node', 'default'];
 // into the testing package's sources: vitest resolves a globalSetup's imports without the
 // @a3s-lab/source condition.
 const globalSetup = [fileURLToPath(new URL('../testing/src/postgres/global-setup.ts', import.meta.url))];
-export default { ...base, resolve: { ...base.resolve, conditions }, ssr: { ...base.ssr, resolve: { ...base.ssr.resolve, conditions } }, test: { ...base.test, globalSetup } };
+export default { ...base, resolve: { ...base.resolve, conditions }, ssr: { ...base.ssr, resolve: { ...base.ssr.resolve, conditions } }, test: { ...base.test, globalSetup, exclude: [...configDefaults.exclude, ...ISOLATED_FILES] } };
