@@ -37,8 +37,6 @@ export function createParallelTaskTool(): Tool<ParallelTaskArgs> {
     description: 'Run 2-32 independent `task`s at the same time; returns every answer in order.',
     parameters: PARAMETERS,
     confirmationNotice: (args, services) => delegationNotice(args.tasks.map((t) => t.agent), services),
-    // A durable run resumes an interrupted delegation from its children's journaled steps.
-    capabilities: () => ({ resumable: true }),
     async execute(args, context) {
       const service = subagentsOf(context);
       const known = new Set(service.agents().map((a) => a.name));

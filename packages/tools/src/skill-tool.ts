@@ -31,8 +31,6 @@ export function createSkillTool(): Tool<SkillArgs> {
     name: 'Skill',
     description: 'Run a project skill (see search_skills) on a task; returns its answer.',
     parameters: SKILL_PARAMETERS,
-    // A durable run resumes an interrupted skill from its child run's journaled steps.
-    capabilities: () => ({ resumable: true }),
     async execute(args, context) {
       const skills = skillsOf(context);
       if (skills.get(args.name) === undefined) return invalidArgument(`unknown skill '${args.name}'; find skills with search_skills`);

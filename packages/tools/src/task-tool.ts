@@ -53,8 +53,6 @@ export function createTaskTool(): Tool<TaskArgs> {
     description: 'Delegate a self-contained task to a subagent with its own context; returns its final answer. Keeps bulky exploration, review or verification out of your context.',
     parameters: TASK_ITEM_SCHEMA,
     confirmationNotice: (args, services) => delegationNotice([args.agent], services),
-    // A durable run resumes an interrupted delegation from its children's journaled steps.
-    capabilities: () => ({ resumable: true }),
     async execute(args, context) {
       const service = subagentsOf(context);
       if (!service.agents().some((a) => a.name === args.agent)) {

@@ -101,6 +101,12 @@ export interface InvocationKernelOptions {
   readonly services?: ToolServices | undefined;
   /** Tools the active skill allows; `null` = no restriction. Default: no restriction. */
   readonly activeSkillTools?: (() => readonly string[] | null) | undefined;
+  /**
+   * Tools whose calls journal their own steps in a durable run (a subagent task's child run records
+   * every step under the call's id): a started call of one of these without an outcome is entered
+   * again and replays those steps instead of stopping the run for reconciliation. Default none.
+   */
+  readonly selfJournalingTools?: ReadonlySet<string> | undefined;
   /** Top-level calls executing at once (nested calls run within their parent's slot). Default 16. */
   readonly maxConcurrentTools?: number | undefined;
   /** Deepest nesting allowed (`ancestry.length`). Default 8. */
@@ -196,6 +202,7 @@ export class InvocationKernel {
       maxInlineOutputBytes: settings.maxInlineOutputBytes,
       services: options.services ?? {},
       activeSkillTools: options.activeSkillTools ?? null,
+      selfJournalingTools: options.selfJournalingTools ?? new Set(),
       abortGraceMs: settings.abortGraceMs,
       maxNestingDepth: settings.maxNestingDepth,
       deadlines: new DeadlineTimer(),
@@ -386,7 +393,7 @@ export class InvocationKernel {
     const journal = deps.journal.current === null ? null : journalOf(deps, call);
     if (journal !== null) {
       call.journal = journal;
-      stop = await consultJournal(journal, call);
+      stop = await consultJournal(journal, call, deps.selfJournalingTools.has(call.toolName));
       if (stop !== undefined) return stop;
       if (call.aborted) return this.#abortStop(call);
     }

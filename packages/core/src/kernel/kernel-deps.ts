@@ -31,6 +31,8 @@ export interface KernelDeps {
   readonly maxInlineOutputBytes: number;
   readonly services: ToolServices;
   readonly activeSkillTools: (() => readonly string[] | null) | null;
+  /** Tools whose calls journal their own steps (see `InvocationKernelOptions.selfJournalingTools`). */
+  readonly selfJournalingTools: ReadonlySet<string>;
   readonly abortGraceMs: number;
   readonly maxNestingDepth: number;
   /** One shared timer for every running call's deadline. */

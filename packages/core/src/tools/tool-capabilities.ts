@@ -10,12 +10,7 @@ export interface ToolCapabilities {
   readonly readOnly: boolean;
   /** Running the call twice has the same effect as running it once. */
   readonly idempotent: boolean;
-  /**
-   * An interrupted call can be resumed from a cursor or offset. In a durable run (a run journal),
-   * a resumable call whose start is recorded without an outcome is entered again instead of
-   * stopping the run for reconciliation: declare it only for calls whose effects journal
-   * themselves (a subagent task's child run records its own steps) or are idempotent.
-   */
+  /** An interrupted call can be resumed from a cursor or offset. */
   readonly resumable: boolean;
   /** Aborting the call mid-way leaves nothing half-done. */
   readonly cancellationSafe: boolean;

@@ -97,6 +97,22 @@ describe('run journal seam', () => {
     }
   });
 
+  it("a tool's own `resumable` capability (cursor-resumable) never makes a started non-idempotent call run again", async () => {
+    const journal = new MemoryRunJournal('run-3-resumable');
+    const started = deferred();
+    const hanging = probeTool('pager', { run: (_text, signal) => { started.resolve(); return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ output: 'aborted', exitCode: 1 }))); } });
+    const first = makeSession(new FakeLlm([toolTurn([{ id: 'p1', name: 'pager', input: { text: 'x' } }])]), [{ ...hanging, capabilities: () => ({ resumable: true, supportsPagination: true }) }]);
+    const dying = first.session.send({ prompt: 'go', journal }).catch((e: unknown) => e);
+    await started.promise;
+    await first.session.close();
+    await dying;
+    const again = probeTool('pager');
+    const second = makeSession(new FakeLlm([textTurn('after')]), [{ ...again, capabilities: () => ({ resumable: true, supportsPagination: true }) }]);
+    const error = await rejection(second.session.send({ prompt: 'go', journal }));
+    expect(error.details).toMatchObject({ needs_reconciliation: true, tool_id: 'p1', tool_name: 'pager' });
+    expect(again.calls).toEqual([]);
+  });
+
   it('reconcile retry executes the call once more', async () => {
     const journal = new MemoryRunJournal('run-4');
     await journal.recordModelResponse('model-run-4-1', toolTurn([{ id: 'r1', name: 'echo', input: { text: 'again' } }]).slice(1));

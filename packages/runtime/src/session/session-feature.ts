@@ -39,6 +39,11 @@ export interface SessionFeature {
    * subagent factory for `task`...): the session leaves them out.
    */
   readonly withdrawnTools?: readonly string[];
+  /**
+   * Tools of this feature whose calls journal their own steps in a durable run (a subagent task's
+   * child run): the kernel enters a started call of one again instead of stopping for reconciliation.
+   */
+  readonly selfJournalingTools?: readonly string[];
   /** Services the feature's tools use (`context.services`). */
   readonly services?: ToolServices;
   /** A section of the system prompt, asked for each request; `''` for none. */
@@ -69,6 +74,11 @@ export class FeatureSet {
   /** Every feature's withdrawn tools. */
   withdrawnTools(): string[] {
     return this.#features.flatMap((f) => f.withdrawnTools ?? []);
+  }
+
+  /** Every feature's self-journaling tools. */
+  selfJournalingTools(): Set<string> {
+    return new Set(this.#features.flatMap((f) => f.selfJournalingTools ?? []));
   }
 
   /** The features' services, merged in registration order. */

@@ -134,6 +134,7 @@ export function composeSession(init: AgentSessionInit): SessionParts {
     ...(budget === null ? {} : { budget }),
     toolTimeoutMs: options.toolTimeoutMs,
     services: { ...init.services, ...featureSet.services() },
+    selfJournalingTools: featureSet.selfJournalingTools(),
   });
   prompt.base =
     options.systemPrompt ??

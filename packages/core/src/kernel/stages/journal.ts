@@ -16,26 +16,26 @@ export function journalOf(deps: KernelDeps, call: InvocationCall): RunJournal | 
 /**
  * Stage 10a (after every governance stage, before the queue and execution): a recorded outcome is
  * the call's result, without executing again; a start without an outcome runs again only when the
- * tool declares the call idempotent (or the host chose `retry`), or resumable (it is entered again
- * and resumes from the steps it journaled itself), otherwise the run stops with SESSION_ERROR
- * `details.needs_reconciliation`; a new call's start is recorded before it executes.
+ * tool declares the call idempotent (or the host chose `retry`), or the call journals its own steps
+ * (`selfJournaling`: a subagent task, entered again to replay its child run's steps), otherwise the
+ * run stops with SESSION_ERROR `details.needs_reconciliation`; a new call's start is recorded
+ * before it executes. A tool's own capabilities never make a started call run again unless it is
+ * idempotent (`resumable` means cursor-resumable, not safe to repeat).
  */
-export async function consultJournal(journal: RunJournal, call: InvocationCall): Promise<StageStop | undefined> {
+export async function consultJournal(journal: RunJournal, call: InvocationCall, selfJournaling: boolean): Promise<StageStop | undefined> {
   const key = toolStepKey(call.toolId);
   const tool = call.tool!;
-  const capabilities = call.capabilities(() => capabilitiesOf(tool, call.args));
-  // A resumable call (a subagent task: its child run journals every step of its own under this
-  // call's id) is entered again and resumes from those steps; its start is already recorded.
-  const resumable = capabilities.resumable && !capabilities.idempotent;
-  const entry = await journal.toolCall(key, resumable ? { resumable } : undefined);
+  // A self-journaling call (a subagent task: its child run journals every step of its own under
+  // this call's id) is entered again and resumes from those steps; its start is already recorded.
+  const entry = await journal.toolCall(key, selfJournaling ? { resumable: true } : undefined);
   if (entry !== null && entry.outcome !== null) {
     // It ran (in an earlier attempt): the lifecycle says so.
     call.lifecycle.transition('running');
     return { output: entry.outcome, outcome: (entry.outcome.exitCode ?? 0) === 0 ? 'completed' : 'failed' };
   }
   if (entry !== null && !entry.retry) {
-    if (resumable) return undefined;
-    if (!capabilities.idempotent) {
+    if (selfJournaling) return undefined;
+    if (!call.capabilities(() => capabilitiesOf(tool, call.args)).idempotent) {
       const details: ReconciliationDetails = { needs_reconciliation: true, tool_id: call.toolId, tool_name: call.toolName };
       throw new CodeError('SESSION_ERROR', `tool call '${call.toolId}' (${call.toolName}) started before its process stopped and its outcome is unknown; '${call.toolName}' is not idempotent, so the run needs reconciliation (retry it or record its outcome)`, {
         details: { ...details },

@@ -45,6 +45,8 @@ export function skillsFeature(ctx: FeatureContext, subagents: SubagentsFeature):
   return {
     name: 'skills',
     ...(offered ? {} : { withdrawnTools: ['Skill', 'search_skills'] }),
+    // A skill runs as a child run that journals its own steps under the call's id.
+    selfJournalingTools: ['Skill'],
     services: { skills: service },
     promptSection: () => {
       const persona = library.personaSection();

@@ -65,6 +65,8 @@ export function subagentsFeature(ctx: FeatureContext): SubagentsFeature {
     name: 'subagents',
     available: manager !== null,
     ...(manager !== null && offered ? {} : { withdrawnTools: DELEGATION_TOOLS }),
+    // A task's child run journals its own steps under the call's id (childRunJournal).
+    selfJournalingTools: DELEGATION_TOOLS,
     ...(manager === null ? {} : { services: { subagents: manager } }),
     promptSection: () => {
       if (manager === null || !ctx.registry.has('task')) return '';
