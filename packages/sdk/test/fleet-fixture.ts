@@ -3,8 +3,11 @@
 // ACL pointing an agent at the model server.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { AgentEvent } from '@a3s-lab/code-core';
+import { FLEET_QUEUE } from '@a3s-lab/code-postgres';
 import type { Fleet, FleetRun } from '@a3s-lab/code-postgres';
 import type { RecordedRequest, ScenarioFunction, ScriptedModelServer, ScriptedResponse } from '@a3s-lab/code-testing';
 
@@ -197,4 +200,15 @@ export function follow(fleet: Fleet, runId: string): { events: AgentEvent[]; unt
       return seen !== undefined ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ match, resolve }));
     },
   };
+}
+
+/** Hands runs' jobs to the fleet's queue again: what pg-boss does once a dead worker's heartbeat expires. */
+export async function requeue(connectionString: string, runIds: readonly string[]): Promise<void> {
+  const bossUrl = pathToFileURL(createRequire(import.meta.resolve('@a3s-lab/code-postgres')).resolve('pg-boss')).href;
+  const { PgBoss } = (await import(bossUrl)) as { PgBoss: new (connectionString: string) => { on(event: 'error', listener: () => void): void; start(): Promise<unknown>; send(queue: string, data: object): Promise<unknown>; stop(options: object): Promise<void> } };
+  const boss = new PgBoss(connectionString);
+  boss.on('error', () => undefined);
+  await boss.start();
+  for (const runId of runIds) await boss.send(FLEET_QUEUE, { runId });
+  await boss.stop({ graceful: false, close: true });
 }

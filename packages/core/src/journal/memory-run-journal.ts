@@ -16,7 +16,7 @@ export interface MemoryJournalStep {
 export class MemoryRunJournal implements RunJournal {
   readonly runId: string;
   readonly #models = new Map<string, readonly LlmStreamEvent[]>();
-  readonly #tools = new Map<string, { outcome: ToolOutput | null; retry: boolean }>();
+  readonly #tools = new Map<string, { outcome: ToolOutput | null; retry: boolean; startedAt?: number }>();
   readonly #answers = new Map<string, JournaledAnswer>();
   readonly #requests = new Map<string, { readonly toolName: string; readonly args: unknown }>();
   readonly #steps: MemoryJournalStep[] = [];
@@ -58,17 +58,19 @@ export class MemoryRunJournal implements RunJournal {
 
   toolCall(key: string): Promise<JournaledToolCall | null> {
     const entry = this.#tools.get(key);
-    return Promise.resolve(entry === undefined ? null : { outcome: entry.outcome, retry: entry.retry });
+    if (entry === undefined) return Promise.resolve(null);
+    return Promise.resolve({ outcome: entry.outcome, retry: entry.retry, ...(entry.startedAt === undefined ? {} : { startedAt: entry.startedAt }) });
   }
 
   recordToolStart(key: string): Promise<void> {
-    this.#tools.set(key, { outcome: null, retry: false });
+    this.#tools.set(key, { outcome: null, retry: false, startedAt: Date.now() });
     this.#push(key, 'tool_start');
     return Promise.resolve();
   }
 
   recordToolOutcome(key: string, outcome: ToolOutput): Promise<void> {
-    this.#tools.set(key, { outcome: structuredClone(outcome), retry: false });
+    const startedAt = this.#tools.get(key)?.startedAt;
+    this.#tools.set(key, { outcome: structuredClone(outcome), retry: false, ...(startedAt === undefined ? {} : { startedAt }) });
     this.#push(key, 'tool_outcome');
     return Promise.resolve();
   }

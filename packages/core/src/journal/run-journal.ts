@@ -10,6 +10,12 @@ export interface JournaledToolCall {
    * (`reconcile(..., { retry: true })`): it is executed once more even when not idempotent.
    */
   readonly retry: boolean;
+  /**
+   * When the call's start was recorded (epoch ms, the recording process's clock), if the journal
+   * keeps it: what a call that keeps a deadline across attempts (a resumed `parallel_task`'s
+   * `timeout_ms`) measures from. Absent: the journal does not know, and such a call starts over.
+   */
+  readonly startedAt?: number;
 }
 
 /** A recorded answer to a confirmation (`confirmation-<tool_call_id>`). */

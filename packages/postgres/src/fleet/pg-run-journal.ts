@@ -29,7 +29,11 @@ const EVENT_FLUSH_MS = 5;
  *
  * Events: an attempt that resumes a run whose events were already written drops the events it
  * regenerates while replaying recorded steps, and writes from its first live step on, so readers
- * see one sequence without gaps or duplicates.
+ * see one sequence without gaps or duplicates. A subagent task's events (`payload.task_id`: its
+ * start, progress and end) are counted per task instead: each child replays on its own (one
+ * `parallel_task` child goes live while its siblings still replay), so the first `n` events of a
+ * task, `n` the number earlier attempts wrote, are the regenerated ones and are dropped, and the
+ * task's later events are written whatever the rest of the run does.
  */
 export class PgRunJournal implements RunJournal {
   readonly runId: string;
@@ -42,6 +46,8 @@ export class PgRunJournal implements RunJournal {
   #flushTimer: ReturnType<typeof setTimeout> | null = null;
   #seq: number;
   #suppress: boolean;
+  /** Per subagent task id: how many of its events earlier attempts wrote and this one has not regenerated yet. */
+  readonly #taskEventsWritten = new Map<string, number>();
   #liveAfterReplay = false;
   #lost: CodeError | null = null;
   #base: string | null = null;
@@ -65,9 +71,11 @@ export class PgRunJournal implements RunJournal {
    */
   static async open(db: Database, runId: string, attempt: number, onLost: (error: CodeError) => void): Promise<PgRunJournal> {
     if (attempt === 1) return new PgRunJournal(db, runId, attempt, 0, onLost);
-    const found = await db.query<{ seq: number | null; ended: boolean; steps: StepRow[] | string }>(
+    const found = await db.query<{ seq: number | null; ended: boolean; steps: StepRow[] | string; tasks: Record<string, number> | string }>(
       `SELECT (SELECT max(seq) FROM a3s_fleet_events WHERE run_id = $1) AS seq,
               EXISTS (SELECT 1 FROM a3s_fleet_events WHERE run_id = $1 AND event->>'type' = 'agent_end') AS ended,
+              (SELECT coalesce(jsonb_object_agg(task, n), '{}'::jsonb) FROM (SELECT event->'payload'->>'task_id' AS task, count(*) AS n FROM a3s_fleet_events
+                WHERE run_id = $1 AND event->'payload'->>'task_id' IS NOT NULL GROUP BY 1) t) AS tasks,
               (SELECT coalesce(jsonb_agg(jsonb_build_object('key', key, 'kind', kind, 'value', value) ORDER BY step), '[]'::jsonb) FROM a3s_fleet_steps WHERE run_id = $1) AS steps`,
       [runId],
     );
@@ -75,6 +83,8 @@ export class PgRunJournal implements RunJournal {
     const journal = new PgRunJournal(db, runId, attempt, Number(row?.seq ?? 0), onLost);
     const steps = row === undefined ? [] : typeof row.steps === 'string' ? (JSON.parse(row.steps) as StepRow[]) : row.steps;
     for (const step of steps) journal.#remember(step);
+    const tasks = row === undefined ? {} : typeof row.tasks === 'string' ? (JSON.parse(row.tasks) as Record<string, number>) : row.tasks;
+    for (const [task, n] of Object.entries(tasks)) journal.#taskEventsWritten.set(task, Number(n));
     const last = steps.at(-1);
     if (last?.kind === 'model' && row?.ended !== true) journal.#tailStep = last.key;
     return journal;
@@ -104,7 +114,16 @@ export class PgRunJournal implements RunJournal {
 
   /** Takes one event of the run, in emission order (synchronously, from the session's listener). */
   event(event: AgentEvent): void {
-    if (this.#suppress || this.#lost !== null) return;
+    if (this.#lost !== null) return;
+    const task = event.payload['task_id'];
+    if (typeof task === 'string') {
+      // A subagent task's event: dropped while it is one its task's earlier attempts wrote.
+      const written = this.#taskEventsWritten.get(task) ?? 0;
+      if (written > 0) {
+        this.#taskEventsWritten.set(task, written - 1);
+        return;
+      }
+    } else if (this.#suppress) return;
     this.#seq += 1;
     this.#pending.push({ seq: this.#seq, event: { ...event, metadata: { ...event.metadata, sequence: this.#seq, run_id: this.runId } } });
     this.#flushTimer ??= setTimeout(() => {
@@ -156,11 +175,16 @@ export class PgRunJournal implements RunJournal {
     if (row === undefined || row.kind === 'tool_retry' || row.kind === 'tool_reconciled' || (row.kind === 'tool_start' && options?.resumable !== true)) this.#goLive();
     if (row === undefined) return Promise.resolve(null);
     if (row.kind === 'tool_outcome' || row.kind === 'tool_reconciled') return Promise.resolve({ outcome: decodeJson<ToolOutput>(row.value), retry: false });
+    if (row.kind === 'tool_start') {
+      // The start carries the recording worker's clock (a resumed call's deadline is measured from it).
+      const { startedAt } = decodeJson<{ startedAt?: unknown }>(row.value);
+      return Promise.resolve({ outcome: null, retry: false, ...(typeof startedAt === 'number' ? { startedAt } : {}) });
+    }
     return Promise.resolve({ outcome: null, retry: row.kind === 'tool_retry' });
   }
 
   recordToolStart(key: string, call: { readonly toolName: string; readonly args: unknown }): Promise<void> {
-    return this.#step(key, 'tool_start', call);
+    return this.#step(key, 'tool_start', { ...call, startedAt: Date.now() });
   }
 
   recordToolOutcome(key: string, outcome: ToolOutput): Promise<void> {

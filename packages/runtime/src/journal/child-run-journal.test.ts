@@ -18,11 +18,33 @@ describe('childRunJournal', () => {
     // What the host decides under the scoped id is what the child reads.
     parent.answer('task_toolu_01_A_b_1/c2', { approved: true });
     expect(await child.confirmationAnswer('c2')).toEqual({ approved: true });
-    expect(await child.toolCall('tool-c1')).toEqual({ outcome: { output: 'ok', exitCode: 0 }, retry: false });
+    expect(await child.toolCall('tool-c1')).toEqual({ outcome: { output: 'ok', exitCode: 0 }, retry: false, startedAt: expect.any(Number) });
     parent.reconcile('tool-task_toolu_01_A_b_1/c3', { retry: true });
     expect(await child.toolCall('tool-c3')).toEqual({ outcome: null, retry: true });
     // The parent's own steps are not the child's.
     expect(await parent.toolCall('tool-c1')).toBeNull();
     expect(await child.modelResponse('model-run-1-1')).toBeNull();
+  });
+
+  it('calls beforeLive at each step that is not recorded (not at recorded ones), and stops the child when it throws', async () => {
+    const parent = new MemoryRunJournal('run-2');
+    const scope = childTaskScope('toolu_9', 0);
+    await childRunJournal(parent, scope).recordModelResponse('model-run-2/task_toolu_9_0-1', [{ type: 'text_delta', text: 'recorded' }]);
+    const live: string[] = [];
+    let stop = false;
+    const child = childRunJournal(parent, scope, {
+      beforeLive: () => {
+        live.push('live');
+        if (stop) throw new Error('deadline passed');
+      },
+    });
+    expect(await child.modelResponse('model-run-2/task_toolu_9_0-1')).toEqual([{ type: 'text_delta', text: 'recorded' }]);
+    expect(live).toEqual([]);
+    expect(await child.modelResponse('model-run-2/task_toolu_9_0-2')).toBeNull();
+    expect(await child.toolCall('tool-x')).toBeNull();
+    expect(await child.confirmationAnswer('x')).toBeNull();
+    expect(live).toEqual(['live', 'live', 'live']);
+    stop = true;
+    await expect(child.modelResponse('model-run-2/task_toolu_9_0-2')).rejects.toThrow('deadline passed');
   });
 });

@@ -11,25 +11,40 @@ const TOOL_KEY_PREFIX = toolStepKey('');
  * `confirmation-<scope>/<tool_call_id>` (the ids the parent's confirmations and
  * `fleet.reconcile` name), and its run is `<runId>/<scope>`, so its model responses are
  * `model-<runId>/<scope>-<n>`. Recorded results replay and reconciliation rules are the run's.
+ *
+ * `beforeLive` is called when the child reaches a step that is not recorded (a model response, a
+ * tool call or a confirmation answer it would now ask for) before the child goes on live; it may
+ * throw to stop the child there (a fan-out whose deadline passed while no process ran it).
  */
-export function childRunJournal(journal: RunJournal, scope: string): RunJournal {
+export function childRunJournal(journal: RunJournal, scope: string, options: ChildRunJournalOptions = {}): RunJournal {
+  const { beforeLive } = options;
+  const gated = <T>(found: T | null): T | null => {
+    if (found === null) beforeLive?.();
+    return found;
+  };
   const id = (toolId: string): string => `${scope}/${toolId}`;
   // Keys the child's kernel computes as `tool-<id>` name the scoped id; other keys (model,
   // compaction) already carry the child's run id.
   const key = (k: string): string => (k.startsWith(TOOL_KEY_PREFIX) ? toolStepKey(id(k.slice(TOOL_KEY_PREFIX.length))) : k);
   const child: RunJournal = {
     runId: `${journal.runId}/${scope}`,
-    modelResponse: (k: string): Promise<readonly LlmStreamEvent[] | null> => journal.modelResponse(key(k)),
+    modelResponse: async (k: string): Promise<readonly LlmStreamEvent[] | null> => gated(await journal.modelResponse(key(k))),
     recordModelResponse: (k: string, events: readonly LlmStreamEvent[]): Promise<void> => journal.recordModelResponse(key(k), events),
-    toolCall: (k: string, options?: { readonly resumable?: boolean }): Promise<JournaledToolCall | null> => journal.toolCall(key(k), options),
+    toolCall: async (k: string, call?: { readonly resumable?: boolean }): Promise<JournaledToolCall | null> => gated(await journal.toolCall(key(k), call)),
     recordToolStart: (k: string, call: { readonly toolName: string; readonly args: unknown }): Promise<void> => journal.recordToolStart(key(k), call),
     recordToolOutcome: (k: string, outcome: ToolOutput): Promise<void> => journal.recordToolOutcome(key(k), outcome),
-    confirmationAnswer: (toolId: string): Promise<JournaledAnswer | null> => journal.confirmationAnswer(id(toolId)),
+    confirmationAnswer: async (toolId: string): Promise<JournaledAnswer | null> => gated(await journal.confirmationAnswer(id(toolId))),
     recordConfirmationRequest: (toolId: string, request: { readonly toolName: string; readonly args: unknown }): Promise<void> => journal.recordConfirmationRequest(id(toolId), request),
     recordConfirmationAnswer: (toolId: string, answer: JournaledAnswer): Promise<void> => journal.recordConfirmationAnswer(id(toolId), answer),
   };
   const live = journal.liveAfterReplay;
   return live === undefined ? child : { ...child, liveAfterReplay: () => live.call(journal) };
+}
+
+/** Options of {@link childRunJournal}. */
+export interface ChildRunJournalOptions {
+  /** Called at the child's first unrecorded step (and each one after); throws to stop the child. */
+  readonly beforeLive?: () => void;
 }
 
 /**

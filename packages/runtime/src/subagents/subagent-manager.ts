@@ -1,7 +1,7 @@
 import type { SessionTelemetry } from '../telemetry/session-telemetry.js';
 import type { BudgetGuard, SubagentService } from '@a3s-lab/code-core/kernel';
 import { CONFIRMATION_LANES, ConfirmationManager } from '@a3s-lab/code-core/kernel';
-import { CodeError, createAgentEvent, toCodeError } from '@a3s-lab/code-core';
+import { CodeError, createAgentEvent, toCodeError, toolStepKey } from '@a3s-lab/code-core';
 import type { AgentEvent, ConfirmationInheritance, LlmUsage, PermissionPolicy, RunJournal, SubagentAuthority, SubagentDefinition, SubagentFanOutOptions, SubagentRunOptions, SubagentTaskRequest, SubagentTaskResult, SubagentTaskSnapshot, WorkerAgentSpec, WorkspaceBackend } from '@a3s-lab/code-core';
 import { EMPTY_RUN_USAGE } from '../session/run-usage.js';
 import { DelegatedConfirmationManager } from './delegated-confirmation.js';
@@ -43,6 +43,20 @@ export interface SubagentManagerDeps {
    * there (see {@link childRunJournal}). Default: never journaled.
    */
   readonly journalOfCall?: (toolId: string) => RunJournal | null;
+}
+
+/** When a fan-out's tasks must be done (epoch ms), and the reason they are cancelled with. */
+interface Deadline {
+  readonly at: number;
+  readonly message: string;
+}
+
+/** What one task runs with besides its request. */
+interface RunOneExtra {
+  /** The kernel's active-skill restriction (a skill's child run). */
+  readonly activeSkillTools?: readonly string[];
+  /** The fan-out's deadline (`timeout_ms`). */
+  readonly deadline?: Deadline;
 }
 
 /** Most task snapshots a session keeps (oldest dropped first). */
@@ -124,7 +138,7 @@ export class SubagentManager implements SubagentService {
   async runAs(agent: SubagentDefinition, task: SubagentTaskRequest, options: SubagentRunOptions, activeSkillTools?: readonly string[]): Promise<SubagentTaskResult> {
     this.#chargeRunQuota(1);
     const signal = AbortSignal.any([options.signal, this.#deps.closeSignal]);
-    return this.#withSlot(() => this.#runOne(task, agent, signal, options.parentToolId, 0, activeSkillTools));
+    return this.#withSlot(() => this.#runOne(task, agent, signal, options.parentToolId, 0, activeSkillTools === undefined ? {} : { activeSkillTools }));
   }
 
   async runAll(tasks: readonly SubagentTaskRequest[], options: SubagentRunOptions & SubagentFanOutOptions): Promise<SubagentTaskResult[]> {
@@ -138,7 +152,15 @@ export class SubagentManager implements SubagentService {
     const signals = [options.signal, this.#deps.closeSignal, scope.signal];
     const signal = AbortSignal.any(signals);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    if (options.timeoutMs !== undefined) timer = setTimeout(() => scope.abort(new Error(`parallel tasks exceeded timeout_ms ${options.timeoutMs}`)), options.timeoutMs);
+    let deadline: Deadline | undefined;
+    if (options.timeoutMs !== undefined) {
+      // A resumed journaled call keeps the deadline of its first start. Past it, no task does new
+      // work (each is cancelled at its first unrecorded step), while what they recorded replays.
+      const message = `parallel tasks exceeded timeout_ms ${options.timeoutMs}`;
+      deadline = { at: (await this.#deadlineStart(options.parentToolId)) + options.timeoutMs, message };
+      const remaining = deadline.at - Date.now();
+      if (remaining > 0) timer = setTimeout(() => scope.abort(new Error(message)), remaining);
+    }
     // Fail fast: once the successes still possible fall below what is required, the rest is cancelled.
     const required = options.minSuccessCount ?? (options.allowPartialFailure === true ? 1 : tasks.length);
     let failures = 0;
@@ -152,13 +174,24 @@ export class SubagentManager implements SubagentService {
     try {
       // Every child settles first: a child whose journaled call needs reconciliation stops the
       // parent's run, and its siblings' steps are recorded by then (none is cut off mid-call).
-      const settled = await Promise.allSettled(tasks.map((task, i) => this.#withSlot(() => this.#runOne(task, agents[i] as SubagentDefinition, signal, options.parentToolId, i)).then(settle)));
+      const settled = await Promise.allSettled(tasks.map((task, i) => this.#withSlot(() => this.#runOne(task, agents[i] as SubagentDefinition, signal, options.parentToolId, i, deadline === undefined ? {} : { deadline })).then(settle)));
       const stopped = settled.find((s) => s.status === 'rejected');
       if (stopped !== undefined) throw stopped.reason;
       return settled.map((s) => (s as PromiseFulfilledResult<SubagentTaskResult>).value);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * When a `parallel_task`'s `timeout_ms` runs from: now, or for a call of a durable run whose
+   * start an earlier attempt recorded, that start (the journal's `startedAt`).
+   */
+  async #deadlineStart(parentToolId: string | undefined): Promise<number> {
+    const journal = parentToolId === undefined ? null : (this.#deps.journalOfCall?.(parentToolId) ?? null);
+    if (journal === null || parentToolId === undefined) return Date.now();
+    const entry = await journal.toolCall(toolStepKey(parentToolId), { resumable: true });
+    return entry?.startedAt ?? Date.now();
   }
 
   #chargeRunQuota(count: number): void {
@@ -187,14 +220,23 @@ export class SubagentManager implements SubagentService {
     }
   }
 
-  async #runOne(task: SubagentTaskRequest, agent: SubagentDefinition, signal: AbortSignal, parentToolId: string | undefined, index: number, activeSkillTools?: readonly string[]): Promise<SubagentTaskResult> {
+  async #runOne(task: SubagentTaskRequest, agent: SubagentDefinition, outer: AbortSignal, parentToolId: string | undefined, index: number, extra: RunOneExtra): Promise<SubagentTaskResult> {
     const d = this.#deps;
+    const { activeSkillTools, deadline } = extra;
     this.#counter += 1;
     // Durable runs: a child of a journaled call journals under a task id derived from the call's
     // id, the same on every attempt that replays the parent's recorded model response.
     const parentJournal = parentToolId === undefined ? null : (d.journalOfCall?.(parentToolId) ?? null);
     const taskId = parentJournal !== null && parentToolId !== undefined ? childTaskScope(parentToolId, index) : `task_${this.#counter.toString(36)}_${Math.floor(Math.random() * 0xffffff).toString(36)}`;
-    const journal = parentJournal === null ? null : childRunJournal(parentJournal, taskId);
+    // Past its fan-out's deadline (a resumed call), the child is cancelled at its first live step.
+    const own = parentJournal === null || deadline === undefined ? null : new AbortController();
+    const signal = own === null ? outer : AbortSignal.any([outer, own.signal]);
+    const beforeLive = own === null || deadline === undefined ? undefined : (): void => {
+      if (Date.now() < deadline.at) return;
+      own.abort(new Error(deadline.message));
+      throw cancelled(own.signal);
+    };
+    const journal = parentJournal === null ? null : childRunJournal(parentJournal, taskId, beforeLive === undefined ? {} : { beforeLive });
     const parentRunId = d.currentRunId();
     const started = Date.now();
     const base = { task_id: taskId, agent: agent.name, description: task.description, ...(parentToolId === undefined ? {} : { parent_tool_id: parentToolId }) };
