@@ -65,6 +65,7 @@ export class RunExecutor {
   readonly #deps: RunExecutorDeps;
   readonly #toolCalls: ToolCallRunner;
   #active: ActiveRun | null = null;
+  #journal: RunJournal | null = null;
 
   constructor(deps: RunExecutorDeps) {
     this.#deps = deps;
@@ -79,6 +80,11 @@ export class RunExecutor {
   /** The running run's id, or `null`. */
   get activeRunId(): string | null {
     return this.#active?.run.id ?? null;
+  }
+
+  /** The running run's journal (a durable run), or `null`. */
+  get activeJournal(): RunJournal | null {
+    return this.#journal;
   }
 
   /** Adds usage of work done for the running run elsewhere (a subagent's model calls). */
@@ -134,6 +140,7 @@ export class RunExecutor {
     // journal for this run only; subagent tasks journal there under their task ids.
     const journal = request.journal ?? null;
     if (journal !== null) d.kernel.attachJournal(journal);
+    this.#journal = journal;
     let userMessage: LlmMessage | undefined;
     let compaction: TurnLoopCompaction | undefined;
     let outcome: { ok: true; text: string } | { ok: false; error: CodeError };
@@ -205,6 +212,7 @@ export class RunExecutor {
       d.closeSignal.removeEventListener('abort', onClose);
       clearTimeout(deadline);
       if (journal !== null) d.kernel.attachJournal(null);
+      this.#journal = null;
     }
     // Cleanup BEFORE the terminal event: a consumer that saw it can send again immediately.
     const record = outcome.ok

@@ -115,6 +115,7 @@ export function composeSession(init: AgentSessionInit): SessionParts {
     emit,
     activeRunId,
     journalOfCall: (toolId) => kernel.journalOfCall(toolId),
+    activeJournal: () => executor.activeJournal,
     hostCall: (request) => hostCalls.call(request),
     afterOperation: (operation) => persistence?.afterOperation(operation),
     requireOpen: (what) => {

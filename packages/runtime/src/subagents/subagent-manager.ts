@@ -9,6 +9,8 @@ import { DenyOnAskConfirmationManager } from './deny-on-ask-confirmation.js';
 import type { ChildSession, ChildSessionRequest, SessionFactory } from './session-factory.js';
 import { builtinSubagents, subagentAuthority, workerDefinition } from './builtin-subagents.js';
 import { childRunJournal, childTaskScope } from '../journal/child-run-journal.js';
+import { HostTaskScopes } from '../journal/host-task-scope.js';
+import { cancelled, isReconciliation, reconciliationOfChild } from './child-errors.js';
 
 /** What the manager needs from its parent session. */
 export interface SubagentManagerDeps {
@@ -43,6 +45,11 @@ export interface SubagentManagerDeps {
    * there (see {@link childRunJournal}). Default: never journaled.
    */
   readonly journalOfCall?: (toolId: string) => RunJournal | null;
+  /**
+   * Durable runs: the running run's journal, or `null`. A host-direct task (no parent call) made
+   * during a journaled run journals there (see {@link HostTaskScopes}). Default: never journaled.
+   */
+  readonly activeJournal?: () => RunJournal | null;
 }
 
 /** When a fan-out's tasks must be done (epoch ms), and the reason they are cancelled with. */
@@ -57,6 +64,8 @@ interface RunOneExtra {
   readonly activeSkillTools?: readonly string[];
   /** The fan-out's deadline (`timeout_ms`). */
   readonly deadline?: Deadline;
+  /** A host-direct task of a journaled run: the run's journal and the task's scope in it. */
+  readonly host?: { readonly journal: RunJournal; readonly scope: string };
 }
 
 /** Most task snapshots a session keeps (oldest dropped first). */
@@ -78,6 +87,7 @@ export class SubagentManager implements SubagentService {
   #running = 0;
   readonly #waiting: (() => void)[] = [];
   #counter = 0;
+  readonly #hostTasks = new HostTaskScopes();
 
   constructor(deps: SubagentManagerDeps) {
     this.#deps = deps;
@@ -138,7 +148,8 @@ export class SubagentManager implements SubagentService {
   async runAs(agent: SubagentDefinition, task: SubagentTaskRequest, options: SubagentRunOptions, activeSkillTools?: readonly string[]): Promise<SubagentTaskResult> {
     this.#chargeRunQuota(1);
     const signal = AbortSignal.any([options.signal, this.#deps.closeSignal]);
-    return this.#withSlot(() => this.#runOne(task, agent, signal, options.parentToolId, 0, activeSkillTools === undefined ? {} : { activeSkillTools }));
+    const [host] = this.#hostScopes([{ agent: agent.name, task }], options.parentToolId);
+    return this.#withSlot(() => this.#runOne(task, agent, signal, options.parentToolId, 0, { ...(activeSkillTools === undefined ? {} : { activeSkillTools }), ...(host === undefined ? {} : { host }) }));
   }
 
   async runAll(tasks: readonly SubagentTaskRequest[], options: SubagentRunOptions & SubagentFanOutOptions): Promise<SubagentTaskResult[]> {
@@ -148,6 +159,8 @@ export class SubagentManager implements SubagentService {
       return this.agent(t.agent);
     });
     this.#chargeRunQuota(tasks.length);
+    // Scopes are taken in request order before anything awaits: the same tasks get the same ones on every attempt.
+    const hosts = this.#hostScopes(tasks.map((task, i) => ({ agent: (agents[i] as SubagentDefinition).name, task })), options.parentToolId);
     const scope = new AbortController();
     const signals = [options.signal, this.#deps.closeSignal, scope.signal];
     const signal = AbortSignal.any(signals);
@@ -174,7 +187,7 @@ export class SubagentManager implements SubagentService {
     try {
       // Every child settles first: a child whose journaled call needs reconciliation stops the
       // parent's run, and its siblings' steps are recorded by then (none is cut off mid-call).
-      const settled = await Promise.allSettled(tasks.map((task, i) => this.#withSlot(() => this.#runOne(task, agents[i] as SubagentDefinition, signal, options.parentToolId, i, deadline === undefined ? {} : { deadline })).then(settle)));
+      const settled = await Promise.allSettled(tasks.map((task, i) => this.#withSlot(() => this.#runOne(task, agents[i] as SubagentDefinition, signal, options.parentToolId, i, { ...(deadline === undefined ? {} : { deadline }), ...(hosts[i] === undefined ? {} : { host: hosts[i] }) })).then(settle)));
       const stopped = settled.find((s) => s.status === 'rejected');
       if (stopped !== undefined) throw stopped.reason;
       return settled.map((s) => (s as PromiseFulfilledResult<SubagentTaskResult>).value);
@@ -192,6 +205,12 @@ export class SubagentManager implements SubagentService {
     if (journal === null || parentToolId === undefined) return Date.now();
     const entry = await journal.toolCall(toolStepKey(parentToolId), { resumable: true });
     return entry?.startedAt ?? Date.now();
+  }
+
+  /** Host-direct tasks (no parent call) made during a journaled run journal in it (see {@link HostTaskScopes}). */
+  #hostScopes(tasks: readonly { readonly agent: string; readonly task: SubagentTaskRequest }[], parentToolId: string | undefined): { journal: RunJournal; scope: string }[] {
+    const journal = parentToolId === undefined ? (this.#deps.activeJournal?.() ?? null) : null;
+    return journal === null ? [] : this.#hostTasks.take(journal, tasks);
   }
 
   #chargeRunQuota(count: number): void {
@@ -222,12 +241,13 @@ export class SubagentManager implements SubagentService {
 
   async #runOne(task: SubagentTaskRequest, agent: SubagentDefinition, outer: AbortSignal, parentToolId: string | undefined, index: number, extra: RunOneExtra): Promise<SubagentTaskResult> {
     const d = this.#deps;
-    const { activeSkillTools, deadline } = extra;
+    const { activeSkillTools, deadline, host } = extra;
     this.#counter += 1;
     // Durable runs: a child of a journaled call journals under a task id derived from the call's
-    // id, the same on every attempt that replays the parent's recorded model response.
-    const parentJournal = parentToolId === undefined ? null : (d.journalOfCall?.(parentToolId) ?? null);
-    const taskId = parentJournal !== null && parentToolId !== undefined ? childTaskScope(parentToolId, index) : `task_${this.#counter.toString(36)}_${Math.floor(Math.random() * 0xffffff).toString(36)}`;
+    // id, the same on every attempt that replays the parent's recorded model response; a
+    // host-direct task of a journaled run under its own scope (see hostTaskScope).
+    const parentJournal = host?.journal ?? (parentToolId === undefined ? null : (d.journalOfCall?.(parentToolId) ?? null));
+    const taskId = host?.scope ?? (parentJournal !== null && parentToolId !== undefined ? childTaskScope(parentToolId, index) : `task_${this.#counter.toString(36)}_${Math.floor(Math.random() * 0xffffff).toString(36)}`);
     // Past its fan-out's deadline (a resumed call), the child is cancelled at its first live step.
     const own = parentJournal === null || deadline === undefined ? null : new AbortController();
     const signal = own === null ? outer : AbortSignal.any([outer, own.signal]);
@@ -351,24 +371,6 @@ export class SubagentManager implements SubagentService {
     }
   }
 
-}
-
-function isReconciliation(error: CodeError): boolean {
-  return error.code === 'SESSION_ERROR' && error.details['needs_reconciliation'] === true;
-}
-
-/** The child's reconciliation error as the parent's run stops with it: the call named in the run's journal. */
-function reconciliationOfChild(error: CodeError, taskId: string): CodeError {
-  const toolId = `${taskId}/${String(error.details['tool_id'])}`;
-  return new CodeError('SESSION_ERROR', `subagent task '${taskId}': ${error.message}`, {
-    details: { ...error.details, tool_id: toolId, task_id: taskId },
-    cause: error,
-  });
-}
-
-function cancelled(signal: AbortSignal, cause?: unknown): CodeError {
-  const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
-  return CodeError.cancelled(`task cancelled: ${reason}`, cause === undefined ? {} : { cause });
 }
 
 /** What a child inherits of its parent's telemetry: the providers, and the `task` call's span as the parent of its run. */

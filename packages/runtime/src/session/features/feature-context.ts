@@ -42,6 +42,8 @@ export interface FeatureContext {
   activeRunId(): string | null;
   /** Durable runs: the run journal the active call `toolId` is a step of (the kernel's), or `null`. */
   journalOfCall(toolId: string): RunJournal | null;
+  /** Durable runs: the running run's journal, or `null` (no run, or a run without one). */
+  activeJournal(): RunJournal | null;
   /** The session's model, with the generation hooks of `purpose`. */
   llm(purpose: string): LlmClient;
   hostCall(request: HostCallRequest): Promise<ToolResult>;

@@ -53,6 +53,7 @@ export function subagentsFeature(ctx: FeatureContext): SubagentsFeature {
           closeSignal: ctx.closeSignal,
           telemetry: ctx.telemetry,
           journalOfCall: (toolId) => ctx.journalOfCall(toolId),
+          activeJournal: () => ctx.activeJournal(),
         });
   const offered = options.manualDelegationEnabled !== false || options.autoDelegation?.enabled === true;
   let section: string | null = null;
