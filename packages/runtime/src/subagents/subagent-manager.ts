@@ -11,6 +11,7 @@ import { builtinSubagents, subagentAuthority, workerDefinition } from './builtin
 import { childRunJournal, childTaskScope } from '../journal/child-run-journal.js';
 import { HostTaskScopes } from '../journal/host-task-scope.js';
 import { cancelled, isReconciliation, reconciliationOfChild } from './child-errors.js';
+import { taskStop } from './fan-out-signal.js';
 
 /** What the manager needs from its parent session. */
 export interface SubagentManagerDeps {
@@ -52,18 +53,12 @@ export interface SubagentManagerDeps {
   readonly activeJournal?: () => RunJournal | null;
 }
 
-/** When a fan-out's tasks must be done (epoch ms), and the reason they are cancelled with. */
-interface Deadline {
-  readonly at: number;
-  readonly message: string;
-}
-
 /** What one task runs with besides its request. */
 interface RunOneExtra {
   /** The kernel's active-skill restriction (a skill's child run). */
   readonly activeSkillTools?: readonly string[];
-  /** The fan-out's deadline (`timeout_ms`). */
-  readonly deadline?: Deadline;
+  /** The fan-out's own stop (`timeout_ms`, fail fast): see {@link taskStop}. */
+  readonly fanOut?: AbortSignal;
   /** A host-direct task of a journaled run: the run's journal and the task's scope in it. */
   readonly host?: { readonly journal: RunJournal; readonly scope: string };
 }
@@ -162,17 +157,15 @@ export class SubagentManager implements SubagentService {
     // Scopes are taken in request order before anything awaits: the same tasks get the same ones on every attempt.
     const hosts = this.#hostScopes(tasks.map((task, i) => ({ agent: (agents[i] as SubagentDefinition).name, task })), options.parentToolId);
     const scope = new AbortController();
-    const signals = [options.signal, this.#deps.closeSignal, scope.signal];
-    const signal = AbortSignal.any(signals);
+    const signal = AbortSignal.any([options.signal, this.#deps.closeSignal]);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let deadline: Deadline | undefined;
     if (options.timeoutMs !== undefined) {
-      // A resumed journaled call keeps the deadline of its first start. Past it, no task does new
-      // work (each is cancelled at its first unrecorded step), while what they recorded replays.
+      // A resumed journaled call keeps the deadline of its first start; one that passed stops the
+      // fan-out at once (its journaled tasks still replay what they recorded: see taskStop).
       const message = `parallel tasks exceeded timeout_ms ${options.timeoutMs}`;
-      deadline = { at: (await this.#deadlineStart(options.parentToolId)) + options.timeoutMs, message };
-      const remaining = deadline.at - Date.now();
+      const remaining = (await this.#deadlineStart(options.parentToolId)) + options.timeoutMs - Date.now();
       if (remaining > 0) timer = setTimeout(() => scope.abort(new Error(message)), remaining);
+      else scope.abort(new Error(message));
     }
     // Fail fast: once the successes still possible fall below what is required, the rest is cancelled.
     const required = options.minSuccessCount ?? (options.allowPartialFailure === true ? 1 : tasks.length);
@@ -187,7 +180,7 @@ export class SubagentManager implements SubagentService {
     try {
       // Every child settles first: a child whose journaled call needs reconciliation stops the
       // parent's run, and its siblings' steps are recorded by then (none is cut off mid-call).
-      const settled = await Promise.allSettled(tasks.map((task, i) => this.#withSlot(() => this.#runOne(task, agents[i] as SubagentDefinition, signal, options.parentToolId, i, { ...(deadline === undefined ? {} : { deadline }), ...(hosts[i] === undefined ? {} : { host: hosts[i] }) })).then(settle)));
+      const settled = await Promise.allSettled(tasks.map((task, i) => this.#withSlot(() => this.#runOne(task, agents[i] as SubagentDefinition, signal, options.parentToolId, i, { fanOut: scope.signal, ...(hosts[i] === undefined ? {} : { host: hosts[i] }) })).then(settle)));
       const stopped = settled.find((s) => s.status === 'rejected');
       if (stopped !== undefined) throw stopped.reason;
       return settled.map((s) => (s as PromiseFulfilledResult<SubagentTaskResult>).value);
@@ -241,21 +234,15 @@ export class SubagentManager implements SubagentService {
 
   async #runOne(task: SubagentTaskRequest, agent: SubagentDefinition, outer: AbortSignal, parentToolId: string | undefined, index: number, extra: RunOneExtra): Promise<SubagentTaskResult> {
     const d = this.#deps;
-    const { activeSkillTools, deadline, host } = extra;
+    const { activeSkillTools, fanOut, host } = extra;
     this.#counter += 1;
     // Durable runs: a child of a journaled call journals under a task id derived from the call's
     // id, the same on every attempt that replays the parent's recorded model response; a
     // host-direct task of a journaled run under its own scope (see hostTaskScope).
     const parentJournal = host?.journal ?? (parentToolId === undefined ? null : (d.journalOfCall?.(parentToolId) ?? null));
     const taskId = host?.scope ?? (parentJournal !== null && parentToolId !== undefined ? childTaskScope(parentToolId, index) : `task_${this.#counter.toString(36)}_${Math.floor(Math.random() * 0xffffff).toString(36)}`);
-    // Past its fan-out's deadline (a resumed call), the child is cancelled at its first live step.
-    const own = parentJournal === null || deadline === undefined ? null : new AbortController();
-    const signal = own === null ? outer : AbortSignal.any([outer, own.signal]);
-    const beforeLive = own === null || deadline === undefined ? undefined : (): void => {
-      if (Date.now() < deadline.at) return;
-      own.abort(new Error(deadline.message));
-      throw cancelled(own.signal);
-    };
+    const stop = taskStop(outer, fanOut, parentJournal !== null);
+    const { signal, beforeLive } = stop;
     const journal = parentJournal === null ? null : childRunJournal(parentJournal, taskId, beforeLive === undefined ? {} : { beforeLive });
     const parentRunId = d.currentRunId();
     const started = Date.now();
@@ -289,6 +276,7 @@ export class SubagentManager implements SubagentService {
     const record = child?.runs().at(-1);
     const transcript = child?.history() ?? [];
     await child?.close();
+    stop.dispose();
     // A journaled child call whose outcome is unknown stops the parent's run, naming the call as
     // the journal and the parent's confirmations do (`<task id>/<tool_call_id>`).
     if (outcome.status === 'failed' && isReconciliation(outcome.error)) throw reconciliationOfChild(outcome.error, taskId);
