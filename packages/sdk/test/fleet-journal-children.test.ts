@@ -24,7 +24,7 @@ import { describe, expect, it } from 'vitest';
 import { eventually, fleetAcl, follow, jobTurnOf, requeue, spawnWorker, startCounter } from './fleet-fixture.js';
 
 /** D's `timeout_ms`: long enough for D to reach its kill point, short enough to wait out. */
-const D_TIMEOUT_MS = 4000;
+const D_TIMEOUT_MS = 6000;
 
 function scenario(hitUrl: string, asked: string[]): ScenarioFunction {
   return (request): ScriptedResponse => {
@@ -38,7 +38,7 @@ function scenario(hitUrl: string, asked: string[]): ScenarioFunction {
       case 'P':
         return turn === 0 ? { toolCalls: [{ id, name: 'parallel_task', input: { tasks: ['Pa', 'Pb'].map((c) => ({ agent: 'general', description: `child ${c}`, prompt: `job ${c}` })) } }] } : { text: 'done P' };
       case 'Pa':
-        return slowText(60);
+        return slowText(100);
       case 'Pb':
         return turn < 2 ? bash(`Pb-${turn}`) : { text: 'Pb done' };
       case 'D':
@@ -59,12 +59,6 @@ function scenario(hitUrl: string, asked: string[]): ScenarioFunction {
   };
 }
 
-async function collect(iterable: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
-  for await (const event of iterable) events.push(event);
-  return events;
-}
-
 /** A child's events in a run's stream: `<type>:<progress kind>` in order. */
 function childEvents(events: readonly AgentEvent[], taskId: string): string[] {
   return events.filter((e) => e.payload['task_id'] === taskId).map((e) => (e.type === 'subagent_progress' ? `progress:${String(e.payload['event'])}` : e.type));
@@ -80,7 +74,8 @@ describe('fleet: subagent children across a worker kill (real PostgreSQL)', () =
     let fleet: Fleet | null = null;
     let agent: Agent | null = null;
     try {
-      const worker = await spawnWorker(pg.connectionString, model.anthropicBaseUrl, 'doomed', { concurrency: 4 });
+      // A long lease: the dead worker's jobs are handed on by `requeue` below, not by pg-boss meanwhile.
+      const worker = await spawnWorker(pg.connectionString, model.anthropicBaseUrl, 'doomed', { concurrency: 4, leaseMs: 120_000 });
       agent = await Agent.create(fleetAcl(model));
       fleet = await createFleet({ agent, connectionString: pg.connectionString, leaseMs: 10_000, pollMs: 50 });
       const inheriting = { permissionPolicy: { allow: ['task'], ask: ['bash'] }, subagentConfirmationInheritance: 'inherit_parent', confirmationPolicy: { defaultTimeoutMs: 600_000 } } as const;
@@ -109,6 +104,9 @@ describe('fleet: subagent children across a worker kill (real PostgreSQL)', () =
       expect((await c2Events.until((e) => e.type === 'confirmation_required')).payload['tool_id']).toBe(c2Tool);
       await pEvents.until((e) => e.type === 'subagent_end' && e.payload['task_id'] === 'task_toolu_P_0_0_1');
       const d = (await fleet.submit('kids-D', 'job D')).runId;
+      // Da's start is written after the parallel_task call's recorded start: the deadline is after it.
+      const dFollow = follow(fleet, d);
+      await dFollow.until((e) => e.type === 'subagent_start');
       const dStarted = Date.now();
       await eventually(() => asked.includes('Da:1') && asked.includes('Pa:0'));
       worker.child.kill('SIGKILL');
@@ -123,7 +121,8 @@ describe('fleet: subagent children across a worker kill (real PostgreSQL)', () =
 
       const handle = await fleet.work({ concurrency: 4 });
       await requeue(pg.connectionString, [p!, d, c2!]);
-      const [dEvents] = await Promise.all([collect(fleet.events(d)), pEvents.done, c2Events.done]);
+      await Promise.all([dFollow.done, pEvents.done, c2Events.done]);
+      const dEvents = dFollow.events;
       await handle.stop();
 
       // P: each child's events once, though Pa went live while Pb replayed.
