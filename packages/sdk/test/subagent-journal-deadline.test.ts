@@ -35,7 +35,7 @@ function scenario(hitUrl: string, asked: string[]) {
 }
 
 /** `journal` as a later attempt reads it: every recorded start `agoMs` older. */
-function laterAttempt(journal: MemoryRunJournal, agoMs: number): RunJournal {
+function laterAttempt(journal: RunJournal, agoMs: number): RunJournal {
   return {
     runId: journal.runId,
     modelResponse: (key) => journal.modelResponse(key),
