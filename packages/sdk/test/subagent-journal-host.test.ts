@@ -2,7 +2,8 @@
 // in-memory reference journal:
 //  - a host-direct `session.task()` made during a journaled run (here by an idempotent host tool)
 //    journals its child in the run's journal: the tool runs again after the process stopped, and
-//    its task replays the child's recorded steps (no bash call, no recorded turn asked again);
+//    its task replays the child's recorded steps (no bash call, no recorded turn asked again),
+//    and a child call of unknown outcome stops the run for reconciliation under the task's scope;
 //  - a `task` called from inside a `program` is a nested call, like every nested call not a step
 //    of its own: the program is the step, so a program that stopped inside its child needs
 //    reconciliation (naming the program call), and the child's bash call never runs twice.
@@ -48,7 +49,8 @@ function scenario(hitUrl: string, asked: string[]) {
     const id = `toolu_${job}_${turn}_0`;
     switch (job) {
       case 'H':
-        return turn === 0 ? { toolCalls: [{ id, name: 'delegate', input: {} }] } : textResponse('H done');
+      case 'K':
+        return turn === 0 ? { toolCalls: [{ id, name: 'delegate', input: { job: `${job}c` } }] } : textResponse(`${job} done`);
       case 'Hc':
         if (turn === 0) return { toolCalls: [{ id, name: 'bash', input: { command: `curl -sf ${hitUrl}/Hc` } }] };
         return { text: Array.from({ length: 40 }, (_, i) => `h${i} `), chunkDelayMs: again ? 0 : 100 };
@@ -56,6 +58,8 @@ function scenario(hitUrl: string, asked: string[]) {
         const source = "export default async (ctx) => { await ctx.tool('task', { agent: 'general', description: 'in a program', prompt: 'job Gc' }); return 'delegated' }";
         return turn === 0 ? { toolCalls: [{ id, name: 'program', input: { type: 'script', source } }] } : textResponse('G done');
       }
+      case 'Kc':
+        return turn === 0 ? { toolCalls: [{ id, name: 'bash', input: { command: `curl -sf ${hitUrl}/Kc${again ? '' : '; sleep 30.53'}` } }] } : textResponse('Kc done');
       case 'Gc':
         return turn === 0 ? { toolCalls: [{ id, name: 'bash', input: { command: `curl -sf ${hitUrl}/Gc${again ? '' : '; sleep 30.53'}` } }] } : textResponse('Gc done');
       default:
@@ -71,10 +75,10 @@ async function sessionWithDelegate(harness: Harness): Promise<Session> {
     defineTool({
       name: 'delegate',
       description: 'Delegates the work to a subagent.',
-      parameters: { type: 'object', properties: {} },
+      parameters: { type: 'object', properties: { job: { type: 'string' } }, required: ['job'] },
       capabilities: () => ({ idempotent: true }),
-      execute: async () => {
-        const result = await session.task({ agent: 'general', description: 'host child', prompt: 'job Hc' });
+      execute: async ({ job }) => {
+        const result = await session.task({ agent: 'general', description: 'host child', prompt: `job ${job}` });
         return { output: result.text };
       },
     }),
@@ -116,6 +120,32 @@ describe('child runs outside the delegation tools in a run journal', () => {
     expect(counter.hits.get('Hc')).toBe(1);
     expect(['H:0', 'Hc:0', 'Hc:1', 'Hc:2', 'H:1'].map((t) => asked.filter((a) => a === t).length)).toEqual([1, 1, 2, 0, 1]);
     expect(journal.steps().filter((s) => s.key === childCall && s.kind === 'tool_outcome')).toHaveLength(1);
+  });
+
+  it('a host-direct task\'s child call of unknown outcome stops the run for reconciliation under the task\'s scope; the host\'s outcome completes it', async () => {
+    counter = await startCounter();
+    const asked: string[] = [];
+    const server = await startScriptedModelServer({ scenario: scenario(counter.url, asked) });
+    h = { server, agent: await Agent.create(fleetAcl(server)), dir: realpathSync(mkdtempSync(join(tmpdir(), 'a3s-host-journal-'))) };
+    const journal = new MemoryRunJournal('run-k');
+    const first = await sessionWithDelegate(h);
+    const dying = first.send({ prompt: 'job K', journal }).catch((e: unknown) => e);
+    await eventually(() => counter!.hits.get('Kc') === 1);
+    await first.closeAsync();
+    await dying;
+
+    const second = await sessionWithDelegate(h);
+    const stopped = await rejection(second.send({ prompt: 'job K', journal }));
+    await second.closeAsync();
+    expect(stopped).toMatchObject({ code: 'SESSION_ERROR', details: { needs_reconciliation: true, tool_name: 'bash' } });
+    const toolId = String(stopped.details['tool_id']);
+    expect(toolId).toMatch(/^host_[0-9a-f]{16}_0\/toolu_Kc_0_0$/);
+    journal.reconcile(`tool-${toolId}`, { output: 'hit Kc\n', exitCode: 0 });
+    const third = await sessionWithDelegate(h);
+    expect((await third.send({ prompt: 'job K', journal })).text).toBe('K done');
+    await third.closeAsync();
+    expect(counter.hits.get('Kc')).toBe(1);
+    expect(asked.filter((a) => a === 'Kc:0')).toHaveLength(1);
   });
 
   it('a task inside a program is a nested call: the program is the step, and a program stopped inside its child needs reconciliation', async () => {
