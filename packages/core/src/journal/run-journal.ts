@@ -35,7 +35,8 @@ export interface JournaledAnswer {
  *
  * A run inside a step (a subagent task's child run) journals into the same journal under its
  * task id, derived from the parent's call id (`tool-<task id>/<tool_call_id>`, model responses
- * `model-<runId>/<task id>-<n>`; the planner's response is `planning-<runId>-<n>`).
+ * `model-<runId>/<task id>-<n>`; the planner's response is `planning-<runId>-<n>`), and so does
+ * a host-direct task made during the run (`session.task()`: task id `host_<digest>_<n>`).
  *
  * Passed per run (`SendRequest.journal`); core never stores it. `@a3s-lab/code-postgres`
  * implements it over PostgreSQL; {@link MemoryRunJournal} is the in-memory reference.
