@@ -7,14 +7,22 @@
 //   with a worker of the same fleet idle and waiting. For information.
 // - throughput: 200 runs (a `read` call and an answer) through 4 worker processes (concurrency 4
 //   each, started and warmed by 32 runs before the timed window) against the same 200 runs as plain
-//   `send()`s in one process (16 at a time, warmed by part 1). Target >= 0.8x.
+//   `send()`s in one process (16 at a time, warmed by part 1), twice: with no model latency (pure
+//   overhead) and with LATENCY_MS (default 50) per model response on both sides. Target >= 0.8x,
+//   read against the row with model latency (a fleet's runs are model calls that take seconds).
+//   Each window prints the core time per run of every process class (/proc utime + stime:
+//   bench/fleet-core-time.ts): the workers, the PostgreSQL backends serving them, this process
+//   (submitting, observing, the scripted model server) and its backends, the rest of the machine.
 //
+// FLEET_CPU_PROF=<dir>: a CPU profile of the first worker's life.
 // Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/fleet.bench.ts
 import { createRequire } from 'node:module';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { coreTimeDelta, formatCoreTime, machineBusyMs, postmasterOf, sampleCoreTime } from './fleet-core-time.js';
+import type { CoreTime } from './fleet-core-time.js';
 import { createFleet, openDatabase, PgRunJournal } from '../packages/postgres/src/index.js';
 import { fleetAcl, jobTurnOf, spawnWorker } from '../packages/sdk/test/fleet-fixture.js';
 import type { WorkerProcess } from '../packages/sdk/test/fleet-fixture.js';
@@ -32,6 +40,8 @@ const RUNS = 200;
 const WARM_RUNS = 32;
 // The observing fleet's poll floor (its readers wake on LISTEN/NOTIFY): the default.
 const OBSERVER_POLL_MS = 500;
+// The second throughput row: every model response after this many ms (both sides).
+const LATENCY_MS = Number(process.env['LATENCY_MS'] ?? 50);
 
 // Database round trips: every `pg` query of this process (the submitting and observing fleet) is
 // counted; the worker processes count theirs (A3S_FLEET_COUNT_QUERIES) and print them on SIGUSR2.
@@ -65,8 +75,9 @@ const ms = (value: number): string => `${value.toFixed(2)} ms`;
 const scenario = (request: Parameters<typeof jobTurnOf>[0]): ScriptedResponse => {
   const { job, turn } = jobTurnOf(request);
   const limit = job.startsWith('steps') ? TURNS : 1;
-  if (turn < limit) return { toolCalls: [{ id: `toolu_${job}_${turn}`, name: 'read', input: { file_path: `notes-${turn}.txt` } }] };
-  return { text: `done ${job}` };
+  const latency = job.startsWith('slow') ? { latencyMs: LATENCY_MS } : {};
+  if (turn < limit) return { toolCalls: [{ id: `toolu_${job}_${turn}`, name: 'read', input: { file_path: `notes-${turn}.txt` } }], ...latency };
+  return { text: `done ${job}`, ...latency };
 };
 
 const pg = await startPostgres();
@@ -121,52 +132,80 @@ try {
   await handle.stop();
   console.log(`submit -> first event: median ${ms(median(latency))}, max ${ms(Math.max(...latency))} over ${LATENCY_SAMPLES} runs (LISTEN/NOTIFY wake-up)`);
 
-  // 3. Throughput: 200 runs through 4 worker processes vs one process.
-  for (let i = 0; i < RUNS; i += 1) {
-    const session = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: `through-${i}` });
-    await session.closeAsync();
+  // 3. Throughput: 200 runs through 4 worker processes vs one process, without model latency
+  // (pure overhead) and with LATENCY_MS per model response (both sides).
+  for (let w = 0; w < 4; w += 1) {
+    // FLEET_CPU_PROF=<dir>: a CPU profile of the first worker's life (written when it exits).
+    const profile = w === 0 && process.env['FLEET_CPU_PROF'] !== undefined ? `--cpu-prof --cpu-prof-dir=${process.env['FLEET_CPU_PROF']}` : undefined;
+    const saved = process.env['NODE_OPTIONS'];
+    if (profile !== undefined) process.env['NODE_OPTIONS'] = `${saved ?? ''} ${profile}`.trim();
+    workers.push(await spawnWorker(pg.connectionString, model.anthropicBaseUrl, `bench-${w}`, { leaseMs: 30_000, concurrency: 4 }));
+    if (profile !== undefined) {
+      if (saved === undefined) delete process.env['NODE_OPTIONS'];
+      else process.env['NODE_OPTIONS'] = saved;
+    }
   }
-  let t = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < RUNS) {
-        const i = next++;
-        const session = await agent.sessionAsync(dir, { sessionId: `local-${i}` });
-        await session.send(`job quick-local-${i}`);
-        await session.closeAsync();
-      }
-    }),
-  );
-  const local = performance.now() - t;
-  for (let w = 0; w < 4; w += 1) workers.push(await spawnWorker(pg.connectionString, model.anthropicBaseUrl, `bench-${w}`, { leaseMs: 30_000, concurrency: 4 }));
   await Promise.all(workers.map((w) => w.ready));
-  const warmIds: string[] = [];
-  for (let i = 0; i < WARM_RUNS; i += 1) {
-    const session = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: `warm-${i}` });
-    await session.closeAsync();
-    warmIds.push((await fleet.submit(`warm-${i}`, `job quick-warm-${i}`)).runId);
+  const targets = { bench: process.pid, workers: workers.map((w) => w.child.pid ?? 0), postmaster: postmasterOf(Number(new URL(pg.connectionString).port)) };
+  const drain = (ids: readonly string[]): Promise<void[]> =>
+    Promise.all(ids.map(async (runId) => {
+      for await (const _event of fleet.events(runId)) {
+        // Until the run's end.
+      }
+    }));
+  const ratios: string[] = [];
+  for (const [kind, latency] of [['quick', 0], ['slow', LATENCY_MS]] as const) {
+    const label = latency === 0 ? 'no model latency' : `${latency} ms per model response`;
+    for (let i = 0; i < RUNS; i += 1) {
+      const session = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: `through-${kind}-${i}` });
+      await session.closeAsync();
+    }
+    const window = async (fn: () => Promise<unknown>): Promise<{ wall: number; core: CoreTime; machine: number }> => {
+      const core = sampleCoreTime(targets);
+      const machine = machineBusyMs();
+      const t0 = performance.now();
+      await fn();
+      const wall = performance.now() - t0;
+      return { wall, core: coreTimeDelta(core, sampleCoreTime(targets)), machine: machineBusyMs() - machine };
+    };
+    let next = 0;
+    const local = await window(() =>
+      Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (next < RUNS) {
+            const i = next++;
+            const session = await agent.sessionAsync(dir, { sessionId: `local-${kind}-${i}` });
+            await session.send(`job ${kind}-local-${i}`);
+            await session.closeAsync();
+          }
+        }),
+      ),
+    );
+    const warmIds: string[] = [];
+    for (let i = 0; i < WARM_RUNS; i += 1) {
+      const session = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: `warm-${kind}-${i}` });
+      await session.closeAsync();
+      warmIds.push((await fleet.submit(`warm-${kind}-${i}`, `job ${kind}-warm-${i}`)).runId);
+    }
+    await drain(warmIds);
+    const workersBefore = await allWorkerQueries();
+    const ownBefore = ownQueries;
+    let ids: string[] = [];
+    const viaFleet = await window(async () => {
+      ids = await Promise.all(Array.from({ length: RUNS }, async (_, i) => (await fleet.submit(`through-${kind}-${i}`, `job ${kind}-fleet-${i}`)).runId));
+      await drain(ids);
+    });
+    const workerRoundTrips = ((await allWorkerQueries()) - workersBefore) / RUNS;
+    const observerRoundTrips = (ownQueries - ownBefore) / RUNS;
+    const completed = (await Promise.all(ids.map((id) => fleet.run(id)))).filter((r) => r?.status === 'completed').length;
+    const ratio = `${(local.wall / viaFleet.wall).toFixed(2)}x`;
+    ratios.push(`${ratio} (${label})`);
+    console.log(`${RUNS} runs, ${label}: ${(RUNS / (local.wall / 1000)).toFixed(1)} runs/s in one process (16 at a time), ${(RUNS / (viaFleet.wall / 1000)).toFixed(1)} runs/s through 4 worker processes (4 each; ${completed} completed): ratio ${ratio}${latency === 0 ? '' : '  target >= 0.8x'}`);
+    console.log(`  database round trips per run: ${workerRoundTrips.toFixed(1)} in the workers, ${observerRoundTrips.toFixed(1)} in the submitting and observing process (none for a plain send())`);
+    console.log(`  core time, one process:\n${formatCoreTime(local.core, RUNS, local.machine, local.wall, cpus().length)}`);
+    console.log(`  core time, fleet:\n${formatCoreTime(viaFleet.core, RUNS, viaFleet.machine, viaFleet.wall, cpus().length)}`);
   }
-  await Promise.all(warmIds.map(async (runId) => {
-    for await (const _event of fleet.events(runId)) {
-      // Until the run's end.
-    }
-  }));
-  const workersBefore = await allWorkerQueries();
-  const ownBefore = ownQueries;
-  t = performance.now();
-  const ids = await Promise.all(Array.from({ length: RUNS }, async (_, i) => (await fleet.submit(`through-${i}`, `job quick-fleet-${i}`)).runId));
-  await Promise.all(ids.map(async (runId) => {
-    for await (const _event of fleet.events(runId)) {
-      // Until the run's end.
-    }
-  }));
-  const viaFleet = performance.now() - t;
-  const workerRoundTrips = ((await allWorkerQueries()) - workersBefore) / RUNS;
-  const observerRoundTrips = (ownQueries - ownBefore) / RUNS;
-  const completed = (await Promise.all(ids.map((id) => fleet.run(id)))).filter((r) => r?.status === 'completed').length;
-  console.log(`${RUNS} runs: ${(RUNS / (local / 1000)).toFixed(1)} runs/s in one process (16 at a time), ${(RUNS / (viaFleet / 1000)).toFixed(1)} runs/s through 4 worker processes (4 each; ${completed} completed): ratio ${(local / viaFleet).toFixed(2)}x  target >= 0.8x`);
-  console.log(`database round trips per run: ${workerRoundTrips.toFixed(1)} in the workers, ${observerRoundTrips.toFixed(1)} in the submitting and observing process (none for a plain send())`);
+  console.log(`throughput ratios: ${ratios.join(', ')}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 } finally {
   for (const w of workers) w.child.kill('SIGTERM');
   await Promise.all(workers.map((w) => w.exited));
