@@ -2,10 +2,14 @@ import pg from 'pg';
 import type { Pool, PoolClient } from 'pg';
 
 import type { Database, Listener, QueryResult, Queryable } from './database-types.js';
+import { preparedName } from './prepared-statements.js';
 
 const queryableOf = (client: Pool | PoolClient): Queryable => ({
   async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-    const result = await client.query(sql, [...params]);
+    // The package's hot statements (prepared-statements.ts) run prepared: parsed and planned once
+    // per connection (PgBouncer in transaction mode needs 1.21 or later for that).
+    const name = preparedName(sql);
+    const result = name === undefined ? await client.query(sql, [...params]) : await client.query({ name, text: sql, values: [...params] });
     return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
   },
   async exec(sql: string): Promise<void> {
@@ -21,6 +25,7 @@ export function openPgDatabase(source: { readonly connectionString: string; read
   const onIdleError = (): void => undefined;
   if (owns) pool.on('error', onIdleError);
   const base = queryableOf(pool);
+  const listeners = sharedListeners(pool);
   let closed = false;
   return {
     driver: 'pg',
@@ -43,18 +48,67 @@ export function openPgDatabase(source: { readonly connectionString: string; read
         client.release(broken);
       }
     },
-    async listen(channel: string, onNotify: (payload: string) => void): Promise<Listener> {
-      // A dedicated connection: LISTEN holds for the connection's life.
-      const client = await pool.connect();
-      const onNotification = (message: { channel: string; payload?: string | undefined }): void => {
-        if (message.channel === channel) onNotify(message.payload ?? '');
-      };
-      client.on('notification', onNotification);
+    listen: (channel, onNotify) => listeners.listen(channel, onNotify),
+    async close(): Promise<void> {
+      if (closed || !owns) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * The LISTEN subscriptions of one pool, on one connection for every channel (taken from the pool
+ * with the first subscription, given back with the last): every listening connection is woken by
+ * every NOTIFY of its database, whatever the channel, so one per database instead of one per
+ * channel. LISTEN and UNLISTEN run in the connection's order of calls.
+ */
+function sharedListeners(pool: Pool): { listen(channel: string, onNotify: (payload: string) => void): Promise<Listener> } {
+  const subscribers = new Map<string, Set<(payload: string) => void>>();
+  const active = new Map<string, Promise<void>>();
+  let client: Promise<PoolClient> | null = null;
+  let broken = false;
+  const onNotification = (message: { channel: string; payload?: string | undefined }): void => {
+    for (const notify of subscribers.get(message.channel) ?? []) notify(message.payload ?? '');
+  };
+  const connection = (): Promise<PoolClient> =>
+    (client ??= pool.connect().then((c) => {
+      c.on('notification', onNotification);
+      return c;
+    }, (error: unknown) => {
+      client = null;
+      throw error;
+    }));
+  const releaseIfIdle = async (): Promise<void> => {
+    if (subscribers.size > 0 || client === null) return;
+    const held = client;
+    client = null;
+    const c = await held;
+    c.off('notification', onNotification);
+    c.release(broken);
+    broken = false;
+  };
+  return {
+    async listen(channel, onNotify) {
+      const c = await connection();
+      let set = subscribers.get(channel);
+      if (set === undefined) {
+        subscribers.set(channel, (set = new Set()));
+        // Every subscriber of the channel returns once its LISTEN is active.
+        active.set(channel, c.query(`LISTEN ${quoteIdentifier(channel)}`).then(() => undefined));
+      }
+      const subscriber = (payload: string): void => onNotify(payload);
+      set.add(subscriber);
       try {
-        await client.query(`LISTEN ${quoteIdentifier(channel)}`);
+        await active.get(channel);
       } catch (error) {
-        client.off('notification', onNotification);
-        client.release(true);
+        set.delete(subscriber);
+        if (set.size === 0 && subscribers.get(channel) === set) {
+          subscribers.delete(channel);
+          active.delete(channel);
+        }
+        broken = true;
+        await releaseIfIdle();
         throw error;
       }
       let done = false;
@@ -62,19 +116,17 @@ export function openPgDatabase(source: { readonly connectionString: string; read
         async unlisten(): Promise<void> {
           if (done) return;
           done = true;
-          client.off('notification', onNotification);
-          const ok = await client.query(`UNLISTEN ${quoteIdentifier(channel)}`).then(
-            () => true,
-            () => false,
-          );
-          client.release(!ok);
+          const current = subscribers.get(channel);
+          current?.delete(subscriber);
+          if (current === undefined || current.size > 0) return;
+          subscribers.delete(channel);
+          active.delete(channel);
+          await c.query(`UNLISTEN ${quoteIdentifier(channel)}`).catch(() => {
+            broken = true;
+          });
+          await releaseIfIdle();
         },
       };
-    },
-    async close(): Promise<void> {
-      if (closed || !owns) return;
-      closed = true;
-      await pool.end();
     },
   };
 }

@@ -5,6 +5,14 @@ import { openDatabase } from './database.js';
 import type { Database, DatabaseOptions } from './database.js';
 import { migrate } from './migrations.js';
 import { databaseName } from './database-name.js';
+import { prepared } from './prepared-statements.js';
+
+// The store's hot statements, prepared (parsed and planned once per connection by `pg`).
+const LOAD_SQL = prepared('SELECT document, revision::text AS revision FROM a3s_sessions WHERE session_id = $1');
+const UPDATE_SQL = prepared(`UPDATE a3s_sessions SET document = $2, generation = $3, labels = $4::jsonb, revision = revision + 1, updated_at = now()
+                WHERE session_id = $1 AND revision = $5::bigint RETURNING revision::text AS revision`);
+const INSERT_SQL = prepared(`INSERT INTO a3s_sessions (session_id, document, generation, labels) VALUES ($1, $2, $3, $4::jsonb)
+               ON CONFLICT (session_id) DO NOTHING RETURNING revision::text AS revision`);
 
 /** Options of {@link PostgresSessionStore}: where the database is (see `openDatabase`). */
 export type PostgresSessionStoreOptions = DatabaseOptions;
@@ -104,7 +112,7 @@ export class PostgresSessionStore implements SessionStore {
   async load(sessionId: string): Promise<SessionSnapshotV1 | null> {
     const id = validateSessionId(sessionId, this.name);
     const db = await this.#database();
-    const result = await this.#run('load', id, () => db.query<{ document: string; revision: string }>('SELECT document, revision::text AS revision FROM a3s_sessions WHERE session_id = $1', [id]));
+    const result = await this.#run('load', id, () => db.query<{ document: string; revision: string }>(LOAD_SQL, [id]));
     const row = result.rows[0];
     if (row === undefined) {
       this.#revisions.set(id, null);
@@ -204,18 +212,10 @@ export class PostgresSessionStore implements SessionStore {
     const result =
       typeof known === 'string'
         ? await this.#run('save', id, () =>
-            db.query<{ revision: string }>(
-              `UPDATE a3s_sessions SET document = $2, generation = $3, labels = $4::jsonb, revision = revision + 1, updated_at = now()
-                WHERE session_id = $1 AND revision = $5::bigint RETURNING revision::text AS revision`,
-              [...params, known],
-            ),
+            db.query<{ revision: string }>(UPDATE_SQL, [...params, known]),
           )
         : await this.#run('save', id, () =>
-            db.query<{ revision: string }>(
-              `INSERT INTO a3s_sessions (session_id, document, generation, labels) VALUES ($1, $2, $3, $4::jsonb)
-               ON CONFLICT (session_id) DO NOTHING RETURNING revision::text AS revision`,
-              params,
-            ),
+            db.query<{ revision: string }>(INSERT_SQL, params),
           );
     const row = result.rows[0];
     if (row === undefined) {

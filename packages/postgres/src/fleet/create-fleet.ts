@@ -84,7 +84,5 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
   const queue = { heartbeatSeconds: leaseSeconds, retryLimit: 1_000_000, retryDelay: 0, expireInSeconds: 86_400, notify: true };
   if ((await boss.getQueue(FLEET_QUEUE)) === null) await boss.createQueue(FLEET_QUEUE, queue).catch(() => undefined);
   else await boss.updateQueue(FLEET_QUEUE, queue);
-  const fleet = new Fleet({ db, boss, storeOptions, bossDb, agent: options.agent, workerId, pollMs, owned });
-  await fleet.start();
-  return fleet;
+  return new Fleet({ db, boss, storeOptions, bossDb, agent: options.agent, workerId, pollMs, owned });
 }

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '@a3s-lab/code-core';
 
 import type { Database } from '../database.js';
+import { prepared } from '../prepared-statements.js';
 import type { FleetRunStatus } from './fleet-types.js';
 
 /** What {@link readEvents} reads with. */
@@ -8,6 +9,8 @@ export interface EventReader {
   readonly db: Database;
   readonly runId: string;
   readonly afterSequence: number;
+  /** Resolves once the run's notifications reach {@link wait} (awaited before the first look). */
+  listening(): Promise<void>;
   /** Resolves on the run's next events notification or after a poll interval. */
   wait(signal: AbortSignal | undefined): Promise<void>;
   /** True once the fleet is closed: the stream ends. */
@@ -18,9 +21,9 @@ export interface EventReader {
 const PAGE = 500;
 
 /** A page of events with the run's status, read in one statement (one snapshot). */
-const PAGE_SQL = `SELECT r.status, e.seq, e.event FROM a3s_fleet_runs r
+const PAGE_SQL = prepared(`SELECT r.status, e.seq, e.event FROM a3s_fleet_runs r
   LEFT JOIN LATERAL (SELECT seq, event FROM a3s_fleet_events WHERE run_id = r.run_id AND seq > $2 ORDER BY seq LIMIT $3) e ON true
-  WHERE r.run_id = $1 ORDER BY e.seq`;
+  WHERE r.run_id = $1 ORDER BY e.seq`);
 
 /**
  * The run's events from the event table in sequence order. Writers append contiguous sequences in
@@ -33,6 +36,7 @@ const PAGE_SQL = `SELECT r.status, e.seq, e.event FROM a3s_fleet_runs r
  */
 export async function* readEvents(reader: EventReader): AsyncGenerator<AgentEvent> {
   let after = reader.afterSequence;
+  await reader.listening();
   for (;;) {
     if (reader.signal?.aborted === true || reader.closed()) return;
     const page = await reader.db.query<{ status: FleetRunStatus; seq: number | null; event: AgentEvent | null }>(PAGE_SQL, [reader.runId, after, PAGE]);

@@ -3,6 +3,7 @@ import type { AgentEvent, SendResult, SessionSnapshotV1, SessionStore } from '@a
 
 import type { Database, DatabaseOptions, Queryable } from '../database.js';
 import { PostgresSessionStore } from '../postgres-session-store.js';
+import { prepared } from '../prepared-statements.js';
 import type { FleetAgent, FleetRunStatus, FleetSession } from './fleet-types.js';
 import { PgRunJournal } from './pg-run-journal.js';
 
@@ -118,15 +119,14 @@ export async function executeRun(ctx: WorkerContext, runId: string): Promise<voi
  * the same statement: `null` when the run is over or waits for the host, and the job has nothing
  * to do.
  */
-async function claimRun(ctx: WorkerContext, runId: string): Promise<Claim | null> {
-  const claimed = await ctx.db.query<{ attempts: number; session_id: string; request: { prompt: string }; base_snapshot: string | null; cancel_requested: boolean; document: string | null; revision: string | null }>(
-    `UPDATE a3s_fleet_runs r SET status = 'running', attempts = attempts + 1, worker_id = $2, updated_at = now()
+const CLAIM_SQL = prepared(`UPDATE a3s_fleet_runs r SET status = 'running', attempts = attempts + 1, worker_id = $2, updated_at = now()
       WHERE run_id = $1 AND status IN ('queued', 'running')
       RETURNING attempts, session_id, request, base_snapshot, cancel_requested,
         (SELECT document FROM a3s_sessions s WHERE s.session_id = r.session_id) AS document,
-        (SELECT revision::text FROM a3s_sessions s WHERE s.session_id = r.session_id) AS revision`,
-    [runId, ctx.workerId],
-  );
+        (SELECT revision::text FROM a3s_sessions s WHERE s.session_id = r.session_id) AS revision`);
+
+async function claimRun(ctx: WorkerContext, runId: string): Promise<Claim | null> {
+  const claimed = await ctx.db.query<{ attempts: number; session_id: string; request: { prompt: string }; base_snapshot: string | null; cancel_requested: boolean; document: string | null; revision: string | null }>(CLAIM_SQL, [runId, ctx.workerId]);
   const row = claimed.rows[0];
   if (row === undefined) return null;
   return { attempt: Number(row.attempts), sessionId: row.session_id, prompt: row.request.prompt, base: row.base_snapshot, cancelRequested: row.cancel_requested,

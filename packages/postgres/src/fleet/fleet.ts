@@ -6,18 +6,21 @@ import type { PgBoss } from 'pg-boss';
 
 import type { Database, DatabaseOptions, Listener } from '../database.js';
 import { PostgresSessionStore } from '../postgres-session-store.js';
+import { prepared } from '../prepared-statements.js';
 import { readEventPage, readEvents } from './fleet-events.js';
 import type { FleetEventPage } from './fleet-events.js';
 import type { FleetAgent, FleetPendingConfirmation, FleetRequest, FleetRun, FleetRunStatus, ReconcileDecision } from './fleet-types.js';
-import { executeRun, setStatus, terminalError } from './fleet-worker.js';
+import { recordAnswer, requestCancel, RunControl } from './fleet-control.js';
+import { executeRun, setStatus } from './fleet-worker.js';
 import type { ActiveRun, WorkerContext } from './fleet-worker.js';
-import { confirmationKey, EVENTS_CHANNEL } from './pg-run-journal.js';
+import { EVENTS_CHANNEL } from './pg-run-journal.js';
 
 /** The pg-boss queue of fleet runs. */
 export const FLEET_QUEUE = 'a3s-fleet-runs';
-/** Channel cancel and confirm notify (payload: the run id). */
-const CONTROL_CHANNEL = 'a3s_fleet_control';
 
+
+const SUBMIT_SQL = prepared(`INSERT INTO a3s_fleet_runs (run_id, session_id, request, status)
+  SELECT $1, session_id, $3::jsonb, 'queued' FROM a3s_sessions WHERE session_id = $2 RETURNING 1`);
 
 /** A running `work()` loop. */
 export interface FleetWorkHandle {
@@ -43,9 +46,9 @@ export class Fleet {
   readonly #pollMs: number;
   readonly #owned: (() => Promise<void>) | null;
   readonly #waiters = new Map<string, Set<() => void>>();
-  #eventsListener: Listener | null = null;
-  #controlListener: Listener | null = null;
-  #controlTimer: ReturnType<typeof setInterval> | null = null;
+  readonly #control: RunControl;
+  /** The LISTEN of the events channel, taken by the first `events()` (a worker never reads events). */
+  #eventsListener: Promise<Listener> | null = null;
   readonly #handles = new Set<FleetWorkHandle>();
   #closed: Promise<void> | null = null;
 
@@ -59,11 +62,7 @@ export class Fleet {
     this.workerId = parts.workerId;
     this.sessionStore = new PostgresSessionStore(parts.storeOptions);
     this.#ctx = { db: parts.db, storeOptions: parts.storeOptions, store: this.sessionStore, agent: parts.agent, workerId: parts.workerId, active: new Map<string, ActiveRun>() };
-  }
-
-  /** @internal */
-  async start(): Promise<void> {
-    this.#eventsListener = await this.#db.listen(EVENTS_CHANNEL, (runId) => this.#wake(runId));
+    this.#control = new RunControl(parts.db, this.#ctx.active, parts.pollMs);
   }
 
   /**
@@ -73,11 +72,11 @@ export class Fleet {
   async submit(sessionId: string, request: FleetRequest): Promise<{ readonly runId: string }> {
     this.#open();
     const prompt = promptOf(request);
-    const exists = await this.#db.query('SELECT 1 FROM a3s_sessions WHERE session_id = $1', [sessionId]);
-    if (exists.rows.length === 0) throw new CodeError('SESSION_ERROR', `session '${sessionId}' is not in the fleet's session store: create it with sessionStore: fleet.sessionStore first`, { details: { sessionId } });
     const runId = `run_${randomUUID()}`;
     try {
-      await this.#db.query("INSERT INTO a3s_fleet_runs (run_id, session_id, request, status) VALUES ($1, $2, $3::jsonb, 'queued')", [runId, sessionId, JSON.stringify({ prompt })]);
+      // One statement: the run is inserted only when its session is stored.
+      const inserted = await this.#db.query(SUBMIT_SQL, [runId, sessionId, JSON.stringify({ prompt })]);
+      if (inserted.rows.length === 0) throw new CodeError('SESSION_ERROR', `session '${sessionId}' is not in the fleet's session store: create it with sessionStore: fleet.sessionStore first`, { details: { sessionId } });
     } catch (error) {
       if ((error as { code?: unknown }).code === '23505') {
         throw new CodeError('SESSION_BUSY', `session '${sessionId}' already has a run queued, running or waiting for reconciliation`, { details: { sessionId } });
@@ -93,7 +92,7 @@ export class Fleet {
     this.#open();
     const concurrency = options.concurrency ?? 1;
     if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > 256) throw new CodeError('CONFIG_ERROR', 'concurrency must be an integer from 1 to 256', { details: { field: 'concurrency', value: concurrency } });
-    await this.#startControl();
+    await this.#control.start();
     const interval = Math.max(0.5, this.#pollMs / 1000);
     let workId: string | null = null;
     const id = await this.#boss.work<{ runId: string }>(FLEET_QUEUE, { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: interval, notifyPollingIntervalSeconds: interval }, async (jobs) => {
@@ -125,7 +124,7 @@ export class Fleet {
    */
   events(runId: string, options: { readonly afterSequence?: number; readonly signal?: AbortSignal } = {}): AsyncIterable<AgentEvent> {
     this.#open();
-    return readEvents({ db: this.#db, runId, afterSequence: options.afterSequence ?? 0, wait: (signal) => this.#waitFor(runId, signal), closed: () => this.#closed !== null, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    return readEvents({ db: this.#db, runId, afterSequence: options.afterSequence ?? 0, listening: () => this.#listenEvents(), wait: (signal) => this.#waitFor(runId, signal), closed: () => this.#closed !== null, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   }
 
   /**
@@ -156,25 +155,7 @@ export class Fleet {
   /** Cancels a run from any process; `false` when it is already over. */
   async cancel(runId: string): Promise<boolean> {
     this.#open();
-    const outcome = await this.#db.transaction(async (tx) => {
-      const found = await tx.query<{ status: FleetRunStatus }>('SELECT status FROM a3s_fleet_runs WHERE run_id = $1 FOR UPDATE', [runId]);
-      const status = found.rows[0]?.status;
-      if (status === undefined || status === 'completed' || status === 'failed' || status === 'cancelled') return false;
-      if (status === 'running') {
-        await tx.query('UPDATE a3s_fleet_runs SET cancel_requested = true, updated_at = now() WHERE run_id = $1', [runId]);
-        await tx.query('SELECT pg_notify($1, $2)', [CONTROL_CHANNEL, runId]);
-        return true;
-      }
-      // Queued or waiting for reconciliation: nobody runs it, it ends here.
-      const last = await tx.query<{ seq: number | null }>('SELECT max(seq) AS seq FROM a3s_fleet_events WHERE run_id = $1', [runId]);
-      const event = terminalError(runId, 'SESSION_ERROR', 'run cancelled: cancelled by host', { cancelled: true });
-      const seq = Number(last.rows[0]?.seq ?? 0) + 1;
-      await tx.query('INSERT INTO a3s_fleet_events (run_id, seq, event, attempt) VALUES ($1, $2, $3::jsonb, 0)', [runId, seq, JSON.stringify({ ...event, metadata: { ...event.metadata, sequence: seq, run_id: runId } })]);
-      await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, runId]);
-      await setStatus(tx, runId, 'cancelled', { error: { code: 'SESSION_ERROR', message: 'run cancelled: cancelled by host' } });
-      return true;
-    });
-    return outcome;
+    return requestCancel(this.#db, runId);
   }
 
   /**
@@ -184,21 +165,7 @@ export class Fleet {
    */
   async confirm(runId: string, toolId: string, approved: boolean, reason?: string): Promise<boolean> {
     this.#open();
-    const key = confirmationKey(toolId);
-    return this.#db.transaction(async (tx) => {
-      const found = await tx.query<{ status: FleetRunStatus; attempts: number }>('SELECT status, attempts FROM a3s_fleet_runs WHERE run_id = $1 FOR UPDATE', [runId]);
-      const run = found.rows[0];
-      if (run === undefined || (run.status !== 'running' && run.status !== 'queued')) return false;
-      const steps = await tx.query<{ kind: string }>('SELECT kind FROM a3s_fleet_steps WHERE run_id = $1 AND key = $2', [runId, key]);
-      if (!steps.rows.some((s) => s.kind === 'confirmation_request') || steps.rows.some((s) => s.kind === 'confirmation_answer')) return false;
-      await tx.query(
-        `INSERT INTO a3s_fleet_steps (run_id, step, key, kind, value, attempt)
-         SELECT $1, coalesce(max(step), 0) + 1, $2, 'confirmation_answer', $3::jsonb, $4 FROM a3s_fleet_steps WHERE run_id = $1`,
-        [runId, key, JSON.stringify({ approved, ...(reason === undefined ? {} : { reason }) }), Number(run.attempts)],
-      );
-      await tx.query('SELECT pg_notify($1, $2)', [CONTROL_CHANNEL, runId]);
-      return true;
-    });
+    return recordAnswer(this.#db, runId, toolId, approved, reason);
   }
 
   /** Confirmations runs wait for, across the fleet, oldest first. */
@@ -243,9 +210,8 @@ export class Fleet {
   close(): Promise<void> {
     this.#closed ??= (async () => {
       await Promise.all([...this.#handles].map((h) => h.stop()));
-      if (this.#controlTimer !== null) clearInterval(this.#controlTimer);
-      await this.#controlListener?.unlisten();
-      await this.#eventsListener?.unlisten();
+      await this.#control.stop();
+      await (await this.#eventsListener?.catch(() => null))?.unlisten();
       for (const waiters of this.#waiters.values()) for (const wake of waiters) wake();
       await this.#boss.stop({ graceful: true, close: true, timeout: 30_000 });
       await this.sessionStore.close();
@@ -266,6 +232,17 @@ export class Fleet {
 
   #open(): void {
     if (this.#closed !== null) throw new CodeError('SESSION_CLOSED', 'the fleet is closed');
+  }
+
+  /** The events channel's LISTEN, taken once (again after a failure), before a reader's first look. */
+  async #listenEvents(): Promise<void> {
+    const listening = (this.#eventsListener ??= this.#db.listen(EVENTS_CHANNEL, (runId) => this.#wake(runId)));
+    try {
+      await listening;
+    } catch (error) {
+      if (this.#eventsListener === listening) this.#eventsListener = null;
+      throw error;
+    }
   }
 
   #wake(runId: string): void {
@@ -290,42 +267,6 @@ export class Fleet {
       signal?.addEventListener('abort', done, { once: true });
       set.add(done);
     });
-  }
-
-  /** Cancels and remote answers reach the runs of this process: NOTIFY, and a poll as the floor. */
-  async #startControl(): Promise<void> {
-    if (this.#controlListener !== null) return;
-    this.#controlListener = await this.#db.listen(CONTROL_CHANNEL, (runId) => {
-      const active = this.#ctx.active.get(runId);
-      if (active !== undefined) void this.#applyControl([active]).catch(() => undefined);
-    });
-    this.#controlTimer = setInterval(() => {
-      if (this.#ctx.active.size > 0) void this.#applyControl([...this.#ctx.active.values()]).catch(() => undefined);
-    }, this.#pollMs);
-    this.#controlTimer.unref?.();
-  }
-
-  async #applyControl(runs: readonly ActiveRun[]): Promise<void> {
-    const ids = runs.map((r) => r.runId);
-    const cancels = await this.#db.query<{ run_id: string }>('SELECT run_id FROM a3s_fleet_runs WHERE run_id = ANY($1::text[]) AND cancel_requested', [ids]);
-    for (const row of cancels.rows) {
-      const active = this.#ctx.active.get(row.run_id);
-      if (active === undefined || active.cancelling) continue;
-      active.cancelling = true;
-      void active.session.cancelAsync().catch(() => undefined);
-    }
-    for (const active of runs) {
-      if (active.cancelling) continue;
-      const pending = await active.session.pendingConfirmations();
-      if (pending.length === 0) continue;
-      const answers = await this.#db.query<{ key: string; value: { approved: boolean; reason?: string } }>(
-        "SELECT key, value FROM a3s_fleet_steps WHERE run_id = $1 AND kind = 'confirmation_answer' AND key = ANY($2::text[])",
-        [active.runId, pending.map((p) => confirmationKey(p.toolId))],
-      );
-      for (const answer of answers.rows) {
-        await active.session.confirmToolUse(answer.key.slice('confirmation-'.length), answer.value.approved, answer.value.reason);
-      }
-    }
   }
 }
 

@@ -1,5 +1,8 @@
 // The statements of a fleet run's journal (pg-run-journal.ts): each write is one statement, one
-// round trip, fenced by the attempt's ownership of the run.
+// round trip, fenced by the attempt's ownership of the run. Each is a prepared statement (the
+// `pg` driver parses and plans it once per connection).
+import { prepared } from '../prepared-statements.js';
+
 /** Channel every events write notifies (payload: the run id). */
 export const EVENTS_CHANNEL = 'a3s_fleet_events';
 
@@ -17,7 +20,7 @@ function ownerSql(base: string | null, param: string): string {
  * A step: the lease check (the run row, locked), the pending events ($3), the step ($4 key, $5
  * kind, $6 value) numbered after the run's last one, the readers' notification; $7 the base snapshot.
  */
-export function stepStatement(base: string | null): string {
+function stepSql(base: string | null): string {
   return `WITH owner AS (${ownerSql(base, '$7')}), ev AS (
                INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
                SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($3::jsonb) AS e(seq integer, event jsonb)
@@ -32,7 +35,7 @@ export function stepStatement(base: string | null): string {
 }
 
 /** Pending events alone ($3), fenced like a step; $4 the base snapshot. */
-export function eventsStatement(base: string | null): string {
+function eventsSql(base: string | null): string {
   return `WITH owner AS (${ownerSql(base, '$4')}), ev AS (
            INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
            SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($3::jsonb) AS e(seq integer, event jsonb)
@@ -45,7 +48,7 @@ export function eventsStatement(base: string | null): string {
  * The run's end: the fenced update of the run row (the UPDATE's own lock and re-check stand in for
  * `FOR UPDATE`), the pending events ($8) and the readers' notification, committed together.
  */
-export const END_STATEMENT = `WITH owner AS (
+export const END_STATEMENT = prepared(`WITH owner AS (
            UPDATE a3s_fleet_runs SET status = $3, result = $4::jsonb, error = $5::jsonb, reconciliation = $6::jsonb, updated_at = now(),
                   finished_at = CASE WHEN $7::boolean THEN now() END, base_snapshot = coalesce($9::text, base_snapshot)
             WHERE run_id = $1 AND attempts = $2 AND status = 'running'
@@ -55,4 +58,19 @@ export const END_STATEMENT = `WITH owner AS (
            SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($8::jsonb) AS e(seq integer, event jsonb)
            RETURNING seq
          )
-         SELECT (SELECT count(*) FROM owner)::int AS owned, CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`;
+         SELECT (SELECT count(*) FROM owner)::int AS owned, CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`);
+
+const STEP = prepared(stepSql(null));
+const STEP_WITH_BASE = prepared(stepSql('$7'));
+const EVENTS = prepared(eventsSql(null));
+const EVENTS_WITH_BASE = prepared(eventsSql('$4'));
+
+/** The step statement: with the attempt's base snapshot riding along as $7 when `base` is not null. */
+export function stepStatement(base: string | null): string {
+  return base === null ? STEP : STEP_WITH_BASE;
+}
+
+/** The events statement: with the attempt's base snapshot as $4 when `base` is not null. */
+export function eventsStatement(base: string | null): string {
+  return base === null ? EVENTS : EVENTS_WITH_BASE;
+}
