@@ -18,8 +18,8 @@ export interface CoreTimeTargets {
   readonly postmaster: number;
 }
 
-/** Core time by class, in milliseconds. */
-export type CoreTime = Map<string, number>;
+/** Core time by class, in milliseconds: all of it, and the part spent in the kernel (stime). */
+export type CoreTime = Map<string, { readonly all: number; readonly sys: number }>;
 
 interface ProcStat {
   readonly ppid: number;
@@ -27,6 +27,8 @@ interface ProcStat {
   readonly own: number;
   /** cutime + cstime (children waited for). */
   readonly children: number;
+  /** stime + cstime. */
+  readonly sys: number;
 }
 
 function stat(pid: number): ProcStat | null {
@@ -36,7 +38,7 @@ function stat(pid: number): ProcStat | null {
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
     // fields[0] is field 3 (state): ppid is field 4, utime 14, stime 15, cutime 16, cstime 17.
     const at = (field: number): number => Number(fields[field - 3]);
-    return { ppid: at(4), own: at(14) + at(15), children: at(16) + at(17) };
+    return { ppid: at(4), own: at(14) + at(15), children: at(16) + at(17), sys: at(15) + at(17) };
   } catch {
     return null;
   }
@@ -100,17 +102,14 @@ function socketInodes(pid: number): Set<string> {
  */
 export function sampleCoreTime(targets: CoreTimeTargets): CoreTime {
   const out: CoreTime = new Map();
-  const add = (key: string, ticks: number): void => {
-    out.set(key, (out.get(key) ?? 0) + (ticks * 1000) / TICKS_PER_SECOND);
+  const add = (key: string, proc: ProcStat | null): void => {
+    const known = out.get(key) ?? { all: 0, sys: 0 };
+    const ms = (ticks: number): number => (ticks * 1000) / TICKS_PER_SECOND;
+    out.set(key, { all: known.all + ms((proc?.own ?? 0) + (proc?.children ?? 0)), sys: known.sys + ms(proc?.sys ?? 0) });
   };
-  const bench = stat(targets.bench);
-  add('bench', (bench?.own ?? 0) + (bench?.children ?? 0));
-  for (const pid of targets.workers) {
-    const worker = stat(pid);
-    add('workers', (worker?.own ?? 0) + (worker?.children ?? 0));
-  }
-  const postmaster = stat(targets.postmaster);
-  add('postgres: other', (postmaster?.own ?? 0) + (postmaster?.children ?? 0));
+  add('bench', stat(targets.bench));
+  for (const pid of targets.workers) add('workers', stat(pid));
+  add('postgres: other', stat(targets.postmaster));
   const byPort = socketsByPort();
   const benchSockets = socketInodes(targets.bench);
   const workerSockets = new Set(targets.workers.flatMap((pid) => [...socketInodes(pid)]));
@@ -120,7 +119,7 @@ export function sampleCoreTime(targets: CoreTimeTargets): CoreTime {
     const port = /\(([0-9]+)\)/.exec(cmdline(pid))?.[1];
     const inode = port === undefined ? undefined : byPort.get(Number(port));
     const owner = inode === undefined ? 'other' : benchSockets.has(inode) ? "bench's backends" : workerSockets.has(inode) ? "workers' backends" : 'other';
-    add(`postgres: ${owner}`, proc.own + proc.children);
+    add(`postgres: ${owner}`, proc);
   }
   return out;
 }
@@ -128,7 +127,7 @@ export function sampleCoreTime(targets: CoreTimeTargets): CoreTime {
 /** `after - before` per class (a class missing before counts from 0). */
 export function coreTimeDelta(before: CoreTime, after: CoreTime): CoreTime {
   const out: CoreTime = new Map();
-  for (const [key, value] of after) out.set(key, value - (before.get(key) ?? 0));
+  for (const [key, value] of after) out.set(key, { all: value.all - (before.get(key)?.all ?? 0), sys: value.sys - (before.get(key)?.sys ?? 0) });
   return out;
 }
 
@@ -152,9 +151,9 @@ export function postmasterOf(port: number): number {
 
 /** One line per class: core ms per run, and the share of the window's core time. */
 export function formatCoreTime(delta: CoreTime, runs: number, machineMs: number, wallMs: number, cores: number): string {
-  const rows = [...delta].filter(([, value]) => value > 0).sort((a, b) => b[1] - a[1]);
-  const ours = rows.reduce((sum, [, value]) => sum + value, 0);
-  const lines = rows.map(([key, value]) => `    ${key.padEnd(28)} ${(value / runs).toFixed(2).padStart(7)} core-ms/run`);
+  const rows = [...delta].filter(([, value]) => value.all > 0).sort((a, b) => b[1].all - a[1].all);
+  const ours = rows.reduce((sum, [, value]) => sum + value.all, 0);
+  const lines = rows.map(([key, value]) => `    ${key.padEnd(28)} ${(value.all / runs).toFixed(2).padStart(7)} core-ms/run (${(value.sys / runs).toFixed(2)} of it in the kernel)`);
   lines.push(`    ${'sum of the above'.padEnd(28)} ${(ours / runs).toFixed(2).padStart(7)} core-ms/run`);
   lines.push(`    ${'rest of the machine'.padEnd(28)} ${(Math.max(0, machineMs - ours) / runs).toFixed(2).padStart(7)} core-ms/run (other processes: other agents' work)`);
   lines.push(`    ${'idle'.padEnd(28)} ${(Math.max(0, wallMs * cores - machineMs) / runs).toFixed(2).padStart(7)} core-ms/run (${cores} cores x ${(wallMs / 1000).toFixed(2)} s window)`);

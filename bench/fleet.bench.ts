@@ -40,6 +40,8 @@ const RUNS = 200;
 const WARM_RUNS = 32;
 // The observing fleet's poll floor (its readers wake on LISTEN/NOTIFY): the default.
 const OBSERVER_POLL_MS = 500;
+// The workers' poll floor (their cancel and confirmation look besides NOTIFY): the default too.
+const WORKER_POLL_MS = 500;
 // The second throughput row: every model response after this many ms (both sides).
 const LATENCY_MS = Number(process.env['LATENCY_MS'] ?? 50);
 
@@ -139,7 +141,7 @@ try {
     const profile = w === 0 && process.env['FLEET_CPU_PROF'] !== undefined ? `--cpu-prof --cpu-prof-dir=${process.env['FLEET_CPU_PROF']}` : undefined;
     const saved = process.env['NODE_OPTIONS'];
     if (profile !== undefined) process.env['NODE_OPTIONS'] = `${saved ?? ''} ${profile}`.trim();
-    workers.push(await spawnWorker(pg.connectionString, model.anthropicBaseUrl, `bench-${w}`, { leaseMs: 30_000, concurrency: 4 }));
+    workers.push(await spawnWorker(pg.connectionString, model.anthropicBaseUrl, `bench-${w}`, { leaseMs: 30_000, concurrency: 4, pollMs: WORKER_POLL_MS }));
     if (profile !== undefined) {
       if (saved === undefined) delete process.env['NODE_OPTIONS'];
       else process.env['NODE_OPTIONS'] = saved;

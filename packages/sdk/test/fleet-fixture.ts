@@ -102,12 +102,12 @@ export interface WorkerProcess {
   readonly exited: Promise<void>;
 }
 
-/** Starts a fleet worker process. */
-export async function spawnWorker(connectionString: string, anthropicBaseUrl: string, workerId: string, options: { readonly leaseMs?: number; readonly concurrency?: number } = {}): Promise<WorkerProcess> {
+/** Starts a fleet worker process (its fleet's `pollMs` default 50: the tests' floor). */
+export async function spawnWorker(connectionString: string, anthropicBaseUrl: string, workerId: string, options: { readonly leaseMs?: number; readonly concurrency?: number; readonly pollMs?: number } = {}): Promise<WorkerProcess> {
   const { spawn } = await import('node:child_process');
   const { fileURLToPath } = await import('node:url');
   const entry = fileURLToPath(new URL('./fixtures/fleet-worker-process.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--conditions=@a3s-lab/source', '--import', 'tsx', entry, connectionString, anthropicBaseUrl, workerId, String(options.leaseMs ?? 10_000), String(options.concurrency ?? 4)], {
+  const child = spawn(process.execPath, ['--conditions=@a3s-lab/source', '--import', 'tsx', entry, connectionString, anthropicBaseUrl, workerId, String(options.leaseMs ?? 10_000), String(options.concurrency ?? 4), String(options.pollMs ?? 50)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
