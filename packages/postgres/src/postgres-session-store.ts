@@ -140,6 +140,35 @@ export class PostgresSessionStore implements SessionStore {
     return snapshot;
   }
 
+  /**
+   * What a save of `snapshot` writes, for a caller that runs the conditional UPDATE of the session
+   * row in a statement of its own (a fleet run's end: the save and the end commit together), with
+   * the revision this store last saw: `null` when it has none (a save would insert). Pass the
+   * revision the statement returned to {@link adoptSaved}, or take {@link conflict} when it updated
+   * nothing.
+   * @internal
+   */
+  saveParams(snapshot: SessionSnapshotV1): { readonly id: string; readonly text: string; readonly generation: number; readonly labels: string; readonly revision: string } | null {
+    const id = validateSessionId(snapshot.sessionId, this.name);
+    const revision = this.#revisions.get(id);
+    if (typeof revision !== 'string') return null;
+    return { id, text: serializeSessionSnapshot(snapshot), generation: snapshot.generation, labels: JSON.stringify(snapshot.labels), revision };
+  }
+
+  /** The row revision a statement of the caller's wrote for session `id` (see {@link saveParams}). @internal */
+  adoptSaved(id: string, revision: string): void {
+    this.#revisions.set(id, revision);
+  }
+
+  /** The `Conflict` failure of a save of `id` that found the row at another revision than this store saw. @internal */
+  conflict(id: string): HostFailure {
+    const known = this.#revisions.get(id);
+    return new HostFailure('Conflict', `session '${id}' in store '${this.name}' was saved by another host since this one ${typeof known === 'string' ? 'loaded it' : 'created it'}: nothing was written; load it again and retry`, {
+      path: id,
+      details: { store: this.name, sessionId: id, expected: typeof known === 'string' ? known : null },
+    });
+  }
+
   async delete(sessionId: string): Promise<boolean> {
     const id = validateSessionId(sessionId, this.name);
     const db = await this.#database();
@@ -218,12 +247,7 @@ export class PostgresSessionStore implements SessionStore {
             db.query<{ revision: string }>(INSERT_SQL, params),
           );
     const row = result.rows[0];
-    if (row === undefined) {
-      throw new HostFailure('Conflict', `session '${id}' in store '${this.name}' was saved by another host since this one ${typeof known === 'string' ? 'loaded it' : 'created it'}: nothing was written; load it again and retry`, {
-        path: id,
-        details: { store: this.name, sessionId: id, expected: typeof known === 'string' ? known : null },
-      });
-    }
+    if (row === undefined) throw this.conflict(id);
     this.#revisions.set(id, row.revision);
   }
 

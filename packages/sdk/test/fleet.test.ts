@@ -10,7 +10,7 @@ import type { ScriptedModelServer } from '@a3s-lab/code-testing';
 import { startPostgres } from '@a3s-lab/code-testing/postgres';
 import type { PostgresDatabase } from '@a3s-lab/code-testing/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFleet, FLEET_QUEUE, openDatabase } from '@a3s-lab/code-postgres';
+import { createFleet, FLEET_QUEUE, openDatabase, PostgresSessionStore } from '@a3s-lab/code-postgres';
 import type { Fleet } from '@a3s-lab/code-postgres';
 import { crashScenario, fleetAcl, startCounter } from './fleet-fixture.js';
 import type { SeenTurn } from './fleet-fixture.js';
@@ -108,6 +108,37 @@ describe('fleet in one process (real PostgreSQL)', () => {
     // Every turn asked once, every bash call run once.
     expect(seen.filter((t) => t.job === 't1').map((t) => t.turn)).toEqual([0, 1, 2, 3]);
     expect([counter.hits.get('t1-a0'), counter.hits.get('t1-b0')]).toEqual([1, 1]);
+  }, 60_000);
+
+  it('the run\'s end and its session\'s save commit together: a session saved by another host meanwhile fails the run (Conflict) and is not overwritten', async () => {
+    const session = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: 'job-c1' });
+    await session.closeAsync();
+    const handle = await fleet.work();
+    const { runId } = await fleet.submit('job-c1', 'job c1');
+    const other = new PostgresSessionStore({ connectionString: pg.connectionString });
+    try {
+      const events: AgentEvent[] = [];
+      for await (const event of fleet.events(runId)) {
+        events.push(event);
+        // Another host saves the session while the run is in its first tool call.
+        if (event.type === 'tool_start' && events.filter((e) => e.type === 'tool_start').length === 1) {
+          const loaded = await other.load('job-c1');
+          if (loaded === null) throw new Error('session not stored');
+          await other.save({ ...loaded, generation: loaded.generation + 1, labels: { ...loaded.labels, host: 'other' } });
+        }
+      }
+      expect(events.at(-1)?.type).toBe('agent_end');
+      const run = await fleet.run(runId);
+      expect(run).toMatchObject({ status: 'failed', result: null, error: { message: expect.stringMatching(/^the run ended but its session could not be saved: .*saved by another host/) } });
+      expect(run?.finishedAt).not.toBeNull();
+      const stored = await other.load('job-c1');
+      expect(stored?.labels).toMatchObject({ host: 'other' });
+      expect(stored?.labels['a3s.fleet.run']).toBeUndefined();
+      expect(stored?.conversation.length).toBe(0);
+    } finally {
+      await handle.stop();
+      await other.close();
+    }
   }, 60_000);
 
   it('refuses what it cannot do, with typed errors', async () => {

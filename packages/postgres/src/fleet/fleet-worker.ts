@@ -80,7 +80,8 @@ export async function executeRun(ctx: WorkerContext, runId: string): Promise<voi
       // starts from it as loaded (no second parse); a resumed attempt starts from the recorded one.
       if (claim.base === null) journal.recordBase(JSON.stringify(latest));
       const base = claim.base === null ? latest : (JSON.parse(claim.base) as SessionSnapshotV1);
-      session = await ctx.agent.resumeSessionAsync(claim.sessionId, { sessionStore: baseStore(store, base), autoSave: false });
+      const deferral: SaveDeferral = { on: false, snapshot: null };
+      session = await ctx.agent.resumeSessionAsync(claim.sessionId, { sessionStore: baseStore(store, base, deferral), autoSave: false });
       const active: ActiveRun = { runId, session, journal, cancelling: false };
       ctx.active.set(runId, active);
       let capturing = true;
@@ -98,7 +99,7 @@ export async function executeRun(ctx: WorkerContext, runId: string): Promise<voi
         ctx.active.delete(runId);
       }
       if (journal.lost !== null) return;
-      await finishRun(runId, journal, session, outcome, active.cancelling);
+      await finishRun(store, runId, journal, session, deferral, outcome, active.cancelling);
     }
   } catch (error) {
     if (journal.lost !== null) return;
@@ -133,32 +134,54 @@ async function claimRun(ctx: WorkerContext, runId: string): Promise<Claim | null
     session: row.document === null || row.revision === null ? null : { document: row.document, revision: row.revision } };
 }
 
-async function finishRun(runId: string, journal: PgRunJournal, session: FleetSession, outcome: { ok: true; result: SendResult } | { ok: false; error: CodeError }, cancelling: boolean): Promise<void> {
+/**
+ * The run's end. Its session's save is written by the end's own statement (the save's snapshot is
+ * captured from `session.save()` through the deferral): the session row and the run's end commit
+ * together, so no crash falls between them; a save conflict fails the run. A session this store
+ * has no revision of (not expected: the claim read its row) is saved first, the result recorded
+ * before (a crash in between replays to it).
+ */
+async function finishRun(store: PostgresSessionStore, runId: string, journal: PgRunJournal, session: FleetSession, deferral: SaveDeferral, outcome: { ok: true; result: SendResult } | { ok: false; error: CodeError }, cancelling: boolean): Promise<void> {
   if (!outcome.ok && outcome.error.details['needs_reconciliation'] === true) {
     const reconciliation = { toolId: String(outcome.error.details['tool_id']), toolName: String(outcome.error.details['tool_name']) };
     await journal.finish({ status: 'needs_reconciliation', reconciliation, error: { code: outcome.error.code, message: outcome.error.message } });
     return;
   }
   const result = outcome.ok ? { text: outcome.result.text, turns: outcome.result.turns, toolCallsCount: outcome.result.toolCallsCount } : null;
-  if (result !== null) await journal.recordResult(result);
+  const cancelled = !outcome.ok && (cancelling || outcome.error.details['cancelled'] === true);
+  const end = outcome.ok ? { status: 'completed' as const, result } : { status: cancelled ? ('cancelled' as const) : ('failed' as const), error: { code: outcome.error.code, message: outcome.error.message } };
   session.setLabel(FLEET_RUN_LABEL, runId);
   let saveError: CodeError | null = null;
+  deferral.on = true;
   try {
     await session.save();
   } catch (error) {
     saveError = toCodeError(error);
+  } finally {
+    deferral.on = false;
+  }
+  const captured = deferral.snapshot;
+  deferral.snapshot = null;
+  const save = saveError === null && captured !== null ? store.saveParams(captured) : null;
+  if (save !== null) {
+    const conflict = toCodeError(store.conflict(save.id));
+    const revision = await journal.finishWithSave(end, save, { code: conflict.code, message: `the run ended but its session could not be saved: ${conflict.message}` });
+    if (revision !== null) store.adoptSaved(save.id, revision);
+    return;
+  }
+  if (saveError === null && captured !== null) {
+    if (result !== null) await journal.recordResult(result);
+    try {
+      await store.save(captured);
+    } catch (error) {
+      saveError = toCodeError(error);
+    }
   }
   if (saveError !== null) {
-    const error = { code: saveError.code, message: `the run ended but its session could not be saved: ${saveError.message}` };
-    await journal.finish({ status: 'failed', error });
+    await journal.finish({ status: 'failed', error: { code: saveError.code, message: `the run ended but its session could not be saved: ${saveError.message}` } });
     return;
   }
-  if (outcome.ok) {
-    await journal.finish({ status: 'completed', result });
-    return;
-  }
-  const cancelled = cancelling || outcome.error.details['cancelled'] === true;
-  await journal.finish({ status: cancelled ? 'cancelled' : 'failed', error: { code: outcome.error.code, message: outcome.error.message } });
+  await journal.finish(end);
 }
 
 /** Sets a run's end (or `needs_reconciliation`) inside a journal write. */
@@ -175,13 +198,23 @@ export function terminalError(runId: string, code: string, message: string, deta
   return createAgentEvent('error', { run_id: runId, code, message, details });
 }
 
-/** The store a resumed attempt opens its session from: loads the run's base snapshot, saves to the real store. */
-function baseStore(store: PostgresSessionStore, base: SessionSnapshotV1): SessionStore {
+/** While `on`, the run's session saves into `snapshot` (written by the run's end) instead of the store. */
+interface SaveDeferral {
+  on: boolean;
+  snapshot: SessionSnapshotV1 | null;
+}
+
+/** The store an attempt opens its session from: loads the run's base snapshot, saves to the real store (or the deferral). */
+function baseStore(store: PostgresSessionStore, base: SessionSnapshotV1, deferral: SaveDeferral): SessionStore {
   return {
     name: store.name,
     capabilities: store.capabilities,
     load: (sessionId) => Promise.resolve(sessionId === base.sessionId ? structuredClone(base) : null),
-    save: (snapshot) => store.save(snapshot),
+    save: (snapshot) => {
+      if (!deferral.on) return store.save(snapshot);
+      deferral.snapshot = snapshot;
+      return Promise.resolve();
+    },
     delete: (sessionId) => store.delete(sessionId),
     list: () => store.list(),
   };

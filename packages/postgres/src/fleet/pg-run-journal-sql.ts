@@ -74,3 +74,32 @@ export function stepStatement(base: string | null): string {
 export function eventsStatement(base: string | null): string {
   return base === null ? EVENTS : EVENTS_WITH_BASE;
 }
+
+/**
+ * The run's end with its session's save, committed together: the lease check (the run row,
+ * locked), the session row's conditional update ($10 id, $11 document, $12 generation, $13
+ * labels, at revision $14), then the run's end: $3 / $4 / $5 when the session was saved, `failed`
+ * with $15 when its row was at another revision (the save's conflict fails the run, as a save of
+ * its own would); the pending events ($8) and the readers' notification; $9 the base snapshot.
+ */
+export const END_WITH_SAVE_STATEMENT = prepared(`WITH lease AS (
+           SELECT run_id FROM a3s_fleet_runs WHERE run_id = $1 AND attempts = $2 AND status = 'running' FOR UPDATE
+         ), saved AS (
+           UPDATE a3s_sessions SET document = $11, generation = $12, labels = $13::jsonb, revision = revision + 1, updated_at = now()
+            WHERE session_id = $10 AND revision = $14::bigint AND EXISTS (SELECT 1 FROM lease)
+           RETURNING revision::text AS revision
+         ), owner AS (
+           UPDATE a3s_fleet_runs SET status = CASE WHEN EXISTS (SELECT 1 FROM saved) THEN $3 ELSE 'failed' END,
+                  result = CASE WHEN EXISTS (SELECT 1 FROM saved) THEN $4::jsonb END,
+                  error = CASE WHEN EXISTS (SELECT 1 FROM saved) THEN $5::jsonb ELSE $15::jsonb END,
+                  reconciliation = $6::jsonb, updated_at = now(),
+                  finished_at = CASE WHEN $7::boolean OR NOT EXISTS (SELECT 1 FROM saved) THEN now() END, base_snapshot = coalesce($9::text, base_snapshot)
+            WHERE run_id IN (SELECT run_id FROM lease)
+           RETURNING run_id
+         ), ev AS (
+           INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
+           SELECT $1, e.seq, e.event, $2 FROM lease, jsonb_to_recordset($8::jsonb) AS e(seq integer, event jsonb)
+           RETURNING seq
+         )
+         SELECT (SELECT count(*) FROM owner)::int AS owned, (SELECT revision FROM saved) AS revision,
+                CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`);

@@ -4,7 +4,7 @@ import type { AgentEvent, JournaledAnswer, JournaledToolCall, LlmStreamEvent, Ru
 import type { Database } from '../database.js';
 import type { FleetRunStatus } from './fleet-types.js';
 import { decodeJson, encodeJson } from './json-codec.js';
-import { END_STATEMENT, eventsStatement, stepStatement } from './pg-run-journal-sql.js';
+import { END_STATEMENT, END_WITH_SAVE_STATEMENT, eventsStatement, stepStatement } from './pg-run-journal-sql.js';
 
 export { EVENTS_CHANNEL } from './pg-run-journal-sql.js';
 
@@ -135,6 +135,25 @@ export class PgRunJournal implements RunJournal {
   /** Writes the pending events and the run's end (`end`) in one fenced statement. */
   finish(end: RunEnd): Promise<void> {
     return this.#write(end);
+  }
+
+  /**
+   * The run's end together with its session's save (one fenced statement, see
+   * END_WITH_SAVE_STATEMENT): resolves with the session row's new revision, or `null` when the
+   * row was at another revision than `save.revision` and the run ended `failed` with `conflict`.
+   */
+  finishWithSave(end: RunEnd & { readonly status: 'completed' | 'failed' | 'cancelled' }, save: SessionSave, conflict: { readonly code: string; readonly message: string }): Promise<string | null> {
+    let revision: string | null = null;
+    return this.#serial(async () => {
+      const events = this.#takeEvents();
+      const result = await this.#db.query<{ owned: number; revision: string | null }>(END_WITH_SAVE_STATEMENT, [
+        this.runId, this.attempt, end.status, jsonOrNull(end.result), jsonOrNull(end.error), jsonOrNull(end.reconciliation), true, JSON.stringify(events), this.#base,
+        save.id, save.text, save.generation, save.labels, save.revision, JSON.stringify(conflict),
+      ]);
+      if (Number(result.rows[0]?.owned ?? 0) === 0) throw await this.#lostError();
+      this.#base = null;
+      revision = result.rows[0]?.revision ?? null;
+    }).then(() => revision);
   }
 
   // ---- RunJournal ----------------------------------------------------------------------------
@@ -324,6 +343,15 @@ export class PgRunJournal implements RunJournal {
       this.#base = null;
     });
   }
+}
+
+/** The session row update a run's end carries (`PostgresSessionStore.saveParams`). */
+export interface SessionSave {
+  readonly id: string;
+  readonly text: string;
+  readonly generation: number;
+  readonly labels: string;
+  readonly revision: string;
 }
 
 /** How a run ends (or stops for reconciliation): its status and the fields it sets. */
