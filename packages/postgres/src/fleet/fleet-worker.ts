@@ -1,4 +1,4 @@
-import { CodeError, createAgentEvent, toCodeError } from '@a3s-lab/code-core';
+import { CodeError, createAgentEvent, parseSessionSnapshotText, toCodeError } from '@a3s-lab/code-core';
 import type { AgentEvent, SendResult, SessionSnapshotV1, SessionStore } from '@a3s-lab/code-core';
 
 import type { Database, DatabaseOptions, Queryable } from '../database.js';
@@ -76,10 +76,10 @@ export async function executeRun(ctx: WorkerContext, runId: string): Promise<voi
         await journal.finish({ status: 'completed', result: recorded });
         return;
       }
-      // The first attempt records the snapshot it starts from (with its first journal write) and
-      // starts from it as loaded (no second parse); a resumed attempt starts from the recorded one.
-      if (claim.base === null) journal.recordBase(JSON.stringify(latest));
-      const base = claim.base === null ? latest : (JSON.parse(claim.base) as SessionSnapshotV1);
+      // The run's first claim recorded the snapshot it starts from (the session row's document,
+      // copied by the database): the first attempt starts from it as loaded (no second parse), a
+      // resumed attempt from the recorded one.
+      const base = claim.base === null ? latest : parseSessionSnapshotText(claim.base, { store: store.name, sessionId: claim.sessionId });
       const deferral: SaveDeferral = { on: false, snapshot: null };
       session = await ctx.agent.resumeSessionAsync(claim.sessionId, { sessionStore: baseStore(store, base, deferral), autoSave: false });
       const active: ActiveRun = { runId, session, journal, cancelling: false };
@@ -118,11 +118,13 @@ export async function executeRun(ctx: WorkerContext, runId: string): Promise<voi
  * Takes the run's next attempt in one statement (the UPDATE locks the row, so two claims of one
  * run are serialised and the second sees the first's attempt), reading the run's session row in
  * the same statement: `null` when the run is over or waits for the host, and the job has nothing
- * to do.
+ * to do. The first claim records the run's base snapshot (the session row's document, copied in
+ * the database: nothing crosses the wire twice); a later attempt gets it back.
  */
-const CLAIM_SQL = prepared(`UPDATE a3s_fleet_runs r SET status = 'running', attempts = attempts + 1, worker_id = $2, updated_at = now()
+const CLAIM_SQL = prepared(`UPDATE a3s_fleet_runs r SET status = 'running', attempts = attempts + 1, worker_id = $2, updated_at = now(),
+        base_snapshot = coalesce(r.base_snapshot, (SELECT document FROM a3s_sessions s WHERE s.session_id = r.session_id))
       WHERE run_id = $1 AND status IN ('queued', 'running')
-      RETURNING attempts, session_id, request, base_snapshot, cancel_requested,
+      RETURNING attempts, session_id, request, CASE WHEN attempts > 1 THEN base_snapshot END AS base_snapshot, cancel_requested,
         (SELECT document FROM a3s_sessions s WHERE s.session_id = r.session_id) AS document,
         (SELECT revision::text FROM a3s_sessions s WHERE s.session_id = r.session_id) AS revision`);
 
