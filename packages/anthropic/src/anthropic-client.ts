@@ -1,7 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { LlmClient, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
 import { CodeError } from '@a3s-lab/code-core';
-import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Stream } from '@anthropic-ai/sdk/core/streaming';
+import { AnthropicRequestEncoder } from './anthropic-request-encoder.js';
 import { AnthropicEventMapper } from './anthropic-event-mapper.js';
 import { classifyAnthropicError } from './classify-anthropic-error.js';
 import { loadAnthropicSdk } from './load-anthropic-sdk.js';
@@ -52,8 +54,35 @@ const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** Sent to a keyless `baseURL` so that the vendor SDK does not look for a credential in the environment. */
 const PLACEHOLDER_KEY = 'no-api-key';
 
-async function* runAttempt(sdk: Anthropic, body: ReturnType<typeof toAnthropicRequest>, signal: AbortSignal, bill: (usage: LlmUsage) => void): AsyncGenerator<LlmStreamEvent, void, undefined> {
-  const stream = await sdk.messages.create(body, { signal, maxRetries: 0 });
+/** A request body: pre-encoded JSON text, or the object `messages.create` encodes (see {@link sdkTracingObservable}). */
+type RequestBody = { readonly json: string } | { readonly params: MessageCreateParamsStreaming };
+
+const JSON_CONTENT = { 'content-type': 'application/json' } as const;
+const OTEL_API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+
+/**
+ * Whether the vendor SDK's own OpenTelemetry instrumentation could record anything: an
+ * OpenTelemetry API (any version) has registered a tracer provider or a propagator in this
+ * process. Only then does a request go through `messages.create`, whose span and `traceparent`
+ * header come from that registration; otherwise `create()` adds nothing to the wire that our
+ * bodies need (no helper header: our blocks are plain objects), so the body goes, pre-encoded,
+ * through the SDK's `post()`, and `create()`'s `JSON.stringify` of the whole conversation and
+ * every tool schema (re-walked each turn) is skipped.
+ */
+function sdkTracingObservable(): boolean {
+  const registered = (globalThis as Record<symbol, { readonly trace?: unknown; readonly propagation?: unknown } | undefined>)[OTEL_API_GLOBAL];
+  return registered !== undefined && (registered.trace !== undefined || registered.propagation !== undefined);
+}
+
+function send(sdk: Anthropic, body: RequestBody, signal: AbortSignal): Promise<Stream<RawMessageStreamEvent>> {
+  if ('params' in body) return sdk.messages.create(body.params, { signal, maxRetries: 0 });
+  // The same request `messages.create` sends: a string body with a content-type passes through
+  // the SDK verbatim; its headers, timeout and abort handling are the client's, as for create().
+  return sdk.post<Stream<RawMessageStreamEvent>>('/v1/messages', { body: body.json, headers: JSON_CONTENT, stream: true, signal, maxRetries: 0 });
+}
+
+async function* runAttempt(sdk: Anthropic, body: RequestBody, signal: AbortSignal, bill: (usage: LlmUsage) => void): AsyncGenerator<LlmStreamEvent, void, undefined> {
+  const stream = await send(sdk, body, signal);
   const events = (stream as AsyncIterable<RawMessageStreamEvent>)[Symbol.asyncIterator]();
   const mapper = new AnthropicEventMapper();
   let completed = false;
@@ -145,13 +174,14 @@ export function createAnthropicClient(options: AnthropicClientOptions): LlmClien
     promptCaching: options.promptCaching ?? true,
     thinking: options.thinking,
   };
+  const encoder = new AnthropicRequestEncoder();
   return createRetryingLlmClient({
     provider: PROVIDER,
     model: options.model,
     maxRetries: options.maxRetries,
     async prepareCall(request) {
       // Mapping errors (bad image type, misplaced parts) surface here, before any request.
-      const body = toAnthropicRequest(request, settings);
+      const body: RequestBody = sdkTracingObservable() ? { params: toAnthropicRequest(request, settings) } : { json: encoder.encode(request, settings) };
       const { module, sdk } = await load();
       return { attempt: (signal, _attempt, bill) => runAttempt(sdk, body, signal, bill), classify: (error) => classifyAnthropicError(error, secrets, module) };
     },

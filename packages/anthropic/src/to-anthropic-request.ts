@@ -24,7 +24,8 @@ export interface AnthropicRequestSettings {
   readonly thinking?: AnthropicThinking | undefined;
 }
 
-const EPHEMERAL = { type: 'ephemeral' } as const;
+/** The prompt-cache breakpoint marker. */
+export const EPHEMERAL = { type: 'ephemeral' } as const;
 type ImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
 const IMAGE_MEDIA_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
@@ -47,7 +48,8 @@ function toolResultBlock(part: Extract<LlmContentPart, { type: 'tool_result' }>)
   return { type: 'tool_result', tool_use_id: part.toolCallId, content, ...(part.isError ? { is_error: true } : {}) };
 }
 
-function toBlock(part: LlmContentPart, role: LlmMessage['role'], index: number): ContentBlockParam | undefined {
+/** One of our content parts as an Anthropic block; `undefined` for a part the API does not take back (empty text, unsigned reasoning). */
+export function toBlock(part: LlmContentPart, role: LlmMessage['role'], index: number): ContentBlockParam | undefined {
   switch (part.type) {
     case 'text':
       // The API rejects empty text blocks.
@@ -96,11 +98,13 @@ export function toAnthropicMessages(messages: readonly LlmMessage[]): MessagePar
   );
 }
 
-function toToolChoice(choice: NonNullable<LlmRequest['toolChoice']>): ToolChoice {
+/** Anthropic's `tool_choice` for ours. */
+export function toToolChoice(choice: NonNullable<LlmRequest['toolChoice']>): ToolChoice {
   return choice.type === 'tool' ? { type: 'tool', name: choice.name } : { type: choice.type };
 }
 
-const CACHEABLE_BLOCKS: ReadonlySet<string> = new Set(['text', 'image', 'tool_use', 'tool_result']);
+/** Block types that take a `cache_control` breakpoint. */
+export const CACHEABLE_BLOCKS: ReadonlySet<string> = new Set(['text', 'image', 'tool_use', 'tool_result']);
 
 function withCacheBreakpoint(messages: MessageParam[]): MessageParam[] {
   const last = messages.at(-1);
