@@ -63,6 +63,27 @@ describe('DeferredTools', () => {
     expect(names(again.requestTools())).toEqual(['mcp__gh__merge_pull_request', 'mcp__gh__close_issue', TOOL_SEARCH_NAME]);
   });
 
+  it('hands out the same definition objects request after request until a tool or the catalogue changes', async () => {
+    const read = tool('read');
+    const registry = new ToolRegistry([read, tool('mcp__gh__list_issues', 'Lists issues.'), tool('mcp__gh__close_issue', 'Closes an issue.')]);
+    const deferred = new DeferredTools(registry, { enabled: true, threshold: 0, contextTokens: 1000 });
+    const first = deferred.requestTools();
+    const second = deferred.requestTools();
+    expect(second).not.toBe(first);
+    second.forEach((definition, index) => expect(definition).toBe(first[index]));
+    // A tool registered again with another description gets a new definition; the others stay.
+    registry.unregister('read');
+    registry.register({ ...read, description: 'Reads, differently.' });
+    const third = deferred.requestTools();
+    expect(third.find((d) => d.name === 'read')).toMatchObject({ description: 'Reads, differently.' });
+    expect(third.find((d) => d.name === TOOL_SEARCH_NAME)).toBe(first.find((d) => d.name === TOOL_SEARCH_NAME));
+    // Loading a deferred tool changes the catalogue: a new tool_search definition.
+    await search(registry, 'select:mcp__gh__list_issues');
+    const fourth = deferred.requestTools();
+    expect(fourth.find((d) => d.name === TOOL_SEARCH_NAME)).not.toBe(first.find((d) => d.name === TOOL_SEARCH_NAME));
+    expect(fourth.find((d) => d.name === TOOL_SEARCH_NAME)?.description).not.toContain('list_issues');
+  });
+
   it("leaves a host's own tool_search alone (and defers nothing)", () => {
     const own = tool(TOOL_SEARCH_NAME, 'The host tool.');
     const registry = new ToolRegistry([own, tool('mcp__a__x')]);

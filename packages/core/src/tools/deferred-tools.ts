@@ -65,6 +65,8 @@ export class DeferredTools {
   readonly #tool: AnyTool;
   /** Catalogue text cache, keyed by the deferred tool objects it was built from. */
   #catalogue: { readonly tools: readonly AnyTool[]; readonly text: string } | null = null;
+  /** The `tool_search` definition of the last request (the same object while its catalogue is unchanged). */
+  #searchDefinition: ToolDefinition | undefined;
 
   constructor(registry: ToolRegistry, options: DeferredToolsOptions) {
     this.#registry = registry;
@@ -114,13 +116,15 @@ export class DeferredTools {
     if (current === null) this.#registry.register(this.#tool);
     else if (current !== this.#tool) return tools.map(definitionOf); // a host's own tool_search: no deferral
     const hidden = new Set(deferred);
-    const definitions: ToolDefinition[] = [];
+    const sent: ToolDefinition[] = [];
     for (const tool of tools) {
       if (hidden.has(tool) || tool === this.#tool) continue;
-      definitions.push(definitionOf(tool));
+      sent.push(definitionOf(tool));
     }
-    definitions.push({ name: TOOL_SEARCH_NAME, description: this.#catalogueText(deferred), parameters: this.#tool.parameters });
-    return definitions;
+    const description = this.#catalogueText(deferred);
+    if (this.#searchDefinition?.description !== description) this.#searchDefinition = { name: TOOL_SEARCH_NAME, description, parameters: this.#tool.parameters };
+    sent.push(this.#searchDefinition);
+    return sent;
   }
 
   /** The MCP tools to defer now (empty when deferral is off or they fit). */
@@ -212,6 +216,17 @@ export class DeferredTools {
   }
 }
 
+/**
+ * The definition of `tool`, the same object request after request while the tool's name,
+ * description and schema stay the same objects: the provider clients keep the encoding of a
+ * definition per object (see the Anthropic client's request encoder), so a fresh copy per request
+ * would have them re-encode every schema every turn.
+ */
+const definitions = new WeakMap<AnyTool, ToolDefinition>();
 function definitionOf(tool: AnyTool): ToolDefinition {
-  return { name: tool.name, description: tool.description, parameters: tool.parameters };
+  const known = definitions.get(tool);
+  if (known !== undefined && known.name === tool.name && known.description === tool.description && known.parameters === tool.parameters) return known;
+  const definition: ToolDefinition = { name: tool.name, description: tool.description, parameters: tool.parameters };
+  definitions.set(tool, definition);
+  return definition;
 }
