@@ -52,6 +52,35 @@ describe('a model stream that stalls', () => {
     expect((error as CodeError).details).toMatchObject({ reason: 'stream_idle' });
   });
 
+  it('a stream whose events keep coming within the timeout never stalls, however long it lasts; a gap past it does', async () => {
+    vi.useFakeTimers();
+    const end: LlmStreamEvent = { type: 'message_end', stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1 }, content: [] };
+    const paced = (gaps: readonly number[]) =>
+      async function* (signal: AbortSignal): AsyncGenerator<LlmStreamEvent> {
+        for (const gap of gaps) {
+          await new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(resolve, gap);
+            signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+          });
+          yield delta;
+        }
+        yield end;
+      };
+    // 12 events 40 ms apart (480 ms in all) under a 50 ms idle timeout.
+    const steady = outcome(streamWithRetries(paced(Array.from({ length: 12 }, () => 40)), { provider: 'test', maxRetries: 0, classify, idleTimeoutMs: 50 }));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await steady).toBeNull();
+    // The same, then one gap of 60 ms: it fails, 50 ms after the last event.
+    const stalled = outcome(streamWithRetries(paced([40, 40, 40, 60]), { provider: 'test', maxRetries: 0, classify, idleTimeoutMs: 50 }));
+    await vi.advanceTimersByTimeAsync(169);
+    let settled = false;
+    void stalled.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(2);
+    expect(((await stalled) as CodeError).details).toMatchObject({ reason: 'stream_idle' });
+  });
+
   it('time the consumer spends on an event does not count', async () => {
     async function* slowButSteady(): AsyncGenerator<LlmStreamEvent> {
       yield delta;

@@ -78,6 +78,8 @@ class IdleWatch {
   readonly #timeoutMs: number;
   readonly #onParentAbort = (): void => this.#controller.abort(this.#parent.reason);
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the watch was last armed (`Date.now()`); undefined while disarmed. */
+  #armedAt: number | undefined;
   fired = false;
 
   constructor(parent: AbortSignal, timeoutMs: number) {
@@ -91,19 +93,32 @@ class IdleWatch {
     return this.#controller.signal;
   }
 
+  /**
+   * Starts counting idle time. Armed and disarmed around every event of the stream, so it sets no
+   * timer per event: one timer runs while the stream lasts, and when it fires early (the watch was
+   * re-armed since it was set) it waits again for what is left, or stops when disarmed.
+   */
   arm(): void {
     if (this.#timeoutMs <= 0 || this.#controller.signal.aborted) return;
-    this.disarm();
-    this.#timer = setTimeout(() => {
-      this.fired = true;
-      this.#controller.abort(new DOMException('The model stream stalled', 'TimeoutError'));
-    }, this.#timeoutMs);
+    this.#armedAt = Date.now();
+    this.#timer ??= setTimeout(this.#check, this.#timeoutMs);
   }
 
   disarm(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#armedAt = undefined;
   }
+
+  readonly #check = (): void => {
+    this.#timer = undefined;
+    if (this.#armedAt === undefined) return;
+    const left = this.#armedAt + this.#timeoutMs - Date.now();
+    if (left > 0) {
+      this.#timer = setTimeout(this.#check, left);
+      return;
+    }
+    this.fired = true;
+    this.#controller.abort(new DOMException('The model stream stalled', 'TimeoutError'));
+  };
 
   /**
    * Stops the timer. The link to the call's signal stays: a consumer that stops early aborts the
@@ -111,7 +126,9 @@ class IdleWatch {
    * lives only as long as the call, so nothing accumulates).
    */
   dispose(): void {
-    this.disarm();
+    this.#armedAt = undefined;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 }
 
