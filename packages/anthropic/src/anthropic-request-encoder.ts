@@ -35,6 +35,7 @@ function withCacheControl(json: string): string {
  */
 export class AnthropicRequestEncoder {
   readonly #tools = new WeakMap<ToolDefinition, string>();
+  readonly #toolArrays = new WeakMap<ToolDefinition, { readonly tools: readonly ToolDefinition[]; readonly cached: boolean; readonly json: string }>();
   readonly #messages = new WeakMap<LlmMessage, EncodedMessage>();
   #system: { readonly text: string; readonly cached: boolean; readonly json: string } | undefined;
 
@@ -66,7 +67,12 @@ export class AnthropicRequestEncoder {
   }
 
   #encodeTools(tools: readonly ToolDefinition[], cached: boolean): string | undefined {
-    if (tools.length === 0) return undefined;
+    const first = tools[0];
+    if (first === undefined) return undefined;
+    // The whole array's text, for the same definitions in the same order (keyed by the first: a
+    // client serving several sessions sees each session's own definition objects).
+    const known = this.#toolArrays.get(first);
+    if (known !== undefined && known.cached === cached && known.tools.length === tools.length && known.tools.every((tool, index) => tool === tools[index])) return known.json;
     const parts: string[] = [];
     for (const tool of tools) {
       let json = this.#tools.get(tool);
@@ -77,7 +83,9 @@ export class AnthropicRequestEncoder {
       parts.push(json);
     }
     if (cached) parts[parts.length - 1] = withCacheControl(parts[parts.length - 1] as string);
-    return `[${parts.join(',')}]`;
+    const json = `[${parts.join(',')}]`;
+    this.#toolArrays.set(first, { tools: [...tools], cached, json });
+    return json;
   }
 
   #encodeMessage(message: LlmMessage, index: number): EncodedMessage {
