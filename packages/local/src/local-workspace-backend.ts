@@ -332,6 +332,8 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
       ...wrapped,
       maxOutputBytes: call.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
       groups: this.groups,
+      // bubblewrap runs every command as the init of a new pid namespace (`--unshare-pid`).
+      ownPidNamespace: this.sandbox.active,
       onSpawn: (pgid) => {
         if (epoch !== this.closeEpoch) signalProcessGroup(pgid, 'SIGKILL');
       },

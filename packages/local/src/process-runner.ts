@@ -50,6 +50,14 @@ export interface RunProcessOptions {
   readonly groups?: Set<number>;
   /** Live output, decoded per stream (see `ExecOptions.onOutput`). */
   readonly onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  /**
+   * The leader is the init of a pid namespace of its own (bubblewrap's `--unshare-pid`): once its
+   * exit is seen, the kernel has killed and reaped every process of the namespace (a pid
+   * namespace ends with its init, and its init's parent is told only after that), so none can
+   * have escaped and the marker sweep is left out. A run that ends without the leader's exit
+   * report (the spawn helper lost, a leader stuck after SIGKILL) is still swept.
+   */
+  readonly ownPidNamespace?: boolean;
 }
 
 /**
@@ -86,6 +94,8 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
 
     const { stdout, stderr } = child;
     let exited = false;
+    // The leader's own exit report (not a lost helper's stand-in).
+    let leaderExited = false;
     let exitCode: number | null = null;
     let exitSignal: string | null = null;
     let stdoutOpen = true;
@@ -121,7 +131,8 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
       child.on('error', () => undefined);
       releaseHelperChild(child);
       const output = capture.finish();
-      void sweepAfterCall(marker, group).then((escaped) => {
+      const swept = options.ownPidNamespace === true && leaderExited ? Promise.resolve([]) : sweepAfterCall(marker, group);
+      void swept.then((escaped) => {
         unregisterProcessGroup(group);
         options.groups?.delete(group);
         resolve({
@@ -217,6 +228,7 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
     });
     child.on('exit', (code: number | null, signal: string | null) => {
       exited = true;
+      leaderExited = true;
       exitCode = code;
       exitSignal = signal;
       if (pid === undefined) return;

@@ -360,3 +360,8 @@ export function sweepThroughHelper(markers: readonly string[]): Promise<MarkedPr
     });
   });
 }
+
+/** The pid of the running spawn helper, if one runs (diagnostics and benchmarks). */
+export function helperPid(): number | undefined {
+  return helperReady ? (helper?.pid ?? undefined) : undefined;
+}
