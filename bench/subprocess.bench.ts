@@ -27,6 +27,7 @@ import { helperPid, spawnThroughHelper } from '../packages/local/src/search/spaw
 import { newProcessMarker, sweepAfterCall } from '../packages/local/src/process-sweep.js';
 import { HooksPathsReader } from '../packages/local/src/hooks-paths.js';
 import { guardAbsentProtectedPaths } from '../packages/local/src/sandbox/protected-creation.js';
+import { WorkspaceListing } from '../packages/local/src/sandbox/workspace-listing.js';
 
 const RUNS = Number(process.env['A3S_BENCH_RUNS'] ?? 40);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
@@ -93,7 +94,7 @@ try {
       ? {}
       : {
           'sandbox prep': async () => {
-            const [, revert] = await Promise.all([hooks.read(base).then((paths) => sandbox.wrap(spec, base, paths)), guardAbsentProtectedPaths(base)]);
+            const [, revert] = await Promise.all([hooks.read(base).then((paths) => sandbox.wrap(spec, base, paths)), guardAbsentProtectedPaths(new WorkspaceListing(base))]);
             await revert();
           },
         }),

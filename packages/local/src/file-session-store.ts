@@ -87,7 +87,9 @@ export class FileSessionStore implements SessionStore {
       if (pid !== null && pid !== process.pid && processAlive(pid)) continue;
       try {
         const stats = await lstat(path);
-        if (!stats.isFile() || now - stats.mtimeMs < this.#staleTempMs) continue;
+        // Whole milliseconds: `Date.now()` is truncated, the file time is not (a temp written this
+        // millisecond would otherwise be younger than 0 ms).
+        if (!stats.isFile() || now - Math.floor(stats.mtimeMs) < this.#staleTempMs) continue;
         await unlink(path);
         removed += 1;
       } catch {

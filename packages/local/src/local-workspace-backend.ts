@@ -48,6 +48,7 @@ import { fileKindOf, notRegularFile, readRegularFile } from './open-regular-file
 import { pathSecurityError } from './security-error.js';
 import { ProcessSandbox } from './sandbox/process-sandbox.js';
 import { guardAbsentProtectedPaths } from './sandbox/protected-creation.js';
+import { WorkspaceListing } from './sandbox/workspace-listing.js';
 import { DenyReadRules, withoutDenied } from './sandbox/deny-read.js';
 import type { LocalSandboxOptions } from './sandbox/process-sandbox.js';
 
@@ -322,9 +323,15 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     call: BackendCallOptions & { readonly maxOutputBytes?: number; readonly onOutput?: ExecOptions['onOutput'] },
   ): Promise<ExecResult> {
     const rootReal = this.sandbox.active ? await this.rootReal() : '';
+    // One set of listings of the workspace for the call's checks (mounts, absent paths, hooks).
+    const listing = new WorkspaceListing(rootReal);
     // Protected paths absent now are not mounted read-only: what the command creates of them goes.
     const [wrapped, revert] = this.sandbox.active
-      ? await Promise.all([this.configuredHooksPaths().then((hooks) => this.sandbox.wrap(spec, rootReal, hooks)), guardAbsentProtectedPaths(rootReal)])
+      ? await Promise.all([
+          // No `.git` at all: no `.git/config` to read `core.hooksPath` from.
+          listing.entry('.git').then(async (git) => this.sandbox.wrap(spec, rootReal, git === null ? [] : await this.hooksPaths.read(rootReal), listing)),
+          guardAbsentProtectedPaths(listing),
+        ])
       : [spec, null];
     const epoch = this.closeEpoch;
     const ran = await runProcess({

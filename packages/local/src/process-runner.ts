@@ -213,10 +213,11 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
       if (done) return;
       if (pid !== undefined) {
         // After a successful spawn only a lost spawn helper is reported here (a failed kill is
-        // not): its exit report will not come, so the call ends when the pipes close (or at the
-        // deadline), exit code unknown.
+        // not): its exit report will not come, nor will output it relayed, so the call ends now
+        // (its group is killed), exit code unknown, and says so on stderr.
         if (!exited && (error as { code?: unknown }).code === HELPER_LOST) {
           exited = true;
+          capture.push('stderr', Buffer.from('\n[the spawn helper exited during the call: its exit status is unknown]\n'));
           maybeFinish();
         }
         return;

@@ -1,4 +1,5 @@
-import { lstat, realpath } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
+import { posix } from 'node:path';
 
 import { CodeError } from '@a3s-lab/code-core';
 import type { SandboxOptions, SandboxStatus } from '@a3s-lab/code-core';
@@ -10,6 +11,7 @@ import { protectedMounts } from './protected-mounts.js';
 import { probeBubblewrap } from './sandbox-probe.js';
 import type { SandboxProbe } from './sandbox-probe.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
+import { WorkspaceListing } from './workspace-listing.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 
 /** `LocalWorkspaceBackendOptions.sandbox`: the session option plus the host's choice of binary. */
@@ -67,12 +69,13 @@ export class ProcessSandbox {
 
   /**
    * `spec` as it runs: unchanged when the sandbox is not active, else bubblewrap with the policy's
-   * mounts for the workspace `rootReal` (`hooksPaths`: its configured hooks directories).
+   * mounts for the workspace `rootReal` (`hooksPaths`: its configured hooks directories;
+   * `listing`: the workspace's listings at the call's start, when the caller shares them).
    */
-  async wrap(spec: ProcessSpec, rootReal: string, hooksPaths: readonly string[]): Promise<ProcessSpec> {
+  async wrap(spec: ProcessSpec, rootReal: string, hooksPaths: readonly string[], listing: WorkspaceListing = new WorkspaceListing(rootReal)): Promise<ProcessSpec> {
     const probe = this.#probe;
     if (probe === null || !probe.ok) return spec;
-    const [mounts, allowWrite, hidden] = await Promise.all([protectedMounts(rootReal, hooksPaths), existingReal(this.policy.allowWrite), hiddenPaths(this.policy.denyRead)]);
+    const [mounts, allowWrite, hidden] = await Promise.all([protectedMounts(listing, hooksPaths), existingReal(this.policy.allowWrite), hiddenPaths(this.policy.denyRead)]);
     const plan = { rootReal, cwd: spec.cwd, allowWrite, protectedMounts: mounts, hidden, shareNetwork: this.policy.network === 'full' };
     const network = this.policy.network;
     if (typeof network !== 'object') return { file: probe.path, args: bwrapArgs(plan, spec.file, spec.args), cwd: spec.cwd };
@@ -97,10 +100,23 @@ export async function existingReal(paths: readonly string[]): Promise<string[]> 
   return real.filter((path): path is string => path !== null && path !== '/');
 }
 
-// Both the literal path and its target: a symlinked `~/.ssh` is hidden where it points.
+// Both the literal path and its target: a symlinked `~/.ssh` is hidden where it points. Only the
+// paths their parent directory lists are resolved (one `readdir` per parent instead of a failing
+// `realpath` for each secret the machine does not have).
 export async function hiddenPaths(paths: readonly string[]): Promise<HiddenPath[]> {
+  const listings = new Map<string, Promise<Set<string>>>();
+  const listed = (path: string): Promise<boolean> => {
+    const parent = posix.dirname(path);
+    let names = listings.get(parent);
+    if (names === undefined) {
+      names = readdir(parent).then((entries) => new Set(entries), () => new Set<string>());
+      listings.set(parent, names);
+    }
+    return names.then((set) => path === parent || set.has(posix.basename(path)));
+  };
   const found = await Promise.all(
     paths.map(async (path): Promise<HiddenPath | null> => {
+      if (!(await listed(path))) return null;
       const real = await realpath(path).catch(() => null);
       if (real === null || real === '/') return null;
       const stats = await lstat(real).catch(() => null);

@@ -1,7 +1,7 @@
-import { lstat, readdir, realpath } from 'node:fs/promises';
 import { posix } from 'node:path';
 
 import { isProtectedPath } from '../protected-paths.js';
+import type { WorkspaceListing } from './workspace-listing.js';
 
 /** A path of the workspace mounted over itself inside the sandbox. */
 export interface ProtectedMount {
@@ -30,23 +30,25 @@ const NESTED_NAMES = new Set(['config', 'config.worktree', 'commondir', 'hooks']
 const MAX_NESTED_DEPTH = 4;
 
 /**
- * The protected paths (see `PROTECTED_WRITE_PATTERNS`) that exist in the workspace `rootReal`,
- * plus the repository's configured hooks directories (`hooksPaths`, workspace-relative), as
- * mounts: a sandboxed process can neither write them nor move them away. Parents come before
- * children. Paths that do not exist yet are not covered (a mount needs an existing target).
+ * The protected paths (see `PROTECTED_WRITE_PATTERNS`) that exist in the workspace, plus the
+ * repository's configured hooks directories (`hooksPaths`, workspace-relative), as mounts: a
+ * sandboxed process can neither write them nor move them away. Parents come before children.
+ * Paths that do not exist yet are not covered (a mount needs an existing target). `listing`: the
+ * workspace's listings at the call's start (shared with the other checks of the call).
  */
-export async function protectedMounts(rootReal: string, hooksPaths: readonly string[]): Promise<ProtectedMount[]> {
+export async function protectedMounts(listing: WorkspaceListing, hooksPaths: readonly string[]): Promise<ProtectedMount[]> {
+  const rootReal = listing.rootReal;
   const mounts: ProtectedMount[] = [];
-  const gitStats = await lstat(posix.join(rootReal, '.git')).catch(() => null);
-  if (gitStats?.isDirectory() === true) mounts.push({ path: posix.join(rootReal, '.git'), kind: 'pinned' });
-  else if (gitStats !== null && !gitStats.isSymbolicLink()) mounts.push({ path: posix.join(rootReal, '.git'), kind: 'read-only' });
-  const candidates = [...FIXED_PROTECTED_PATHS, ...(await a3sConfigFiles(rootReal)), ...hooksPaths.filter((path) => path !== '.' && path !== '')];
-  for (const dir of NESTED_GIT_DIRS) candidates.push(...(await nestedGitFiles(rootReal, dir, 0)));
-  const present = await existingCandidates(rootReal, candidates);
+  const git = await listing.entry('.git');
+  if (git?.isDirectory() === true) mounts.push({ path: posix.join(rootReal, '.git'), kind: 'pinned' });
+  else if (git !== null && !git.isSymbolicLink()) mounts.push({ path: posix.join(rootReal, '.git'), kind: 'read-only' });
+  const candidates = [...FIXED_PROTECTED_PATHS, ...(await a3sConfigFiles(listing)), ...hooksPaths.filter((path) => path !== '.' && path !== '')];
+  for (const dir of NESTED_GIT_DIRS) candidates.push(...(await nestedGitFiles(listing, dir, 0)));
   const seen = new Set<string>();
-  for (const relative of candidates) {
-    if (!present.has(relative)) continue;
-    const mount = await existingInside(rootReal, relative);
+  const reals = await Promise.all(candidates.map((relative) => listing.realInside(relative)));
+  for (const mount of reals) {
+    // A path that does not exist, or a symlink leading out (what it points at is read-only in
+    // the sandbox already), is not mounted.
     if (mount === null || seen.has(mount)) continue;
     seen.add(mount);
     mounts.push({ path: mount, kind: 'read-only' });
@@ -54,51 +56,33 @@ export async function protectedMounts(rootReal: string, hooksPaths: readonly str
   return mounts.sort((a, b) => depth(a.path) - depth(b.path));
 }
 
-export async function a3sConfigFiles(rootReal: string): Promise<string[]> {
-  const names = await readdir(posix.join(rootReal, '.a3s')).catch(() => [] as string[]);
+/** The protected `.a3s/*` entries (configuration files) in the listing. */
+export async function a3sConfigFiles(listing: WorkspaceListing): Promise<string[]> {
+  const names = [...(await listing.entries('.a3s')).keys()];
   return names.map((name) => `.a3s/${name}`).filter((path) => isProtectedPath(path));
 }
 
-async function nestedGitFiles(rootReal: string, relative: string, level: number): Promise<string[]> {
+async function nestedGitFiles(listing: WorkspaceListing, relative: string, level: number): Promise<string[]> {
   if (level > MAX_NESTED_DEPTH) return [];
-  const entries = await readdir(posix.join(rootReal, relative), { withFileTypes: true }).catch(() => []);
   const found: string[] = [];
-  for (const entry of entries) {
+  for (const entry of (await listing.entries(relative)).values()) {
     const child = `${relative}/${entry.name}`;
     if (NESTED_NAMES.has(entry.name)) found.push(child);
-    else if (entry.isDirectory()) found.push(...(await nestedGitFiles(rootReal, child, level + 1)));
+    else if (entry.isDirectory()) found.push(...(await nestedGitFiles(listing, child, level + 1)));
   }
   return found;
-}
-
-// The real path of `relative` when it exists and stays inside the workspace (a symlink leading
-// out is not mounted: what it points at is read-only in the sandbox already).
-async function existingInside(rootReal: string, relative: string): Promise<string | null> {
-  const real = await realpath(posix.join(rootReal, relative)).catch(() => null);
-  if (real === null) return null;
-  const inside = posix.relative(rootReal, real);
-  return inside === '' || inside.startsWith('..') || posix.isAbsolute(inside) ? null : real;
 }
 
 function depth(path: string): number {
   return path.split('/').length;
 }
 
-/**
- * The `candidates` (workspace-relative) that exist in `rootReal`, found with one `readdir` per
- * parent directory instead of one `lstat` per path (a call checks ~30 names before and after).
- */
-export async function existingCandidates(rootReal: string, candidates: readonly string[]): Promise<Set<string>> {
-  const byParent = new Map<string, string[]>();
-  for (const path of candidates) {
-    const parent = posix.dirname(path);
-    byParent.set(parent, [...(byParent.get(parent) ?? []), path]);
-  }
+/** The `candidates` (workspace-relative) that exist in the listing. */
+export async function existingCandidates(listing: WorkspaceListing, candidates: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
   await Promise.all(
-    [...byParent].map(async ([parent, paths]) => {
-      const names = new Set(await readdir(posix.join(rootReal, parent)).catch(() => [] as string[]));
-      for (const path of paths) if (names.has(posix.basename(path))) found.add(path);
+    candidates.map(async (path) => {
+      if ((await listing.entry(path)) !== null) found.add(path);
     }),
   );
   return found;

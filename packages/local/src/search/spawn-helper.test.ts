@@ -1,8 +1,24 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+import { RELAY_LIMIT_BYTES } from './spawn-helper-source.js';
 import { spawnThroughHelper } from './spawn-helper.js';
 import type { HelperChild } from './spawn-helper.js';
 
 const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+
+function collectBytes(child: HelperChild): Promise<{ out: Buffer; err: Buffer; code: unknown }> {
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => void out.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => void err.push(chunk));
+  return new Promise((resolve, reject) => {
+    child.once('close', (code: unknown) => resolve({ out: Buffer.concat(out), err: Buffer.concat(err), code }));
+    child.once('error', reject);
+  });
+}
 
 function collect(child: HelperChild): Promise<{ out: string; err: string; code: unknown; error?: string }> {
   let out = '';
@@ -35,6 +51,26 @@ describe.runIf(process.platform === 'linux')('spawnThroughHelper', () => {
     results.forEach((result, index) => {
       expect(result).toEqual({ out: 'x'.repeat(1000 * index), err: `err${index}\n`, code: index % 4 });
     });
+  });
+
+  // Up to RELAY_LIMIT_BYTES a stream comes as messages, the rest through its pipe: every byte
+  // value, in order, on both streams, on either side of the switch.
+  it.each([
+    ['below the relay limit', 3_000],
+    ['past the relay limit (the pipe is handed over)', RELAY_LIMIT_BYTES * 3 + 17],
+  ])('hands over binary output exactly, %s', async (_name, size) => {
+    await viaHelper();
+    const script = `head -c ${size} /dev/urandom > out.bin; head -c ${Math.floor(size / 3)} /dev/urandom > err.bin; cat out.bin; cat err.bin >&2; exit 5`;
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-relay-'));
+    try {
+      const result = await collectBytes(spawnThroughHelper('/bin/sh', ['-c', script], { cwd: dir, env }));
+      expect(result.code).toBe(5);
+      expect(result.out.equals(readFileSync(join(dir, 'out.bin')))).toBe(true);
+      expect(result.err.equals(readFileSync(join(dir, 'err.bin')))).toBe(true);
+      expect(result.out.length).toBe(size);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reports a command that cannot start, and stops a killed child', async () => {

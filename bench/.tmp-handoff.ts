@@ -1,0 +1,15 @@
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
+import { buildChildEnv } from '../packages/local/src/internal.js';
+import { spawnThroughHelper } from '../packages/local/src/search/spawn-helper.js';
+const env = buildChildEnv();
+const once = () => new Promise<void>((resolve, reject) => { const c = spawnThroughHelper('true', [], { cwd: '/tmp', env, detached: true }); c.once('error', reject); c.once('close', () => resolve()); });
+for (let i = 0; i < 30; i++) await once();
+const s = new Session(); s.connect(); await s.post('Profiler.enable'); await s.post('Profiler.setSamplingInterval', { interval: 100 }); await s.post('Profiler.start');
+const cpu = process.cpuUsage(); const N = Number(process.env.N ?? 200);
+const t = performance.now();
+for (let i = 0; i < N; i++) await once();
+const u = process.cpuUsage(cpu);
+console.log('per hand-off', ((performance.now() - t) / N).toFixed(2), 'ms wall', ((u.user + u.system) / 1000 / N).toFixed(3), 'ms CPU (user', (u.user/1000/N).toFixed(3), ')');
+const { profile } = await s.post('Profiler.stop');
+writeFileSync('/tmp/subproc/handoff.cpuprofile', JSON.stringify(profile));
