@@ -38,6 +38,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Session as InspectorSession } from 'node:inspector/promises';
 import type { Session } from '../packages/sdk/src/index.js';
+import { childrenCpuMs } from './process-cpu.mjs';
 
 // The built package when it exists (`pnpm build`), as users run it: the host re-runs itself
 // without the source condition. Under tsx every closure of the sources gets a `__name` property
@@ -111,6 +112,8 @@ interface BareLevel {
   readonly lagP99: number;
   readonly peakRss: number;
   readonly cpuMs: number;
+  /** CPU of its tool processes (the spawner child and the commands), see process-cpu.mjs. */
+  readonly toolCpuMs?: number;
   readonly anomalies: number;
 }
 
@@ -170,6 +173,7 @@ try {
       await profiler.post('Profiler.start');
     }
     const cpu = process.cpuUsage();
+    const toolCpu = childrenCpuMs([child.pid ?? -1]);
     lag.enable();
     const start = performance.now();
     const overheads = (await Promise.all(sessions.map((session) => job(session)))).flat();
@@ -182,20 +186,27 @@ try {
     }
     clearInterval(sampler);
     const used = process.cpuUsage(cpu);
+    // The spawn helper with every command it ran (bash, bwrap, ripgrep), the model server left out.
+    const toolCpuMs = childrenCpuMs([child.pid ?? -1]) - toolCpu;
     const ideal = JOB_TURNS * LATENCY_MS;
     const turns = level * JOB_TURNS;
     console.log(
       `${String(level).padStart(4)} sessions: wall ${wall.toFixed(0)} ms (ideal ${ideal}), throughput ${((turns / wall) * 1000).toFixed(0)} turns/s of ideal ${((turns / ideal) * 1000).toFixed(0)}: ${(ideal / wall).toFixed(2)}x` +
         ` | per-turn overhead p50 ${quantile(overheads, 0.5).toFixed(1)} ms, p99 ${quantile(overheads, 0.99).toFixed(1)} ms` +
         ` | event-loop lag p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms (max ${(lag.max / 1e6).toFixed(1)})` +
-        ` | peak RSS ${mb(peak)} | host CPU ${((used.user + used.system) / 1000).toFixed(0)} ms = ${((used.user + used.system) / 1000 / turns).toFixed(2)} ms per turn`,
+        ` | peak RSS ${mb(peak)} | host CPU ${((used.user + used.system) / 1000).toFixed(0)} ms = ${((used.user + used.system) / 1000 / turns).toFixed(2)} ms per turn` +
+        ` | tool processes' CPU ${(toolCpuMs / turns).toFixed(2)} ms per turn`,
     );
     if (anomalies.length > 0) console.log(`     ${anomalies.length} session(s) off script, first: ${anomalies[0]}`);
     if (floor !== null) {
       console.log(
         `      floor (latency + HTTP + subprocesses only): wall ${floor.wall.toFixed(0)} ms, ${(ideal / floor.wall).toFixed(2)}x of latency-only ideal | per-turn overhead p50 ${floor.p50.toFixed(1)} ms, p99 ${floor.p99.toFixed(1)} ms` +
-          ` | event-loop lag p99 ${floor.lagP99.toFixed(1)} ms | peak RSS ${mb(floor.peakRss)} | CPU ${(floor.cpuMs / turns).toFixed(2)} ms per turn${floor.anomalies > 0 ? ` | ${floor.anomalies} off script` : ''}`,
+          ` | event-loop lag p99 ${floor.lagP99.toFixed(1)} ms | peak RSS ${mb(floor.peakRss)} | CPU ${(floor.cpuMs / turns).toFixed(2)} ms per turn` +
+          ` | tool processes' CPU ${((floor.toolCpuMs ?? Number.NaN) / turns).toFixed(2)} ms per turn${floor.anomalies > 0 ? ` | ${floor.anomalies} off script` : ''}`,
       );
+      const ourTotal = (used.user + used.system) / 1000 + toolCpuMs;
+      const floorTotal = floor.cpuMs + (floor.toolCpuMs ?? Number.NaN);
+      console.log(`      CPU per turn, process + its tool processes: ours ${(ourTotal / turns).toFixed(2)} ms, floor ${(floorTotal / turns).toFixed(2)} ms: ${(ourTotal / floorTotal).toFixed(2)}x (less load-dependent than the wall ratio)`);
       console.log(`      ours vs the floor (fair ideal): throughput ${(floor.wall / wall).toFixed(2)}x`);
     }
     anomalies.length = 0;
