@@ -213,11 +213,14 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
       if (done) return;
       if (pid !== undefined) {
         // After a successful spawn only a lost spawn helper is reported here (a failed kill is
-        // not): its exit report will not come, nor will output it relayed, so the call ends now
-        // (its group is killed), exit code unknown, and says so on stderr.
+        // not): its exit report will not come, nor will output it relayed, so the call ends (its
+        // group is killed) once the streams close, at most a drain window later (a pipe it had
+        // handed over stays open while the command runs), exit code unknown, said on stderr.
         if (!exited && (error as { code?: unknown }).code === HELPER_LOST) {
           exited = true;
           capture.push('stderr', Buffer.from('\n[the spawn helper exited during the call: its exit status is unknown]\n'));
+          const group = pid;
+          later(drainGraceMs, () => finish(group));
           maybeFinish();
         }
         return;

@@ -138,4 +138,34 @@ describe.runIf(process.platform === 'linux')('runProcess through the spawn helpe
     expect(await gone(pid)).toBe(true);
     expect((await runProcess({ file: 'sh', args: ['-c', 'echo next'], cwd: root, env, timeoutMs: 10_000 })).stdout).toBe('next\n');
   });
+
+  it('ends a call whose helper died after handing its stdout pipe over (output past the relay limit), before the deadline', async () => {
+    // Until the helper runs again, calls spawn directly: wait for one that goes through it.
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const probe = await runProcess({ file: 'sh', args: ['-c', 'echo $PPID'], cwd: root, env, timeoutMs: 10_000 });
+      if (Number(probe.stdout.trim()) !== process.pid) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    let pid = 0;
+    let text = '';
+    let killed = false;
+    const result = await runProcess({
+      file: 'sh',
+      // 300 KB keeps the stdout pipe open past the relay limit, then the command holds it open.
+      args: ['-c', "echo $PPID; head -c 300000 /dev/zero | tr '\\0' x; exec sleep 30"],
+      cwd: root,
+      env,
+      timeoutMs: 20_000,
+      onSpawn: (p) => void (pid = p),
+      onOutput: (_stream, chunk) => {
+        text += chunk;
+        if (killed || text.length < 200_000) return;
+        killed = true;
+        process.kill(Number(text.split('\n')[0]), 'SIGKILL');
+      },
+    });
+    expect(result).toMatchObject({ timedOut: false, cancelled: false, exitCode: null });
+    expect(result.stderr).toContain('the spawn helper exited during the call');
+    expect(await gone(pid)).toBe(true);
+  });
 });
