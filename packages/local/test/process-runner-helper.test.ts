@@ -116,6 +116,18 @@ describe.runIf(process.platform === 'linux')('runProcess through the spawn helpe
     expect(await sweepThroughHelper(['A3S_PROCESS_MARKER=none-such'])).toEqual([[]]);
   });
 
+  it('finds an escapee whose environment is larger than the sweep read buffer (the marker comes last)', async () => {
+    // Two 100 KB variables before the marker: the escapee's environ puts the marker past the
+    // helper's first 64 KiB read (and its first doubling). No shell in between (a shell would
+    // reorder the environment): `setsid -f` execs `sleep` with it as given, and `sleep` keeps
+    // the call's pipes open until the drain window ends the call.
+    const big = { ...env, A3S_TEST_BIG_1: 'x'.repeat(100_000), A3S_TEST_BIG_2: 'y'.repeat(100_000) };
+    const result = await runProcess({ file: 'setsid', args: ['-f', 'sleep', `4100.${process.pid % 1000}`], cwd: root, env: big, timeoutMs: 10_000 });
+    expect(result.exitCode).toBe(0);
+    expect(result.killedEscapedProcesses?.map((entry) => entry.command)).toEqual(['sleep']);
+    for (const escaped of result.killedEscapedProcesses ?? []) expect(await gone(escaped.pid)).toBe(true);
+  });
+
   it('ends a call whose helper died under it at once (exit status unknown), kills its group, and runs the next call', async () => {
     let pid = 0;
     let killed = false;

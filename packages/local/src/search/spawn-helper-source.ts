@@ -25,7 +25,31 @@ const fs = require('node:fs');
 const __name = (target) => target;
 const sweepMarkedProcesses = (${sweepMarkedProcesses.toString()});
 const RELAY_LIMIT = ${RELAY_LIMIT_BYTES};
-const table = { selfPid: process.pid, readdirSync: (path) => fs.readdirSync(path), readFileSync: (path, encoding) => fs.readFileSync(path, encoding), kill: (pid, signal) => process.kill(pid, signal) };
+// The sweep reads three small /proc files of every process: into one reused buffer, without
+// readFileSync's fstat and fresh buffer per file (a procfs read returns less than asked only at
+// the end of the file).
+let scratch = Buffer.allocUnsafe(64 * 1024);
+const readProcFile = (path, encoding) => {
+  const fd = fs.openSync(path, 'r');
+  try {
+    let filled = 0;
+    for (;;) {
+      if (filled === scratch.length) {
+        const bigger = Buffer.allocUnsafe(scratch.length * 2);
+        scratch.copy(bigger, 0, 0, filled);
+        scratch = bigger;
+      }
+      const wanted = scratch.length - filled;
+      const read = fs.readSync(fd, scratch, filled, wanted, null);
+      filled += read;
+      if (read < wanted) break;
+    }
+    return scratch.toString(encoding, 0, filled);
+  } finally {
+    fs.closeSync(fd);
+  }
+};
+const table = { selfPid: process.pid, readdirSync: (path) => fs.readdirSync(path), readFileSync: readProcFile, kill: (pid, signal) => process.kill(pid, signal) };
 // A host that went away mid-send is not an error here: 'disconnect' ends the helper.
 const send = (message, handle) => {
   if (process.connected) process.send(message, handle, undefined, () => undefined);
