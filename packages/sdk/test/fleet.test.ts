@@ -9,10 +9,10 @@ import { startScriptedModelServer } from '@a3s-lab/code-testing';
 import type { ScriptedModelServer } from '@a3s-lab/code-testing';
 import { startPostgres } from '@a3s-lab/code-testing/postgres';
 import type { PostgresDatabase } from '@a3s-lab/code-testing/postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFleet, FLEET_QUEUE, openDatabase, PostgresSessionStore } from '@a3s-lab/code-postgres';
 import type { Fleet } from '@a3s-lab/code-postgres';
-import { crashScenario, fleetAcl, startCounter } from './fleet-fixture.js';
+import { crashScenario, fleetAcl, requeue, startCounter } from './fleet-fixture.js';
 import type { SeenTurn } from './fleet-fixture.js';
 
 async function collect(iterable: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
@@ -138,6 +138,54 @@ describe('fleet in one process (real PostgreSQL)', () => {
     } finally {
       await handle.stop();
       await other.close();
+    }
+  }, 60_000);
+
+  it('a run handed out again while this process still runs it stays with its live attempt; a call asked twice is pending once', async () => {
+    const session = await agent.sessionAsync(dir, { sessionStore: fleet.sessionStore, sessionId: 'job-q1', permissionPolicy: { ask: ['bash'] }, confirmationPolicy: { defaultTimeoutMs: 600_000 } });
+    await session.closeAsync();
+    const handle = await fleet.work({ concurrency: 2 });
+    const db = await openDatabase({ connectionString: pg.connectionString });
+    try {
+      const { runId } = await fleet.submit('job-q1', 'job q1');
+      const events: AgentEvent[] = [];
+      const reading = (async () => {
+        for await (const event of fleet.events(runId)) events.push(event);
+      })();
+      await vi.waitFor(() => expect(events.some((e) => e.type === 'confirmation_required')).toBe(true), { timeout: 30_000, interval: 20 });
+      // A second job of the run (a late heartbeat, a host's requeue), taken by this process's other slot.
+      await requeue(pg.connectionString, [runId]);
+      const activeJobs = async (): Promise<number> => Number((await db.query<{ n: string }>("SELECT count(*) AS n FROM pgboss.job WHERE name = $1 AND data->>'runId' = $2 AND state = 'active'", [FLEET_QUEUE, runId])).rows[0]?.n);
+      await vi.waitFor(async () => expect(await activeJobs()).toBe(2), { timeout: 30_000, interval: 20 });
+      expect(await fleet.run(runId)).toMatchObject({ status: 'running', attempts: 1 });
+      const pending = await fleet.pendingConfirmations();
+      expect(pending.filter((p) => p.runId === runId)).toHaveLength(1);
+      // What an attempt that resumes the waiting run records: the same request again. Listed once.
+      await db.query("INSERT INTO a3s_fleet_steps (run_id, step, key, kind, value, attempt) SELECT run_id, 1000, key, kind, value, attempt FROM a3s_fleet_steps WHERE run_id = $1 AND kind = 'confirmation_request'", [runId]);
+      expect((await fleet.pendingConfirmations()).filter((p) => p.runId === runId)).toEqual(pending.filter((p) => p.runId === runId));
+      await db.query('DELETE FROM a3s_fleet_steps WHERE run_id = $1 AND step = 1000', [runId]);
+      // Every call of the run asks in its turn (bash, read, bash); each one is listed once, answered from here.
+      const answered: string[] = [];
+      let over = false;
+      void reading.finally(() => {
+        over = true;
+      });
+      while (!over) {
+        const waiting = (await fleet.pendingConfirmations()).filter((p) => p.runId === runId);
+        expect(new Set(waiting.map((p) => p.toolId)).size).toBe(waiting.length);
+        for (const call of waiting) if (await fleet.confirm(runId, call.toolId, true)) answered.push(call.toolId);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await reading;
+      expect(await fleet.run(runId)).toMatchObject({ status: 'completed', attempts: 1, result: { text: 'done q1' } });
+      await vi.waitFor(async () => expect(await activeJobs()).toBe(0), { timeout: 30_000, interval: 20 });
+      expect(answered).toEqual(['toolu_q1_0_0', 'toolu_q1_1_0', 'toolu_q1_2_0']);
+      expect(events.filter((e) => e.type === 'confirmation_required')).toHaveLength(3);
+      expect(events.map((e) => e.metadata?.sequence)).toEqual(events.map((_, i) => i + 1));
+      expect([counter.hits.get('q1-a0'), counter.hits.get('q1-b0')]).toEqual([1, 1]);
+    } finally {
+      await handle.stop();
+      await db.close();
     }
   }, 60_000);
 

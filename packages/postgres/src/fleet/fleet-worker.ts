@@ -27,6 +27,8 @@ export interface WorkerContext {
   readonly agent: FleetAgent;
   readonly workerId: string;
   readonly active: Map<string, ActiveRun>;
+  /** Runs this process executes, from before their claim to their end (see {@link executeRun}). */
+  readonly executing: Map<string, Promise<void>>;
 }
 
 interface Claim {
@@ -48,6 +50,22 @@ interface Claim {
  * record that (pg-boss then retries the job).
  */
 export async function executeRun(ctx: WorkerContext, runId: string): Promise<void> {
+  // A second delivery of a run this process already executes (a job handed out again while its
+  // first holder still runs it: a heartbeat that came late on a loaded machine, a host's requeue)
+  // does not take the run from its own live attempt: it waits for that attempt's end and holds its
+  // job meanwhile, so the run keeps a job (and a lease) if this process dies.
+  const executing = ctx.executing.get(runId);
+  if (executing !== undefined) return executing;
+  const execution = executeClaimed(ctx, runId);
+  ctx.executing.set(runId, execution);
+  try {
+    await execution;
+  } finally {
+    if (ctx.executing.get(runId) === execution) ctx.executing.delete(runId);
+  }
+}
+
+async function executeClaimed(ctx: WorkerContext, runId: string): Promise<void> {
   const claim = await claimRun(ctx, runId);
   if (claim === null) return;
   let session: FleetSession | null = null;

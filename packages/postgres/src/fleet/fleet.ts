@@ -61,7 +61,7 @@ export class Fleet {
     this.#owned = parts.owned;
     this.workerId = parts.workerId;
     this.sessionStore = new PostgresSessionStore(parts.storeOptions);
-    this.#ctx = { db: parts.db, storeOptions: parts.storeOptions, store: this.sessionStore, agent: parts.agent, workerId: parts.workerId, active: new Map<string, ActiveRun>() };
+    this.#ctx = { db: parts.db, storeOptions: parts.storeOptions, store: this.sessionStore, agent: parts.agent, workerId: parts.workerId, active: new Map<string, ActiveRun>(), executing: new Map<string, Promise<void>>() };
     this.#control = new RunControl(parts.db, this.#ctx.active, parts.pollMs);
   }
 
@@ -171,10 +171,14 @@ export class Fleet {
   /** Confirmations runs wait for, across the fleet, oldest first. */
   async pendingConfirmations(): Promise<FleetPendingConfirmation[]> {
     const found = await this.#db.query<{ run_id: string; session_id: string; key: string; value: { toolName: string; args: unknown }; created_at: Date }>(
-      `SELECT s.run_id, r.session_id, s.key, s.value, s.created_at FROM a3s_fleet_steps s JOIN a3s_fleet_runs r USING (run_id)
-        WHERE s.kind = 'confirmation_request' AND r.status IN ('queued', 'running')
-          AND NOT EXISTS (SELECT 1 FROM a3s_fleet_steps a WHERE a.run_id = s.run_id AND a.key = s.key AND a.kind = 'confirmation_answer')
-        ORDER BY s.created_at`,
+      // One entry per call: an attempt that resumes a run waiting for an answer asks again and
+      // records the same request once more (same key); the first one says since when it waits.
+      `SELECT * FROM (
+         SELECT DISTINCT ON (s.run_id, s.key) s.run_id, r.session_id, s.key, s.value, s.created_at FROM a3s_fleet_steps s JOIN a3s_fleet_runs r USING (run_id)
+          WHERE s.kind = 'confirmation_request' AND r.status IN ('queued', 'running')
+            AND NOT EXISTS (SELECT 1 FROM a3s_fleet_steps a WHERE a.run_id = s.run_id AND a.key = s.key AND a.kind = 'confirmation_answer')
+          ORDER BY s.run_id, s.key, s.created_at, s.step
+       ) pending ORDER BY created_at, run_id, key`,
     );
     return found.rows.map((row) => ({ runId: row.run_id, sessionId: row.session_id, toolId: row.key.slice('confirmation-'.length), toolName: row.value.toolName, args: row.value.args, requestedAt: new Date(row.created_at) }));
   }
