@@ -3,12 +3,13 @@ import type { AgentDirectory, LoadedAclDocument } from '@a3s-lab/code-config';
 import type { AgentConfig } from '@a3s-lab/code-config';
 import { preloadOpenTelemetry, resolveSessionOptions, workerDefinition } from '@a3s-lab/code-runtime';
 import { CodeError } from '@a3s-lab/code-core';
-import type { PermissionPolicy, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, ToolSource, WorkerAgentSpec } from '@a3s-lab/code-core';
+import type { LlmClient, PermissionPolicy, SessionOptions, SessionSnapshotV1, SessionStore, SubagentDefinition, ToolSource, WorkerAgentSpec } from '@a3s-lab/code-core';
 import type { McpServerConfig } from './mcp-types.js';
 import { LocalWorkspaceBackend } from '@a3s-lab/code-local';
 import { sandboxMcpTransport } from './session-sandbox.js';
 import { createLlmClient } from './create-llm-client.js';
 import type { LlmClientFactory } from './create-llm-client.js';
+import { SharedLlmClients } from './shared-llm-clients.js';
 import { loadMcp } from './load-mcp.js';
 import type { McpToolSourceHandle } from './mcp-tool-source-handle.js';
 import { configuredSessionStore } from './s3-from-config.js';
@@ -50,6 +51,14 @@ export class Agent {
   /** The typed configuration. */
   readonly config: AgentConfig;
   readonly #factory: LlmClientFactory;
+  /**
+   * With the built-in factory, the clients its sessions share (one per provider settings and
+   * model; an agent derived for a directory shares its parent's); `null` with a host's factory,
+   * which is called for every session.
+   */
+  readonly #llmClients: SharedLlmClients | null;
+  /** False for the agents derived for agent directories, which share their parent's clients. */
+  readonly #ownsLlmClients: boolean;
   readonly #env: Readonly<Record<string, string | undefined>>;
   readonly #sessions = new Set<Session>();
   /** The store of the config's `storage_backend` (memory by default, `file` under `sessions_dir`). */
@@ -73,12 +82,15 @@ export class Agent {
    */
   #ceilingPolicies: readonly PermissionPolicy[] = [];
 
-  private constructor(config: AgentConfig, document: LoadedAclDocument, options: AgentCreateOptions, sessionStore?: SessionStore, mcp: { readonly source: McpToolSourceHandle | null; readonly owned: boolean } = { source: null, owned: false }) {
+  private constructor(config: AgentConfig, document: LoadedAclDocument, options: AgentCreateOptions, sessionStore?: SessionStore, mcp: { readonly source: McpToolSourceHandle | null; readonly owned: boolean } = { source: null, owned: false }, llmClients?: SharedLlmClients | null) {
     this.config = config;
     this.#options = options;
     this.#document = document;
     this.#searchEngines = createSearchEngines(config.webSearch);
     this.#factory = options.llmClientFactory ?? createLlmClient;
+    this.#llmClients = llmClients !== undefined ? llmClients : this.#factory === createLlmClient ? new SharedLlmClients() : null;
+    this.#ownsLlmClients = llmClients === undefined;
+    if (this.#llmClients !== null) sharedClients.set(this, this.#llmClients);
     this.#env = options.env ?? process.env;
     this.sessionStore = sessionStore ?? configuredSessionStore(config);
     this.#ownedStore = sessionStore === undefined && (this.sessionStore instanceof S3SessionStore || this.sessionStore instanceof PostgresSessionStore) ? this.sessionStore : null;
@@ -126,9 +138,9 @@ export class Agent {
   /** This agent, or one whose configuration has the directory's `agent.acl` merged over it. */
   #forDirectory(directory: AgentDirectory, store: SessionStore | undefined): Agent {
     const mcp = { source: this.#mcp, owned: false };
-    if (directory.aclFile === undefined) return store === undefined ? this : new Agent(this.config, this.#document, this.#options, store, mcp);
+    if (directory.aclFile === undefined) return store === undefined ? this : new Agent(this.config, this.#document, this.#options, store, mcp, this.#llmClients);
     const merged = directoryAgentConfig(this.config, this.#document, directory.aclFile, this.#options.env);
-    const agent = new Agent(merged.config, merged.document, this.#options, store ?? this.sessionStore, mcp);
+    const agent = new Agent(merged.config, merged.document, this.#options, store ?? this.sessionStore, mcp, this.#llmClients);
     agent.#ceilingPolicies = merged.ceiling === null ? this.#ceilingPolicies : [...this.#ceilingPolicies, merged.ceiling];
     return agent;
   }
@@ -207,7 +219,12 @@ export class Agent {
 
   /** What the session recipe needs from this agent. */
   #recipeAgent(): RecipeAgent {
-    return { config: this.config, llm: (model, windowGiven) => this.#factory(configForModel(this.config, model, windowGiven), model, this.#env), checkModel: (model, worker) => checkWorkerModel(this.config, model, worker) };
+    return { config: this.config, llm: (model, windowGiven) => this.#llm(configForModel(this.config, model, windowGiven), model), checkModel: (model, worker) => checkWorkerModel(this.config, model, worker) };
+  }
+
+  /** The client of `model`: the shared one of the built-in factory, else the host factory's new one. */
+  #llm(config: AgentConfig, model: string): LlmClient {
+    return this.#llmClients === null ? this.#factory(config, model, this.#env) : this.#llmClients.client(config, model, this.#env);
   }
 
   /**
@@ -317,6 +334,7 @@ export class Agent {
     await Promise.all([...this.#sessions].map((s) => s.closeAsync()));
     this.#sessions.clear();
     if (this.#ownsMcp) await this.#mcp?.close();
+    if (this.#ownsLlmClients) this.#llmClients?.clear();
     await this.#ownedStore?.close();
   }
 
@@ -324,4 +342,12 @@ export class Agent {
   #preloadTelemetry(options: SessionOptions): Promise<void> {
     return preloadOpenTelemetry(mergeTelemetryOptions(this.config.telemetry, this.#options.telemetry, options.telemetry));
   }
+}
+
+/** The shared clients of each agent with the built-in factory; never exposed to hosts. */
+const sharedClients = new WeakMap<Agent, SharedLlmClients>();
+
+/** @internal The clients `agent`'s sessions share; `null` when the host supplies the factory. */
+export function agentLlmClients(agent: Agent): SharedLlmClients | null {
+  return sharedClients.get(agent) ?? null;
 }
