@@ -82,6 +82,22 @@ describe('AnthropicRequestEncoder', () => {
     expect(encoder.encode(fewer, cached)).toBe(reference(fewer, cached));
   });
 
+  it('serves interleaved conversations with different system prompts and tool sets (one client shared by sessions)', () => {
+    const encoder = new AnthropicRequestEncoder();
+    const sessions = [0, 1, 2].map((n) => ({ system: `session ${n}`, tools: n === 2 ? [bash] : [read, bash], messages: [{ role: 'user', content: [{ type: 'text', text: `start ${n}` }] }] as LlmMessage[] }));
+    for (let turn = 0; turn < 4; turn += 1) {
+      for (const [n, session] of sessions.entries()) {
+        // Session 1 changes its prompt on turn 2 (a rebuilt system prompt), the others keep theirs.
+        const system = n === 1 && turn >= 2 ? 'session 1, rebuilt' : session.system;
+        for (const settings of [cached, plain]) {
+          const request: LlmRequest = { system, messages: [...session.messages], tools: session.tools };
+          expect(encoder.encode(request, settings)).toBe(reference(request, settings));
+        }
+        session.messages.push({ role: 'assistant', content: [{ type: 'text', text: `turn ${turn} of ${n}` }] }, { role: 'user', content: [{ type: 'text', text: `next ${turn}` }] });
+      }
+    }
+  });
+
   it('throws the mapping errors of toAnthropicRequest, and caches nothing for a message that failed', () => {
     const encoder = new AnthropicRequestEncoder();
     const bad: LlmMessage = { role: 'user', content: [{ type: 'image', mediaType: 'image/tiff', data: 'x' }] };

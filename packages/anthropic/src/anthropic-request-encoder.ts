@@ -10,6 +10,11 @@ interface EncodedMessage {
   /** Every other block, in order. */
   readonly others: readonly EncodedBlock[];
 }
+interface EncodedSystem {
+  readonly text: string;
+  readonly cached: boolean;
+  readonly json: string;
+}
 interface EncodedBlock {
   readonly type: string;
   readonly json: string;
@@ -31,20 +36,27 @@ function withCacheControl(json: string): string {
  * request then costs the new messages' encoding and one concatenation instead of a walk of the
  * whole conversation and every tool schema (~15 KB of them with the built-in tools).
  *
- * One encoder per client; the caches hold weak references only (plus the last system prompt).
+ * One encoder per client, which may serve many sessions (the SDK's agents share a client per
+ * model): the caches hold weak references only (plus the last system prompt sent without messages).
  */
 export class AnthropicRequestEncoder {
   readonly #tools = new WeakMap<ToolDefinition, string>();
   readonly #toolArrays = new WeakMap<ToolDefinition, { readonly tools: readonly ToolDefinition[]; readonly cached: boolean; readonly json: string }>();
   readonly #messages = new WeakMap<LlmMessage, EncodedMessage>();
-  #system: { readonly text: string; readonly cached: boolean; readonly json: string } | undefined;
+  /**
+   * The system prompt's JSON per conversation, keyed by its first message (one object per
+   * session's history: a client shared by sessions with different prompts keeps each one's), and
+   * for the last request without messages.
+   */
+  readonly #systems = new WeakMap<LlmMessage, EncodedSystem>();
+  #system: EncodedSystem | undefined;
 
   /** The body of `request` as JSON text. Throws the mapping errors {@link toAnthropicRequest} throws, before any request. */
   encode(request: LlmRequest, settings: AnthropicRequestSettings): string {
     const messages = this.#encodeMessages(request.messages, settings.promptCaching);
     const tools = this.#encodeTools(request.tools, settings.promptCaching);
     let body = `{"model":${JSON.stringify(settings.model)},"max_tokens":${JSON.stringify(request.maxTokens ?? settings.maxTokens)},"stream":true`;
-    if (request.system !== '') body += `,"system":${this.#encodeSystem(request.system, settings.promptCaching)}`;
+    if (request.system !== '') body += `,"system":${this.#encodeSystem(request.system, settings.promptCaching, request.messages[0])}`;
     body += `,"messages":${messages}`;
     if (tools !== undefined) {
       body += `,"tools":${tools}`;
@@ -58,11 +70,12 @@ export class AnthropicRequestEncoder {
     return `${body}}`;
   }
 
-  #encodeSystem(text: string, cached: boolean): string {
-    const last = this.#system;
+  #encodeSystem(text: string, cached: boolean, first: LlmMessage | undefined): string {
+    const last = first === undefined ? this.#system : this.#systems.get(first);
     if (last !== undefined && last.text === text && last.cached === cached) return last.json;
     const json = JSON.stringify([{ type: 'text', text, ...(cached ? { cache_control: { type: 'ephemeral' } } : {}) }]);
-    this.#system = { text, cached, json };
+    if (first === undefined) this.#system = { text, cached, json };
+    else this.#systems.set(first, { text, cached, json });
     return json;
   }
 
