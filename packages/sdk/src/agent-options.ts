@@ -11,7 +11,13 @@ export interface AgentCreateOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Base directory for relative paths in the config. Default: the config file's directory or `process.cwd()`. */
   readonly cwd?: string;
-  /** Builds model clients; default: Anthropic / OpenAI-compatible clients from the config. */
+  /**
+   * Builds model clients; default: Anthropic / OpenAI-compatible clients from the config
+   * (`createLlmClient`). With the default (or `createLlmClient` itself) the agent builds one
+   * client per provider settings and model on first use and shares it among its sessions and
+   * their subagents until `close()`; a host's own factory is called for every session and every
+   * subagent child, so it decides itself what to share.
+   */
   readonly llmClientFactory?: LlmClientFactory;
   /**
    * Extra tool sources attached to every session besides the built-in tools (and the MCP servers
