@@ -6,19 +6,17 @@
 // child call whose outcome is unknown stops its run in `needs_reconciliation` under the child's
 // scoped id, and the host's reconcile lets the run complete without executing it again.
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Agent } from '../src/index.js';
 import type { AgentEvent } from '@a3s-lab/code-core';
 import { startScriptedModelServer } from '@a3s-lab/code-testing';
 import type { RecordedRequest, ScenarioFunction, ScriptedResponse } from '@a3s-lab/code-testing';
 import { startPostgres } from '@a3s-lab/code-testing/postgres';
-import { createFleet, FLEET_QUEUE } from '@a3s-lab/code-postgres';
+import { createFleet } from '@a3s-lab/code-postgres';
 import type { Fleet } from '@a3s-lab/code-postgres';
 import { describe, expect, it } from 'vitest';
-import { eventually, fleetAcl, jobTurnOf, processesWith, spawnWorker, startCounter } from './fleet-fixture.js';
+import { eventually, fleetAcl, jobTurnOf, processesWith, requeue, spawnWorker, startCounter } from './fleet-fixture.js';
 
 /** A model request as the scenario saw it: the job, and its turn (`-1`: the planner). */
 interface Asked {
@@ -68,17 +66,6 @@ async function collect(iterable: AsyncIterable<AgentEvent>): Promise<AgentEvent[
   const events: AgentEvent[] = [];
   for await (const event of iterable) events.push(event);
   return events;
-}
-
-/** Hands a run's job to the fleet's queue again: what pg-boss does once a dead worker's heartbeat expires. */
-async function requeue(connectionString: string, runIds: readonly string[]): Promise<void> {
-  const bossUrl = pathToFileURL(createRequire(import.meta.resolve('@a3s-lab/code-postgres')).resolve('pg-boss')).href;
-  const { PgBoss } = (await import(bossUrl)) as { PgBoss: new (connectionString: string) => { on(event: 'error', listener: () => void): void; start(): Promise<unknown>; send(queue: string, data: object): Promise<unknown>; stop(options: object): Promise<void> } };
-  const boss = new PgBoss(connectionString);
-  boss.on('error', () => undefined);
-  await boss.start();
-  for (const runId of runIds) await boss.send(FLEET_QUEUE, { runId });
-  await boss.stop({ graceful: false, close: true });
 }
 
 describe('fleet: subagent runs and planning are journaled (real PostgreSQL, a worker process killed)', () => {

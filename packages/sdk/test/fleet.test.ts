@@ -1,8 +1,6 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Agent } from '../src/index.js';
 import type { AgentEvent } from '@a3s-lab/code-core';
 import { startScriptedModelServer } from '@a3s-lab/code-testing';
@@ -89,12 +87,7 @@ describe('fleet in one process (real PostgreSQL)', () => {
       await db.close();
     }
     // pg-boss hands the job out again (what its heartbeat expiry does for a dead worker).
-    const { PgBoss } = (await import(pathToFileURL(createRequire(import.meta.resolve('@a3s-lab/code-postgres')).resolve('pg-boss')).href)) as { PgBoss: new (connectionString: string) => { on(event: 'error', listener: () => void): void; start(): Promise<unknown>; send(queue: string, data: object): Promise<unknown>; stop(options: object): Promise<void> } };
-    const boss = new PgBoss(pg.connectionString);
-    boss.on('error', () => undefined);
-    await boss.start();
-    await boss.send(FLEET_QUEUE, { runId });
-    await boss.stop({ graceful: false, close: true });
+    await requeue(pg.connectionString, [runId]);
     const events = await collect(fleet.events(runId));
     await handle.stop();
     expect(await fleet.run(runId)).toMatchObject({ status: 'completed', attempts: 2, result: { text: 'done t1' } });
