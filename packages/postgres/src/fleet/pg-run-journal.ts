@@ -5,6 +5,8 @@ import type { Database } from '../database.js';
 import type { FleetRunStatus } from './fleet-types.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { END_STATEMENT, END_WITH_SAVE_STATEMENT, eventsStatement, stepStatement } from './pg-run-journal-sql.js';
+import { RunEventSequencer } from './run-event-sequencer.js';
+import type { SequencedEvent } from './run-event-sequencer.js';
 
 export { EVENTS_CHANNEL } from './pg-run-journal-sql.js';
 
@@ -27,13 +29,8 @@ const EVENT_FLUSH_MS = 5;
  * step, numbered after the run's last one. Steps are read once when the attempt starts; answers
  * given from other processes are read when asked for.
  *
- * Events: an attempt that resumes a run whose events were already written drops the events it
- * regenerates while replaying recorded steps, and writes from its first live step on, so readers
- * see one sequence without gaps or duplicates. A subagent task's events (`payload.task_id`: its
- * start, progress and end) are counted per task instead: each child replays on its own (one
- * `parallel_task` child goes live while its siblings still replay), so the first `n` events of a
- * task, `n` the number earlier attempts wrote, are the regenerated ones and are dropped, and the
- * task's later events are written whatever the rest of the run does.
+ * Events are numbered and the regenerated ones of a resumed attempt dropped by its
+ * {@link RunEventSequencer}.
  */
 export class PgRunJournal implements RunJournal {
   readonly runId: string;
@@ -42,24 +39,19 @@ export class PgRunJournal implements RunJournal {
   readonly #steps = new Map<string, StepRow>();
   readonly #onLost: (error: CodeError) => void;
   #chain: Promise<void> = Promise.resolve();
-  #pending: { seq: number; event: AgentEvent }[] = [];
+  readonly #events: RunEventSequencer;
   #flushTimer: ReturnType<typeof setTimeout> | null = null;
-  #seq: number;
-  #suppress: boolean;
-  /** Per subagent task id: how many of its events earlier attempts wrote and this one has not regenerated yet. */
-  readonly #taskEventsWritten = new Map<string, number>();
   #liveAfterReplay = false;
   #lost: CodeError | null = null;
   #base: string | null = null;
   /** The key of the run's last recorded step when the lost attempt's events did not reach the run's end (see modelResponse). */
   #tailStep: string | null = null;
 
-  private constructor(db: Database, runId: string, attempt: number, lastSeq: number, onLost: (error: CodeError) => void) {
+  private constructor(db: Database, runId: string, attempt: number, events: RunEventSequencer, onLost: (error: CodeError) => void) {
     this.#db = db;
     this.runId = runId;
     this.attempt = attempt;
-    this.#seq = lastSeq;
-    this.#suppress = lastSeq > 0;
+    this.#events = events;
     this.#onLost = onLost;
   }
 
@@ -70,7 +62,7 @@ export class PgRunJournal implements RunJournal {
    * ends a queued run before any claim).
    */
   static async open(db: Database, runId: string, attempt: number, onLost: (error: CodeError) => void): Promise<PgRunJournal> {
-    if (attempt === 1) return new PgRunJournal(db, runId, attempt, 0, onLost);
+    if (attempt === 1) return new PgRunJournal(db, runId, attempt, new RunEventSequencer(runId, 0), onLost);
     const found = await db.query<{ seq: number | null; ended: boolean; steps: StepRow[] | string; tasks: Record<string, number> | string }>(
       `SELECT (SELECT max(seq) FROM a3s_fleet_events WHERE run_id = $1) AS seq,
               EXISTS (SELECT 1 FROM a3s_fleet_events WHERE run_id = $1 AND event->>'type' = 'agent_end') AS ended,
@@ -80,11 +72,10 @@ export class PgRunJournal implements RunJournal {
       [runId],
     );
     const row = found.rows[0];
-    const journal = new PgRunJournal(db, runId, attempt, Number(row?.seq ?? 0), onLost);
+    const tasks = row === undefined ? {} : typeof row.tasks === 'string' ? (JSON.parse(row.tasks) as Record<string, number>) : row.tasks;
+    const journal = new PgRunJournal(db, runId, attempt, new RunEventSequencer(runId, Number(row?.seq ?? 0), tasks), onLost);
     const steps = row === undefined ? [] : typeof row.steps === 'string' ? (JSON.parse(row.steps) as StepRow[]) : row.steps;
     for (const step of steps) journal.#remember(step);
-    const tasks = row === undefined ? {} : typeof row.tasks === 'string' ? (JSON.parse(row.tasks) as Record<string, number>) : row.tasks;
-    for (const [task, n] of Object.entries(tasks)) journal.#taskEventsWritten.set(task, Number(n));
     const last = steps.at(-1);
     if (last?.kind === 'model' && row?.ended !== true) journal.#tailStep = last.key;
     return journal;
@@ -114,18 +105,7 @@ export class PgRunJournal implements RunJournal {
 
   /** Takes one event of the run, in emission order (synchronously, from the session's listener). */
   event(event: AgentEvent): void {
-    if (this.#lost !== null) return;
-    const task = event.payload['task_id'];
-    if (typeof task === 'string') {
-      // A subagent task's event: dropped while it is one its task's earlier attempts wrote.
-      const written = this.#taskEventsWritten.get(task) ?? 0;
-      if (written > 0) {
-        this.#taskEventsWritten.set(task, written - 1);
-        return;
-      }
-    } else if (this.#suppress) return;
-    this.#seq += 1;
-    this.#pending.push({ seq: this.#seq, event: { ...event, metadata: { ...event.metadata, sequence: this.#seq, run_id: this.runId } } });
+    if (this.#lost !== null || !this.#events.take(event)) return;
     this.#flushTimer ??= setTimeout(() => {
       this.#flushTimer = null;
       void this.#flushEvents().catch(() => undefined);
@@ -161,12 +141,12 @@ export class PgRunJournal implements RunJournal {
   modelResponse(key: string): Promise<readonly LlmStreamEvent[] | null> {
     const row = this.#steps.get(key);
     if (row === undefined) {
-      this.#liveAfterReplay = this.#suppress;
+      this.#liveAfterReplay = this.#events.replaying;
       this.#goLive();
       return Promise.resolve(null);
     }
     const events = decodeJson<LlmStreamEvent[]>(row.value);
-    if (this.#suppress && key === this.#tailStep) {
+    if (this.#events.replaying && key === this.#tailStep) {
       // The lost attempt recorded this response, the run's last step, and died before its events
       // reached the run's end (what it wrote after the step, if anything, is a draft): the turn is
       // streamed again from the record (the model is not asked), marked as a resumed attempt so
@@ -239,7 +219,7 @@ export class PgRunJournal implements RunJournal {
   // ---- writes --------------------------------------------------------------------------------
 
   #goLive(): void {
-    this.#suppress = false;
+    this.#events.goLive();
   }
 
   #remember(row: StepRow): void {
@@ -287,14 +267,12 @@ export class PgRunJournal implements RunJournal {
     });
   }
 
-  #takeEvents(): { seq: number; event: AgentEvent }[] {
+  #takeEvents(): SequencedEvent[] {
     if (this.#flushTimer !== null) {
       clearTimeout(this.#flushTimer);
       this.#flushTimer = null;
     }
-    const events = this.#pending;
-    this.#pending = [];
-    return events;
+    return this.#events.drain();
   }
 
   async #lostError(): Promise<CodeError> {
