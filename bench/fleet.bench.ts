@@ -17,7 +17,8 @@
 // FLEET_CPU_PROF=<dir>: a CPU profile of the first worker's life.
 // Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/fleet.bench.ts
 import { createRequire } from 'node:module';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -42,6 +43,9 @@ const WARM_RUNS = 32;
 const OBSERVER_POLL_MS = 500;
 // The workers' poll floor (their cancel and confirmation look besides NOTIFY): the default too.
 const WORKER_POLL_MS = 500;
+// The workers run the built packages with plain node, as users run a worker, when they exist
+// (`pnpm build`; FLEET_WORKERS_SOURCE=1: the sources under tsx, which gives every closure a name).
+const BUILT_WORKERS = process.env['FLEET_WORKERS_SOURCE'] !== '1' && existsSync(fileURLToPath(new URL('../packages/sdk/dist/index.js', import.meta.url))) && existsSync(fileURLToPath(new URL('../packages/postgres/dist/index.js', import.meta.url)));
 // The second throughput row: every model response after this many ms (both sides).
 const LATENCY_MS = Number(process.env['LATENCY_MS'] ?? 50);
 
@@ -55,20 +59,38 @@ pgClient.query = function counted(this: unknown, ...args: unknown[]): unknown {
   return pgQuery.apply(this, args);
 };
 process.env['A3S_FLEET_COUNT_QUERIES'] = '1';
-const workerQueries = (worker: WorkerProcess): Promise<number> =>
+/** A worker's database round trips so far: the count and the count per statement. */
+interface WorkerQueries {
+  readonly count: number;
+  readonly statements: Readonly<Record<string, number>>;
+}
+const workerQueries = (worker: WorkerProcess): Promise<WorkerQueries> =>
   new Promise((resolve) => {
     let out = '';
     const onData = (chunk: Buffer): void => {
       out += chunk.toString();
-      const found = /queries (\d+)\n/.exec(out);
+      const found = /queries (\d+) (\{.*\})\n/.exec(out);
       if (found === null) return;
       worker.child.stdout?.off('data', onData);
-      resolve(Number(found[1]));
+      resolve({ count: Number(found[1]), statements: JSON.parse(found[2] ?? '{}') as Record<string, number> });
     };
     worker.child.stdout?.on('data', onData);
     worker.child.kill('SIGUSR2');
   });
-const allWorkerQueries = async (): Promise<number> => (await Promise.all(workers.map(workerQueries))).reduce((a, b) => a + b, 0);
+const allWorkerQueries = async (): Promise<WorkerQueries> => {
+  const all = await Promise.all(workers.map(workerQueries));
+  const statements: Record<string, number> = {};
+  for (const one of all) for (const [key, n] of Object.entries(one.statements)) statements[key] = (statements[key] ?? 0) + n;
+  return { count: all.reduce((sum, one) => sum + one.count, 0), statements };
+};
+/** The workers' statements of a window, per run, most frequent first (those of at least 0.05 per run). */
+const statementsPerRun = (before: WorkerQueries, after: WorkerQueries, runs: number): string =>
+  Object.entries(after.statements)
+    .map(([key, n]) => [key, (n - (before.statements[key] ?? 0)) / runs] as const)
+    .filter(([, perRun]) => perRun >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([key, perRun]) => `    ${perRun.toFixed(2).padStart(5)}  ${key}`)
+    .join('\n');
 
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
@@ -141,7 +163,7 @@ try {
     const profile = w === 0 && process.env['FLEET_CPU_PROF'] !== undefined ? `--cpu-prof --cpu-prof-dir=${process.env['FLEET_CPU_PROF']}` : undefined;
     const saved = process.env['NODE_OPTIONS'];
     if (profile !== undefined) process.env['NODE_OPTIONS'] = `${saved ?? ''} ${profile}`.trim();
-    workers.push(await spawnWorker(pg.connectionString, model.anthropicBaseUrl, `bench-${w}`, { leaseMs: 30_000, concurrency: 4, pollMs: WORKER_POLL_MS }));
+    workers.push(await spawnWorker(pg.connectionString, model.anthropicBaseUrl, `bench-${w}`, { leaseMs: 30_000, concurrency: 4, pollMs: WORKER_POLL_MS, built: BUILT_WORKERS }));
     if (profile !== undefined) {
       if (saved === undefined) delete process.env['NODE_OPTIONS'];
       else process.env['NODE_OPTIONS'] = saved;
@@ -197,13 +219,15 @@ try {
       ids = await Promise.all(Array.from({ length: RUNS }, async (_, i) => (await fleet.submit(`through-${kind}-${i}`, `job ${kind}-fleet-${i}`)).runId));
       await drain(ids);
     });
-    const workerRoundTrips = ((await allWorkerQueries()) - workersBefore) / RUNS;
+    const workersAfter = await allWorkerQueries();
+    const workerRoundTrips = (workersAfter.count - workersBefore.count) / RUNS;
     const observerRoundTrips = (ownQueries - ownBefore) / RUNS;
     const completed = (await Promise.all(ids.map((id) => fleet.run(id)))).filter((r) => r?.status === 'completed').length;
     const ratio = `${(local.wall / viaFleet.wall).toFixed(2)}x`;
     ratios.push(`${ratio} (${label})`);
     console.log(`${RUNS} runs, ${label}: ${(RUNS / (local.wall / 1000)).toFixed(1)} runs/s in one process (16 at a time), ${(RUNS / (viaFleet.wall / 1000)).toFixed(1)} runs/s through 4 worker processes (4 each; ${completed} completed): ratio ${ratio}${latency === 0 ? '' : '  target >= 0.8x'}`);
     console.log(`  database round trips per run: ${workerRoundTrips.toFixed(1)} in the workers, ${observerRoundTrips.toFixed(1)} in the submitting and observing process (none for a plain send())`);
+    console.log(`  the workers' statements per run:\n${statementsPerRun(workersBefore, workersAfter, RUNS)}`);
     console.log(`  core time, one process:\n${formatCoreTime(local.core, RUNS, local.machine, local.wall, cpus().length)}`);
     console.log(`  core time, fleet:\n${formatCoreTime(viaFleet.core, RUNS, viaFleet.machine, viaFleet.wall, cpus().length)}`);
   }

@@ -66,7 +66,7 @@ export { EventStream } from './session/event-stream.js';
 export type { RetentionLimits, RunEventPage, RunRecord, RunSnapshot, RunStatus, RunUsage } from './session/run-record.js';
 export type { Attachment, SendRequest, SendResult } from './session/send-request.js';
 export { toolStepKey } from './journal/run-journal.js';
-export type { JournaledAnswer, JournaledToolCall, ReconciliationDetails, RunJournal } from './journal/run-journal.js';
+export type { JournaledAnswer, JournaledToolCall, ReconciliationDetails, RunJournal, ToolStartOptions } from './journal/run-journal.js';
 export { MemoryRunJournal } from './journal/memory-run-journal.js';
 export type { MemoryJournalStep } from './journal/memory-run-journal.js';
 export type { SessionOptions, WebFetchOptions, WorkerAgentSpec, WorkerKind } from './session/session-options.js';

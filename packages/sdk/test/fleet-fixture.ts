@@ -102,13 +102,18 @@ export interface WorkerProcess {
   readonly exited: Promise<void>;
 }
 
-/** Starts a fleet worker process (its fleet's `pollMs` default 50: the tests' floor). */
-export async function spawnWorker(connectionString: string, anthropicBaseUrl: string, workerId: string, options: { readonly leaseMs?: number; readonly concurrency?: number; readonly pollMs?: number } = {}): Promise<WorkerProcess> {
+/**
+ * Starts a fleet worker process (its fleet's `pollMs` default 50: the tests' floor). `built`: plain
+ * `node` on the built packages (`pnpm build`), as users run a worker; otherwise the sources under tsx.
+ */
+export async function spawnWorker(connectionString: string, anthropicBaseUrl: string, workerId: string, options: { readonly leaseMs?: number; readonly concurrency?: number; readonly pollMs?: number; readonly built?: boolean } = {}): Promise<WorkerProcess> {
   const { spawn } = await import('node:child_process');
   const { fileURLToPath } = await import('node:url');
   const entry = fileURLToPath(new URL('./fixtures/fleet-worker-process.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--conditions=@a3s-lab/source', '--import', 'tsx', entry, connectionString, anthropicBaseUrl, workerId, String(options.leaseMs ?? 10_000), String(options.concurrency ?? 4), String(options.pollMs ?? 50)], {
+  const loader = options.built === true ? ['--disable-warning=ExperimentalWarning'] : ['--conditions=@a3s-lab/source', '--import', 'tsx'];
+  const child = spawn(process.execPath, [...loader, entry, connectionString, workerId, String(options.leaseMs ?? 10_000), String(options.concurrency ?? 4), String(options.pollMs ?? 50)], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, A3S_FLEET_WORKER_ACL: fleetAcl({ anthropicBaseUrl }) },
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

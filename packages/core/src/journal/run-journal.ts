@@ -24,6 +24,12 @@ export interface JournaledAnswer {
   readonly reason?: string;
 }
 
+/** Options of {@link RunJournal.recordToolStart}. */
+export interface ToolStartOptions {
+  /** The call may execute again without harm: its start need not be durable before it runs. */
+  readonly idempotent?: boolean;
+}
+
 /**
  * What a durable run needs from the runtime so that a run interrupted by process death resumes on
  * another process from its last step: every completed model response (`model-<runId>-<n>`,
@@ -55,8 +61,13 @@ export interface RunJournal {
    * dropping them until one of those steps is live.
    */
   toolCall(key: string, options?: { readonly resumable?: boolean }): Promise<JournaledToolCall | null>;
-  /** Records that a tool call is about to execute (after every governance stage allowed it). */
-  recordToolStart(key: string, call: { readonly toolName: string; readonly args: unknown }): Promise<void>;
+  /**
+   * Records that a tool call is about to execute (after every governance stage allowed it).
+   * `idempotent`: the call is safe to execute again (a start without an outcome would run again on
+   * resume, exactly as a call never started does), so the journal may write this start together
+   * with the call's outcome instead of before the call: one write instead of two.
+   */
+  recordToolStart(key: string, call: { readonly toolName: string; readonly args: unknown }, options?: ToolStartOptions): Promise<void>;
   /** Records a tool call's (redacted) outcome. */
   recordToolOutcome(key: string, outcome: ToolOutput): Promise<void>;
   /** A recorded answer to the confirmation of `toolId` (given here or by another process), or `null`. */

@@ -34,6 +34,27 @@ function stepSql(base: string | null): string {
                     CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`;
 }
 
+/**
+ * Two steps in one write (an idempotent call's start and its outcome: $4-$6 and $7-$9), numbered
+ * in that order after the run's last one, fenced and carrying the pending events like a step; $10
+ * the base snapshot.
+ */
+function twoStepsSql(base: string | null): string {
+  return `WITH owner AS (${ownerSql(base, '$10')}), ev AS (
+               INSERT INTO a3s_fleet_events (run_id, seq, event, attempt)
+               SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($3::jsonb) AS e(seq integer, event jsonb)
+               RETURNING seq
+             ), st AS (
+               INSERT INTO a3s_fleet_steps (run_id, step, key, kind, value, attempt)
+               SELECT $1, last.n + v.o, v.key, v.kind, v.value, $2
+                 FROM owner, (SELECT coalesce(max(step), 0) AS n FROM a3s_fleet_steps WHERE run_id = $1) last,
+                      (VALUES (1, $4::text, $5::text, $6::jsonb), (2, $7::text, $8::text, $9::jsonb)) AS v(o, key, kind, value)
+               RETURNING step
+             )
+             SELECT (SELECT count(*) FROM owner)::int AS owned,
+                    CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`;
+}
+
 /** Pending events alone ($3), fenced like a step; $4 the base snapshot. */
 function eventsSql(base: string | null): string {
   return `WITH owner AS (${ownerSql(base, '$4')}), ev AS (
@@ -62,12 +83,19 @@ export const END_STATEMENT = prepared(`WITH owner AS (
 
 const STEP = prepared(stepSql(null));
 const STEP_WITH_BASE = prepared(stepSql('$7'));
+const TWO_STEPS = prepared(twoStepsSql(null));
+const TWO_STEPS_WITH_BASE = prepared(twoStepsSql('$10'));
 const EVENTS = prepared(eventsSql(null));
 const EVENTS_WITH_BASE = prepared(eventsSql('$4'));
 
 /** The step statement: with the attempt's base snapshot riding along as $7 when `base` is not null. */
 export function stepStatement(base: string | null): string {
   return base === null ? STEP : STEP_WITH_BASE;
+}
+
+/** The two-steps statement: with the attempt's base snapshot riding along as $10 when `base` is not null. */
+export function twoStepsStatement(base: string | null): string {
+  return base === null ? TWO_STEPS : TWO_STEPS_WITH_BASE;
 }
 
 /** The events statement: with the attempt's base snapshot as $4 when `base` is not null. */

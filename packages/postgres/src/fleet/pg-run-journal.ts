@@ -1,10 +1,11 @@
 import { CodeError } from '@a3s-lab/code-core';
-import type { AgentEvent, JournaledAnswer, JournaledToolCall, LlmStreamEvent, RunJournal, ToolOutput } from '@a3s-lab/code-core';
+import type { AgentEvent, JournaledAnswer, JournaledToolCall, LlmStreamEvent, RunJournal, ToolOutput, ToolStartOptions } from '@a3s-lab/code-core';
 
-import type { Database } from '../database.js';
+import type { Database, QueryResult } from '../database.js';
 import type { FleetRunStatus } from './fleet-types.js';
 import { decodeJson, encodeJson } from './json-codec.js';
-import { END_STATEMENT, END_WITH_SAVE_STATEMENT, eventsStatement, stepStatement } from './pg-run-journal-sql.js';
+import { EventFlushTimer } from './event-flush-timer.js';
+import { END_STATEMENT, END_WITH_SAVE_STATEMENT, eventsStatement, stepStatement, twoStepsStatement } from './pg-run-journal-sql.js';
 import { RunEventSequencer } from './run-event-sequencer.js';
 import type { SequencedEvent } from './run-event-sequencer.js';
 
@@ -12,21 +13,28 @@ export { EVENTS_CHANNEL } from './pg-run-journal-sql.js';
 
 type StepKind = 'model' | 'tool_start' | 'tool_outcome' | 'tool_reconciled' | 'tool_retry' | 'confirmation_request' | 'confirmation_answer' | 'result';
 
+/** A step to write: its value already encoded. */
+interface EncodedStep {
+  readonly key: string;
+  readonly kind: StepKind;
+  readonly text: string;
+}
+
 interface StepRow {
   readonly key: string;
   readonly kind: StepKind;
   readonly value: unknown;
 }
 
-/** Delay before pending events are written when no step forces them out. */
-const EVENT_FLUSH_MS = 5;
-
 /**
  * The {@link RunJournal} of one attempt of a fleet run, over PostgreSQL or PGlite. Every write is
  * one transaction that first checks the attempt still owns the run (`attempts` and `status =
  * running` under the run row's lock: a worker that lost its lease cannot record anything), then
  * writes the events emitted so far (so events never lag behind the steps they led to), then the
- * step, numbered after the run's last one. Steps are read once when the attempt starts; answers
+ * step, numbered after the run's last one; between steps, events are written on their own at
+ * most every 100 ms ({@link EventFlushTimer}). The start of an idempotent call is written with its
+ * outcome (two steps, one write): lost with the call, it changes nothing, since such a call runs
+ * again on resume either way. Steps are read once when the attempt starts; answers
  * given from other processes are read when asked for.
  *
  * Events are numbered and the regenerated ones of a resumed attempt dropped by its
@@ -40,7 +48,9 @@ export class PgRunJournal implements RunJournal {
   readonly #onLost: (error: CodeError) => void;
   #chain: Promise<void> = Promise.resolve();
   readonly #events: RunEventSequencer;
-  #flushTimer: ReturnType<typeof setTimeout> | null = null;
+  readonly #flushTimer = new EventFlushTimer(() => void this.#flushEvents().catch(() => undefined));
+  /** Starts of idempotent calls not written yet (key -> encoded value): written with their outcomes. */
+  readonly #deferredStarts = new Map<string, string>();
   #liveAfterReplay = false;
   #lost: CodeError | null = null;
   #base: string | null = null;
@@ -106,10 +116,7 @@ export class PgRunJournal implements RunJournal {
   /** Takes one event of the run, in emission order (synchronously, from the session's listener). */
   event(event: AgentEvent): void {
     if (this.#lost !== null || !this.#events.take(event)) return;
-    this.#flushTimer ??= setTimeout(() => {
-      this.#flushTimer = null;
-      void this.#flushEvents().catch(() => undefined);
-    }, EVENT_FLUSH_MS);
+    this.#flushTimer.pending();
   }
 
   /** Writes the pending events and the run's end (`end`) in one fenced statement. */
@@ -126,7 +133,7 @@ export class PgRunJournal implements RunJournal {
     let revision: string | null = null;
     return this.#serial(async () => {
       const events = this.#takeEvents();
-      const result = await this.#db.query<{ owned: number; revision: string | null }>(END_WITH_SAVE_STATEMENT, [
+      const result = await this.#query<{ owned: number; revision: string | null }>(END_WITH_SAVE_STATEMENT, [
         this.runId, this.attempt, end.status, jsonOrNull(end.result), jsonOrNull(end.error), jsonOrNull(end.reconciliation), true, JSON.stringify(events), this.#base,
         save.id, save.text, save.generation, save.labels, save.revision, JSON.stringify(conflict),
       ]);
@@ -182,12 +189,18 @@ export class PgRunJournal implements RunJournal {
     return Promise.resolve({ outcome: null, retry: row.kind === 'tool_retry' });
   }
 
-  recordToolStart(key: string, call: { readonly toolName: string; readonly args: unknown }): Promise<void> {
-    return this.#step(key, 'tool_start', { ...call, startedAt: Date.now() });
+  recordToolStart(key: string, call: { readonly toolName: string; readonly args: unknown }, options?: ToolStartOptions): Promise<void> {
+    const start = { ...call, startedAt: Date.now() };
+    if (options?.idempotent !== true) return this.#step(key, 'tool_start', start);
+    this.#deferredStarts.set(key, encodeJson(start));
+    return Promise.resolve();
   }
 
   recordToolOutcome(key: string, outcome: ToolOutput): Promise<void> {
-    return this.#step(key, 'tool_outcome', outcome);
+    const start = this.#deferredStarts.get(key);
+    if (start === undefined) return this.#step(key, 'tool_outcome', outcome);
+    this.#deferredStarts.delete(key);
+    return this.#writeSteps([{ key, kind: 'tool_start', text: start }, { key, kind: 'tool_outcome', text: encodeJson(outcome) }]);
   }
 
   async confirmationAnswer(toolId: string): Promise<JournaledAnswer | null> {
@@ -227,18 +240,22 @@ export class PgRunJournal implements RunJournal {
   }
 
   #step(key: string, kind: StepKind, value: unknown): Promise<void> {
-    const text = encodeJson(value);
+    return this.#writeSteps([{ key, kind, text: encodeJson(value) }]);
+  }
+
+  /** Writes one step, or two numbered in order (an idempotent call's start and outcome). */
+  #writeSteps(steps: readonly [EncodedStep] | readonly [EncodedStep, EncodedStep]): Promise<void> {
     return this.#serial(async () => {
       const events = this.#takeEvents();
       // One statement, one round trip: the lease check (the run row, locked), the pending events,
-      // the step numbered after the run's last one, the readers' notification.
+      // the steps numbered after the run's last one, the readers' notification.
       for (let tries = 0; ; tries += 1) {
         try {
           const base = this.#base;
-          const result = await this.#db.query<{ owned: number }>(
-            stepStatement(base),
-            [this.runId, this.attempt, JSON.stringify(events), key, kind, text, ...(base === null ? [] : [base])],
-          );
+          const params: unknown[] = [this.runId, this.attempt, JSON.stringify(events)];
+          for (const step of steps) params.push(step.key, step.kind, step.text);
+          if (base !== null) params.push(base);
+          const result = await this.#query<{ owned: number }>(steps.length === 1 ? stepStatement(base) : twoStepsStatement(base), params);
           if (Number(result.rows[0]?.owned ?? 0) === 0) throw await this.#lostError();
           if (base !== null) this.#base = null;
           break;
@@ -248,8 +265,14 @@ export class PgRunJournal implements RunJournal {
           throw error;
         }
       }
-      this.#remember({ key, kind, value: text });
+      for (const step of steps) this.#remember({ key: step.key, kind: step.kind, value: step.text });
     });
+  }
+
+  /** Every write of the attempt: the events timer learns that a write (carrying the pending events) goes out. */
+  #query<R>(sql: string, params: readonly unknown[]): Promise<QueryResult<R>> {
+    this.#flushTimer.writing();
+    return this.#db.query<R>(sql, params);
   }
 
   /** Writes the pending events alone (one fenced statement), when no step is coming to carry them. */
@@ -258,7 +281,7 @@ export class PgRunJournal implements RunJournal {
       const events = this.#takeEvents();
       if (events.length === 0) return;
       const base = this.#base;
-      const result = await this.#db.query<{ owned: number }>(
+      const result = await this.#query<{ owned: number }>(
         eventsStatement(base),
         [this.runId, this.attempt, JSON.stringify(events), ...(base === null ? [] : [base])],
       );
@@ -268,10 +291,7 @@ export class PgRunJournal implements RunJournal {
   }
 
   #takeEvents(): SequencedEvent[] {
-    if (this.#flushTimer !== null) {
-      clearTimeout(this.#flushTimer);
-      this.#flushTimer = null;
-    }
+    this.#flushTimer.cancel();
     return this.#events.drain();
   }
 
@@ -313,7 +333,7 @@ export class PgRunJournal implements RunJournal {
     return this.#serial(async () => {
       const events = this.#takeEvents();
       const final = end.status === 'completed' || end.status === 'failed' || end.status === 'cancelled';
-      const result = await this.#db.query<{ owned: number }>(
+      const result = await this.#query<{ owned: number }>(
         END_STATEMENT,
         [this.runId, this.attempt, end.status, jsonOrNull(end.result), jsonOrNull(end.error), jsonOrNull(end.reconciliation), final, JSON.stringify(events), this.#base],
       );

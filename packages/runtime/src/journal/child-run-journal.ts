@@ -1,5 +1,5 @@
 import { toolStepKey } from '@a3s-lab/code-core';
-import type { JournaledAnswer, JournaledToolCall, LlmStreamEvent, RunJournal, ToolOutput } from '@a3s-lab/code-core';
+import type { JournaledAnswer, JournaledToolCall, LlmStreamEvent, RunJournal, ToolOutput, ToolStartOptions } from '@a3s-lab/code-core';
 
 const TOOL_KEY_PREFIX = toolStepKey('');
 
@@ -31,7 +31,7 @@ export function childRunJournal(journal: RunJournal, scope: string, options: Chi
     modelResponse: async (k: string): Promise<readonly LlmStreamEvent[] | null> => gated(await journal.modelResponse(key(k))),
     recordModelResponse: (k: string, events: readonly LlmStreamEvent[]): Promise<void> => journal.recordModelResponse(key(k), events),
     toolCall: async (k: string, call?: { readonly resumable?: boolean }): Promise<JournaledToolCall | null> => gated(await journal.toolCall(key(k), call)),
-    recordToolStart: (k: string, call: { readonly toolName: string; readonly args: unknown }): Promise<void> => journal.recordToolStart(key(k), call),
+    recordToolStart: (k: string, call: { readonly toolName: string; readonly args: unknown }, options?: ToolStartOptions): Promise<void> => journal.recordToolStart(key(k), call, options),
     recordToolOutcome: (k: string, outcome: ToolOutput): Promise<void> => journal.recordToolOutcome(key(k), outcome),
     confirmationAnswer: async (toolId: string): Promise<JournaledAnswer | null> => gated(await journal.confirmationAnswer(id(toolId))),
     recordConfirmationRequest: (toolId: string, request: { readonly toolName: string; readonly args: unknown }): Promise<void> => journal.recordConfirmationRequest(id(toolId), request),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeLlm, deferred, makeSession, probeTool, textTurn, toolTurn, until } from '../../test/session-kit.js';
 import { CodeError, MemoryRunJournal } from '@a3s-lab/code-core';
+import type { ToolStartOptions } from '@a3s-lab/code-core';
 
 const rejection = async (promise: Promise<unknown>): Promise<CodeError> => {
   try {
@@ -30,6 +31,18 @@ describe('run journal seam', () => {
     expect(echo.calls).toEqual(['a']);
     expect(second.events.filter((e) => e.type === 'tool_end').map((e) => e.payload['output'])).toEqual(['echo:a']);
     expect(journal.steps()).toHaveLength(4);
+  });
+
+  it('tells the journal which starts are idempotent (a journal may write those with the outcome); a non-idempotent start is plain', async () => {
+    const journal = new MemoryRunJournal('run-idem');
+    const starts: [string, boolean][] = [];
+    const record = journal.recordToolStart.bind(journal);
+    journal.recordToolStart = (key: string, _call?: unknown, options?: ToolStartOptions) => (starts.push([key, options?.idempotent === true]), record(key));
+    const look = probeTool('look', { readOnly: true });
+    const echo = probeTool('echo');
+    const { session } = makeSession(new FakeLlm([toolTurn([{ id: 'r1', name: 'look', input: { text: 'a' } }]), toolTurn([{ id: 'e1', name: 'echo', input: { text: 'b' } }]), textTurn('done')]), [look, echo]);
+    await session.send({ prompt: 'go', journal });
+    expect(starts).toEqual([['tool-r1', true], ['tool-e1', false]]);
   });
 
   it('resumes from the last step: recorded turns are served, the rest runs live', async () => {

@@ -33,16 +33,19 @@ export async function consultJournal(journal: RunJournal, call: InvocationCall, 
     call.lifecycle.transition('running');
     return { output: entry.outcome, outcome: (entry.outcome.exitCode ?? 0) === 0 ? 'completed' : 'failed' };
   }
+  // A self-journaling call's start must be durable before it runs (its child's steps follow under
+  // it); any other idempotent call may have its start written with its outcome.
+  const idempotent = !selfJournaling && call.capabilities(() => capabilitiesOf(tool, call.args)).idempotent === true;
   if (entry !== null && !entry.retry) {
     if (selfJournaling) return undefined;
-    if (!call.capabilities(() => capabilitiesOf(tool, call.args)).idempotent) {
+    if (!idempotent) {
       const details: ReconciliationDetails = { needs_reconciliation: true, tool_id: call.toolId, tool_name: call.toolName };
       throw new CodeError('SESSION_ERROR', `tool call '${call.toolId}' (${call.toolName}) started before its process stopped and its outcome is unknown; '${call.toolName}' is not idempotent, so the run needs reconciliation (retry it or record its outcome)`, {
         details: { ...details },
       });
     }
   }
-  await journal.recordToolStart(key, { toolName: call.toolName, args: call.args });
+  await journal.recordToolStart(key, { toolName: call.toolName, args: call.args }, idempotent ? { idempotent: true } : undefined);
   return undefined;
 }
 
