@@ -11,8 +11,13 @@ export interface EventReader {
   readonly afterSequence: number;
   /** Resolves once the run's notifications reach {@link wait} (awaited before the first look). */
   listening(): Promise<void>;
-  /** Resolves on the run's next events notification or after a poll interval. */
-  wait(signal: AbortSignal | undefined): Promise<void>;
+  /**
+   * The number of the run's events notifications seen so far: taken before a look, passed to
+   * {@link wait}, so that a notification that comes during the look is not missed.
+   */
+  mark(): number;
+  /** Resolves at once when a notification came since `mark`, else on the next one or after a poll interval. */
+  wait(mark: number, signal: AbortSignal | undefined): Promise<void>;
   /** True once the fleet is closed: the stream ends. */
   closed(): boolean;
   readonly signal?: AbortSignal;
@@ -39,6 +44,7 @@ export async function* readEvents(reader: EventReader): AsyncGenerator<AgentEven
   await reader.listening();
   for (;;) {
     if (reader.signal?.aborted === true || reader.closed()) return;
+    const mark = reader.mark();
     const page = await reader.db.query<{ status: FleetRunStatus; seq: number | null; event: AgentEvent | null }>(PAGE_SQL, [reader.runId, after, PAGE]);
     const first = page.rows[0];
     if (first === undefined) return;
@@ -59,7 +65,7 @@ export async function* readEvents(reader: EventReader): AsyncGenerator<AgentEven
     if (read === PAGE && contiguous) continue;
     // Over: this snapshot held every event (a gap is an uncommitted write of a live run only).
     if (over && contiguous) return;
-    await reader.wait(reader.signal);
+    await reader.wait(mark, reader.signal);
   }
 }
 

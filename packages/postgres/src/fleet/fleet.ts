@@ -45,7 +45,8 @@ export class Fleet {
   readonly #ctx: WorkerContext;
   readonly #pollMs: number;
   readonly #owned: (() => Promise<void>) | null;
-  readonly #waiters = new Map<string, Set<() => void>>();
+  /** The runs being read here: their readers, the notifications seen, the readers waiting for the next one. */
+  readonly #read = new Map<string, { readers: number; notified: number; readonly waiters: Set<() => void> }>();
   readonly #control: RunControl;
   /** The LISTEN of the events channel, taken by the first `events()` (a worker never reads events). */
   #eventsListener: Promise<Listener> | null = null;
@@ -124,7 +125,21 @@ export class Fleet {
    */
   events(runId: string, options: { readonly afterSequence?: number; readonly signal?: AbortSignal } = {}): AsyncIterable<AgentEvent> {
     this.#open();
-    return readEvents({ db: this.#db, runId, afterSequence: options.afterSequence ?? 0, listening: () => this.#listenEvents(), wait: (signal) => this.#waitFor(runId, signal), closed: () => this.#closed !== null, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    const fleet = this;
+    return (async function* () {
+      const read = fleet.#readOf(runId);
+      read.readers += 1;
+      try {
+        yield* readEvents({
+          db: fleet.#db, runId, afterSequence: options.afterSequence ?? 0, listening: () => fleet.#listenEvents(),
+          mark: () => read.notified, wait: (mark, signal) => fleet.#waitFor(read, mark, signal), closed: () => fleet.#closed !== null,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        });
+      } finally {
+        read.readers -= 1;
+        if (read.readers === 0 && fleet.#read.get(runId) === read) fleet.#read.delete(runId);
+      }
+    })();
   }
 
   /**
@@ -216,7 +231,7 @@ export class Fleet {
       await Promise.all([...this.#handles].map((h) => h.stop()));
       await this.#control.stop();
       await (await this.#eventsListener?.catch(() => null))?.unlisten();
-      for (const waiters of this.#waiters.values()) for (const wake of waiters) wake();
+      for (const read of this.#read.values()) for (const wake of read.waiters) wake();
       await this.#boss.stop({ graceful: true, close: true, timeout: 30_000 });
       await this.sessionStore.close();
       await this.#db.close();
@@ -249,27 +264,32 @@ export class Fleet {
     }
   }
 
-  #wake(runId: string): void {
-    const waiters = this.#waiters.get(runId);
-    if (waiters === undefined) return;
-    this.#waiters.delete(runId);
-    for (const wake of waiters) wake();
+  #readOf(runId: string): { readers: number; notified: number; readonly waiters: Set<() => void> } {
+    let read = this.#read.get(runId);
+    if (read === undefined) this.#read.set(runId, (read = { readers: 0, notified: 0, waiters: new Set() }));
+    return read;
   }
 
-  /** Resolves on the run's next events notification, after `pollMs`, or on abort. */
-  #waitFor(runId: string, signal: AbortSignal | undefined): Promise<void> {
+  #wake(runId: string): void {
+    const read = this.#read.get(runId);
+    if (read === undefined) return;
+    read.notified += 1;
+    for (const wake of read.waiters) wake();
+  }
+
+  /** Resolves at once when the run was notified since `mark`, else on its next notification, after `pollMs`, or on abort. */
+  #waitFor(read: { readonly notified: number; readonly waiters: Set<() => void> }, mark: number, signal: AbortSignal | undefined): Promise<void> {
+    if (read.notified !== mark || signal?.aborted === true) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      let set = this.#waiters.get(runId);
-      if (set === undefined) this.#waiters.set(runId, (set = new Set()));
       const done = (): void => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', done);
-        set.delete(done);
+        read.waiters.delete(done);
         resolve();
       };
       const timer = setTimeout(done, this.#pollMs);
       signal?.addEventListener('abort', done, { once: true });
-      set.add(done);
+      read.waiters.add(done);
     });
   }
 }
