@@ -19,6 +19,11 @@ export interface Queryable {
 /** A notification subscription; `unlisten()` ends it. Idempotent. */
 export interface Listener {
   unlisten(): Promise<void>;
+  /**
+   * True while the connection that carries the subscription is up (every NOTIFY reaches it);
+   * false once it failed or ended (notifications may have been missed: look at the data).
+   */
+  live(): boolean;
 }
 
 /**

@@ -68,12 +68,21 @@ function sharedListeners(pool: Pool): { listen(channel: string, onNotify: (paylo
   const active = new Map<string, Promise<void>>();
   let client: Promise<PoolClient> | null = null;
   let broken = false;
+  /** The connection now carrying the subscriptions failed or ended (its notifications stopped). */
+  let lost = false;
+  const onLost = (): void => {
+    lost = true;
+    broken = true;
+  };
   const onNotification = (message: { channel: string; payload?: string | undefined }): void => {
     for (const notify of subscribers.get(message.channel) ?? []) notify(message.payload ?? '');
   };
   const connection = (): Promise<PoolClient> =>
     (client ??= pool.connect().then((c) => {
+      lost = false;
       c.on('notification', onNotification);
+      c.on('error', onLost);
+      c.on('end', onLost);
       return c;
     }, (error: unknown) => {
       client = null;
@@ -85,6 +94,8 @@ function sharedListeners(pool: Pool): { listen(channel: string, onNotify: (paylo
     client = null;
     const c = await held;
     c.off('notification', onNotification);
+    c.off('error', onLost);
+    c.off('end', onLost);
     c.release(broken);
     broken = false;
   };
@@ -113,6 +124,7 @@ function sharedListeners(pool: Pool): { listen(channel: string, onNotify: (paylo
       }
       let done = false;
       return {
+        live: () => !done && !lost,
         async unlisten(): Promise<void> {
           if (done) return;
           done = true;

@@ -32,6 +32,8 @@ export async function openPgliteDatabase(source: PGlite | { readonly dataDir?: s
       const unsubscribe = await db.listen(channel, onNotify);
       let done = false;
       return {
+        // In process: no connection to lose.
+        live: () => !done,
         async unlisten(): Promise<void> {
           if (done) return;
           done = true;

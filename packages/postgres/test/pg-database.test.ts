@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPostgres } from '@a3s-lab/code-testing/postgres';
 import type { PostgresDatabase } from '@a3s-lab/code-testing/postgres';
 
@@ -75,6 +75,39 @@ describe('the pg Database', () => {
       await db.query("SELECT pg_notify('chan_b', 'four')");
       expect(await gotB2).toBe('four');
       await c.unlisten();
+    } finally {
+      await db.close();
+      await pool.end();
+    }
+  });
+
+  it('says a subscription is no longer live once its connection is lost, without an unhandled error', async () => {
+    const pool = new pg.Pool({ connectionString: server.connectionString, max: 4 });
+    const db = await openDatabase({ pool });
+    const subs = subscribers();
+    try {
+      const listener = await db.listen('chan_lost', subs.on('lost'));
+      expect(listener.live()).toBe(true);
+      const heard = subs.next('lost');
+      await db.query("SELECT pg_notify('chan_lost', 'before')");
+      expect(await heard).toBe('before');
+      // The server ends the listening connection (a failover, an idle-session kill, a restart).
+      const killed = await db.query<{ n: number }>(
+        "SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+      );
+      expect(killed.rows[0]?.n).toBe(1);
+      await vi.waitFor(() => expect(listener.live()).toBe(false), { timeout: 10_000, interval: 20 });
+      await listener.unlisten();
+      expect(listener.live()).toBe(false);
+      // With every subscriber gone the broken connection was given back (destroyed), and a new
+      // subscription takes a fresh one that hears again.
+      const again = await db.listen('chan_lost', subs.on('again'));
+      expect(again.live()).toBe(true);
+      const heardAgain = subs.next('again');
+      await db.query("SELECT pg_notify('chan_lost', 'after')");
+      expect(await heardAgain).toBe('after');
+      await again.unlisten();
+      expect(again.live()).toBe(false);
     } finally {
       await db.close();
       await pool.end();

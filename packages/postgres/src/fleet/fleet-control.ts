@@ -5,7 +5,7 @@ import { prepared } from '../prepared-statements.js';
 import type { FleetRunStatus } from './fleet-types.js';
 import { setStatus, terminalError } from './fleet-worker.js';
 import type { ActiveRun } from './fleet-worker.js';
-import { confirmationKey, EVENTS_CHANNEL } from './pg-run-journal.js';
+import { confirmationKey } from './pg-run-journal.js';
 
 /** Channel cancel and confirm notify (payload: the run id). */
 export const CONTROL_CHANNEL = 'a3s_fleet_control';
@@ -32,7 +32,6 @@ export async function requestCancel(db: Database, runId: string): Promise<boolea
     const event = terminalError(runId, 'SESSION_ERROR', 'run cancelled: cancelled by host', { cancelled: true });
     const seq = Number(last.rows[0]?.seq ?? 0) + 1;
     await tx.query('INSERT INTO a3s_fleet_events (run_id, seq, event, attempt) VALUES ($1, $2, $3::jsonb, 0)', [runId, seq, JSON.stringify({ ...event, metadata: { ...event.metadata, sequence: seq, run_id: runId } })]);
-    await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, runId]);
     await setStatus(tx, runId, 'cancelled', { error: { code: 'SESSION_ERROR', message: 'run cancelled: cancelled by host' } });
     return true;
   });

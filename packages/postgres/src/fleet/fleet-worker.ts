@@ -5,7 +5,7 @@ import type { Database, DatabaseOptions, Queryable } from '../database.js';
 import { PostgresSessionStore } from '../postgres-session-store.js';
 import { prepared } from '../prepared-statements.js';
 import type { FleetAgent, FleetRunStatus, FleetSession } from './fleet-types.js';
-import { PgRunJournal } from './pg-run-journal.js';
+import { EVENTS_CHANNEL, PgRunJournal } from './pg-run-journal.js';
 
 /** Label a saved session carries: the fleet run whose result it holds. */
 export const FLEET_RUN_LABEL = 'a3s.fleet.run';
@@ -204,11 +204,18 @@ async function finishRun(store: PostgresSessionStore, runId: string, journal: Pg
   await journal.finish(end);
 }
 
-/** Sets a run's end (or `needs_reconciliation`) inside a journal write. */
+/**
+ * Sets a run's end (or `needs_reconciliation`) outside the journal, and wakes the run's readers
+ * in the same statement (they wait for its status as well as its events).
+ */
 export async function setStatus(tx: Queryable, runId: string, status: FleetRunStatus, fields: { readonly result?: unknown; readonly error?: unknown; readonly reconciliation?: unknown }): Promise<void> {
   const final = status === 'completed' || status === 'failed' || status === 'cancelled';
   await tx.query(
-    `UPDATE a3s_fleet_runs SET status = $2, result = $3::jsonb, error = $4::jsonb, reconciliation = $5::jsonb, updated_at = now(), finished_at = ${final ? 'now()' : 'NULL'} WHERE run_id = $1`,
+    `WITH changed AS (
+       UPDATE a3s_fleet_runs SET status = $2, result = $3::jsonb, error = $4::jsonb, reconciliation = $5::jsonb, updated_at = now(), finished_at = ${final ? 'now()' : 'NULL'} WHERE run_id = $1
+       RETURNING run_id
+     )
+     SELECT pg_notify('${EVENTS_CHANNEL}', run_id) FROM changed`,
     [runId, status, fields.result === undefined ? null : JSON.stringify(fields.result), fields.error === undefined ? null : JSON.stringify(fields.error), fields.reconciliation === undefined ? null : JSON.stringify(fields.reconciliation)],
   );
 }

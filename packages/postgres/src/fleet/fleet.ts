@@ -15,6 +15,9 @@ import { executeRun, setStatus } from './fleet-worker.js';
 import type { ActiveRun, WorkerContext } from './fleet-worker.js';
 import { EVENTS_CHANNEL } from './pg-run-journal.js';
 
+/** How much longer a reader's poll is while its LISTEN connection is up (the poll is then a safety net only). */
+const LISTENING_POLL_FACTOR = 10;
+
 /** The pg-boss queue of fleet runs. */
 export const FLEET_QUEUE = 'a3s-fleet-runs';
 
@@ -50,6 +53,8 @@ export class Fleet {
   readonly #control: RunControl;
   /** The LISTEN of the events channel, taken by the first `events()` (a worker never reads events). */
   #eventsListener: Promise<Listener> | null = null;
+  /** That LISTEN once active: while it is live, notifications wake readers and their poll is the slow safety net. */
+  #eventsListening: Listener | null = null;
   readonly #handles = new Set<FleetWorkHandle>();
   #closed: Promise<void> | null = null;
 
@@ -257,7 +262,7 @@ export class Fleet {
   async #listenEvents(): Promise<void> {
     const listening = (this.#eventsListener ??= this.#db.listen(EVENTS_CHANNEL, (runId) => this.#wake(runId)));
     try {
-      await listening;
+      this.#eventsListening = await listening;
     } catch (error) {
       if (this.#eventsListener === listening) this.#eventsListener = null;
       throw error;
@@ -287,7 +292,9 @@ export class Fleet {
         read.waiters.delete(done);
         resolve();
       };
-      const timer = setTimeout(done, this.#pollMs);
+      // While the LISTEN connection is up every write of the run wakes its readers (and readers
+      // never miss one: see `mark`); the poll then only covers what no notification announces.
+      const timer = setTimeout(done, this.#eventsListening?.live() === true ? this.#pollMs * LISTENING_POLL_FACTOR : this.#pollMs);
       signal?.addEventListener('abort', done, { once: true });
       read.waiters.add(done);
     });

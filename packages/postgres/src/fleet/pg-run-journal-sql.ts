@@ -67,7 +67,8 @@ function eventsSql(base: string | null): string {
 
 /**
  * The run's end: the fenced update of the run row (the UPDATE's own lock and re-check stand in for
- * `FOR UPDATE`), the pending events ($8) and the readers' notification, committed together.
+ * `FOR UPDATE`), the pending events ($8) and the readers' notification (sent with every end, events
+ * or not: a reader waits for the run's status too), committed together.
  */
 export const END_STATEMENT = prepared(`WITH owner AS (
            UPDATE a3s_fleet_runs SET status = $3, result = $4::jsonb, error = $5::jsonb, reconciliation = $6::jsonb, updated_at = now(),
@@ -79,7 +80,7 @@ export const END_STATEMENT = prepared(`WITH owner AS (
            SELECT $1, e.seq, e.event, $2 FROM owner, jsonb_to_recordset($8::jsonb) AS e(seq integer, event jsonb)
            RETURNING seq
          )
-         SELECT (SELECT count(*) FROM owner)::int AS owned, CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`);
+         SELECT (SELECT count(*) FROM owner)::int AS owned, CASE WHEN (SELECT count(*) FROM owner) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`);
 
 const STEP = prepared(stepSql(null));
 const STEP_WITH_BASE = prepared(stepSql('$7'));
@@ -130,4 +131,4 @@ export const END_WITH_SAVE_STATEMENT = prepared(`WITH lease AS (
            RETURNING seq
          )
          SELECT (SELECT count(*) FROM owner)::int AS owned, (SELECT revision FROM saved) AS revision,
-                CASE WHEN (SELECT count(*) FROM ev) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`);
+                CASE WHEN (SELECT count(*) FROM owner) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1) END AS notified`);
