@@ -1,24 +1,14 @@
-import { CodeError } from '@a3s-lab/code-core';
+import type { CodeError } from '@a3s-lab/code-core';
 import type { AgentEvent, JournaledAnswer, JournaledToolCall, LlmStreamEvent, RunJournal, ToolOutput, ToolStartOptions } from '@a3s-lab/code-core';
 
-import type { Database, QueryResult } from '../database.js';
-import type { FleetRunStatus } from './fleet-types.js';
+import type { Database } from '../database.js';
+import { FencedRunWrites } from './fenced-run-writes.js';
+import type { EncodedStep, RunEnd, SessionSave, StepKind } from './fenced-run-writes.js';
 import { decodeJson, encodeJson } from './json-codec.js';
-import { EventFlushTimer } from './event-flush-timer.js';
-import { END_STATEMENT, END_WITH_SAVE_STATEMENT, eventsStatement, stepStatement, twoStepsStatement } from './pg-run-journal-sql.js';
 import { RunEventSequencer } from './run-event-sequencer.js';
-import type { SequencedEvent } from './run-event-sequencer.js';
 
 export { EVENTS_CHANNEL } from './pg-run-journal-sql.js';
-
-type StepKind = 'model' | 'tool_start' | 'tool_outcome' | 'tool_reconciled' | 'tool_retry' | 'confirmation_request' | 'confirmation_answer' | 'result';
-
-/** A step to write: its value already encoded. */
-interface EncodedStep {
-  readonly key: string;
-  readonly kind: StepKind;
-  readonly text: string;
-}
+export type { RunEnd, SessionSave } from './fenced-run-writes.js';
 
 interface StepRow {
   readonly key: string;
@@ -27,15 +17,13 @@ interface StepRow {
 }
 
 /**
- * The {@link RunJournal} of one attempt of a fleet run, over PostgreSQL or PGlite. Every write is
- * one transaction that first checks the attempt still owns the run (`attempts` and `status =
- * running` under the run row's lock: a worker that lost its lease cannot record anything), then
- * writes the events emitted so far (so events never lag behind the steps they led to), then the
- * step, numbered after the run's last one; between steps, events are written on their own at
- * most every 100 ms ({@link EventFlushTimer}). The start of an idempotent call is written with its
- * outcome (two steps, one write): lost with the call, it changes nothing, since such a call runs
- * again on resume either way. Steps are read once when the attempt starts; answers
- * given from other processes are read when asked for.
+ * The {@link RunJournal} of one attempt of a fleet run, over PostgreSQL or PGlite: what the run
+ * recorded before (read once when the attempt starts; answers given from other processes are
+ * read when asked for) and what this attempt records, each write one fenced statement
+ * ({@link FencedRunWrites}: nothing is written once another attempt owns the run; the events
+ * emitted so far ride with every write, and between steps go out on their own at most every
+ * 100 ms). The start of an idempotent call is written with its outcome (two steps, one write):
+ * lost with the call, it changes nothing, since such a call runs again on resume either way.
  *
  * Events are numbered and the regenerated ones of a resumed attempt dropped by its
  * {@link RunEventSequencer}.
@@ -45,15 +33,11 @@ export class PgRunJournal implements RunJournal {
   readonly attempt: number;
   readonly #db: Database;
   readonly #steps = new Map<string, StepRow>();
-  readonly #onLost: (error: CodeError) => void;
-  #chain: Promise<void> = Promise.resolve();
   readonly #events: RunEventSequencer;
-  readonly #flushTimer = new EventFlushTimer(() => void this.#flushEvents().catch(() => undefined));
+  readonly #writes: FencedRunWrites;
   /** Starts of idempotent calls not written yet (key -> encoded value): written with their outcomes. */
   readonly #deferredStarts = new Map<string, string>();
   #liveAfterReplay = false;
-  #lost: CodeError | null = null;
-  #base: string | null = null;
   /** The key of the run's last recorded step when the lost attempt's events did not reach the run's end (see modelResponse). */
   #tailStep: string | null = null;
 
@@ -62,7 +46,7 @@ export class PgRunJournal implements RunJournal {
     this.runId = runId;
     this.attempt = attempt;
     this.#events = events;
-    this.#onLost = onLost;
+    this.#writes = new FencedRunWrites(db, runId, attempt, events, onLost);
   }
 
   /**
@@ -93,7 +77,7 @@ export class PgRunJournal implements RunJournal {
 
   /** The error that stopped this attempt's writes (another attempt owns the run), or `null`. */
   get lost(): CodeError | null {
-    return this.#lost;
+    return this.#writes.lost;
   }
 
   /** The recorded result of a run whose final step was written (a crash between that and the run's end). */
@@ -108,20 +92,20 @@ export class PgRunJournal implements RunJournal {
    * starts from the session as stored, as this one did.
    */
   recordBase(snapshot: string): void {
-    this.#base = snapshot;
+    this.#writes.recordBase(snapshot);
   }
 
   // ---- events --------------------------------------------------------------------------------
 
   /** Takes one event of the run, in emission order (synchronously, from the session's listener). */
   event(event: AgentEvent): void {
-    if (this.#lost !== null || !this.#events.take(event)) return;
-    this.#flushTimer.pending();
+    if (this.#writes.lost !== null || !this.#events.take(event)) return;
+    this.#writes.eventPending();
   }
 
   /** Writes the pending events and the run's end (`end`) in one fenced statement. */
   finish(end: RunEnd): Promise<void> {
-    return this.#write(end);
+    return this.#writes.end(end);
   }
 
   /**
@@ -130,17 +114,7 @@ export class PgRunJournal implements RunJournal {
    * row was at another revision than `save.revision` and the run ended `failed` with `conflict`.
    */
   finishWithSave(end: RunEnd & { readonly status: 'completed' | 'failed' | 'cancelled' }, save: SessionSave, conflict: { readonly code: string; readonly message: string }): Promise<string | null> {
-    let revision: string | null = null;
-    return this.#serial(async () => {
-      const events = this.#takeEvents();
-      const result = await this.#query<{ owned: number; revision: string | null }>(END_WITH_SAVE_STATEMENT, [
-        this.runId, this.attempt, end.status, jsonOrNull(end.result), jsonOrNull(end.error), jsonOrNull(end.reconciliation), true, JSON.stringify(events), this.#base,
-        save.id, save.text, save.generation, save.labels, save.revision, JSON.stringify(conflict),
-      ]);
-      if (Number(result.rows[0]?.owned ?? 0) === 0) throw await this.#lostError();
-      this.#base = null;
-      revision = result.rows[0]?.revision ?? null;
-    }).then(() => revision);
+    return this.#writes.endWithSave(end, save, conflict);
   }
 
   // ---- RunJournal ----------------------------------------------------------------------------
@@ -243,126 +217,11 @@ export class PgRunJournal implements RunJournal {
     return this.#writeSteps([{ key, kind, text: encodeJson(value) }]);
   }
 
-  /** Writes one step, or two numbered in order (an idempotent call's start and outcome). */
-  #writeSteps(steps: readonly [EncodedStep] | readonly [EncodedStep, EncodedStep]): Promise<void> {
-    return this.#serial(async () => {
-      const events = this.#takeEvents();
-      // One statement, one round trip: the lease check (the run row, locked), the pending events,
-      // the steps numbered after the run's last one, the readers' notification.
-      for (let tries = 0; ; tries += 1) {
-        try {
-          const base = this.#base;
-          const params: unknown[] = [this.runId, this.attempt, JSON.stringify(events)];
-          for (const step of steps) params.push(step.key, step.kind, step.text);
-          if (base !== null) params.push(base);
-          const result = await this.#query<{ owned: number }>(steps.length === 1 ? stepStatement(base) : twoStepsStatement(base), params);
-          if (Number(result.rows[0]?.owned ?? 0) === 0) throw await this.#lostError();
-          if (base !== null) this.#base = null;
-          break;
-        } catch (error) {
-          // A step another process numbered at the same moment (a remote answer): number it again.
-          if ((error as { code?: unknown }).code === '23505' && tries < 3 && !CodeError.isInstance(error)) continue;
-          throw error;
-        }
-      }
-      for (const step of steps) this.#remember({ key: step.key, kind: step.kind, value: step.text });
-    });
+  /** Writes one step, or two numbered in order (an idempotent call's start and outcome), and keeps them for this attempt. */
+  async #writeSteps(steps: readonly [EncodedStep] | readonly [EncodedStep, EncodedStep]): Promise<void> {
+    await this.#writes.steps(steps);
+    for (const step of steps) this.#remember({ key: step.key, kind: step.kind, value: step.text });
   }
-
-  /** Every write of the attempt: the events timer learns that a write (carrying the pending events) goes out. */
-  #query<R>(sql: string, params: readonly unknown[]): Promise<QueryResult<R>> {
-    this.#flushTimer.writing();
-    return this.#db.query<R>(sql, params);
-  }
-
-  /** Writes the pending events alone (one fenced statement), when no step is coming to carry them. */
-  #flushEvents(): Promise<void> {
-    return this.#serial(async () => {
-      const events = this.#takeEvents();
-      if (events.length === 0) return;
-      const base = this.#base;
-      const result = await this.#query<{ owned: number }>(
-        eventsStatement(base),
-        [this.runId, this.attempt, JSON.stringify(events), ...(base === null ? [] : [base])],
-      );
-      if (Number(result.rows[0]?.owned ?? 0) === 0) throw await this.#lostError();
-      if (base !== null) this.#base = null;
-    });
-  }
-
-  #takeEvents(): SequencedEvent[] {
-    this.#flushTimer.cancel();
-    return this.#events.drain();
-  }
-
-  async #lostError(): Promise<CodeError> {
-    const found = await this.#db.query<{ attempts: number; status: string }>('SELECT attempts, status FROM a3s_fleet_runs WHERE run_id = $1', [this.runId]);
-    return this.#lostErrorOf(found.rows[0]);
-  }
-
-  #lostErrorOf(row: { readonly attempts: number; readonly status: string } | undefined): CodeError {
-    return new CodeError('QUEUE_ERROR', `run '${this.runId}': attempt ${this.attempt} no longer owns the run (now attempt ${row?.attempts ?? '-'}, ${row?.status ?? 'deleted'}); its worker lost the lease`, {
-      details: { runId: this.runId, attempt: this.attempt, leaseLost: true },
-    });
-  }
-
-  /** Runs `fn` after every earlier write of this attempt; a lost lease stops every later one. */
-  #serial(fn: () => Promise<void>): Promise<void> {
-    const next = this.#chain.then(async () => {
-      if (this.#lost !== null) throw this.#lost;
-      try {
-        await fn();
-      } catch (error) {
-        if (CodeError.hasCode(error, 'QUEUE_ERROR') && error.details['leaseLost'] === true) {
-          this.#lost = error;
-          this.#onLost(error);
-        }
-        throw error;
-      }
-    });
-    this.#chain = next.catch(() => undefined);
-    return next;
-  }
-
-  /**
-   * The run's end in one statement: the fenced update of the run row (only while this attempt
-   * owns it: the UPDATE's own lock and re-check stand in for `FOR UPDATE`), the pending events
-   * and the readers' notification, so the end and the run's last events commit together.
-   */
-  #write(end: RunEnd): Promise<void> {
-    return this.#serial(async () => {
-      const events = this.#takeEvents();
-      const final = end.status === 'completed' || end.status === 'failed' || end.status === 'cancelled';
-      const result = await this.#query<{ owned: number }>(
-        END_STATEMENT,
-        [this.runId, this.attempt, end.status, jsonOrNull(end.result), jsonOrNull(end.error), jsonOrNull(end.reconciliation), final, JSON.stringify(events), this.#base],
-      );
-      if (Number(result.rows[0]?.owned ?? 0) === 0) throw await this.#lostError();
-      this.#base = null;
-    });
-  }
-}
-
-/** The session row update a run's end carries (`PostgresSessionStore.saveParams`). */
-export interface SessionSave {
-  readonly id: string;
-  readonly text: string;
-  readonly generation: number;
-  readonly labels: string;
-  readonly revision: string;
-}
-
-/** How a run ends (or stops for reconciliation): its status and the fields it sets. */
-export interface RunEnd {
-  readonly status: FleetRunStatus;
-  readonly result?: unknown;
-  readonly error?: unknown;
-  readonly reconciliation?: unknown;
-}
-
-
-function jsonOrNull(value: unknown): string | null {
-  return value === undefined ? null : JSON.stringify(value);
 }
 
 /** The journal key of a confirmation. */
