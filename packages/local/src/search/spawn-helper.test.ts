@@ -4,10 +4,12 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 import { RELAY_LIMIT_BYTES } from './spawn-helper-source.js';
-import { spawnThroughHelper } from './spawn-helper.js';
+import { helperPid, spawnThroughHelper } from './spawn-helper.js';
 import type { HelperChild } from './spawn-helper.js';
 
 const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+// Through the helper whatever this worker's size (a host smaller than SPAWN_HELPER_MIN_RSS_MB forks itself).
+process.env['A3S_SPAWN_HELPER_MIN_RSS_MB'] = '0';
 
 function collectBytes(child: HelperChild): Promise<{ out: Buffer; err: Buffer; code: unknown }> {
   const out: Buffer[] = [];
@@ -43,6 +45,23 @@ const viaHelper = async (): Promise<void> => {
 };
 
 describe.runIf(process.platform === 'linux')('spawnThroughHelper', () => {
+  it('forks directly while the host is smaller than the threshold and no helper runs', async () => {
+    // Runs first in this file: nothing has started the helper yet.
+    process.env['A3S_SPAWN_HELPER_MIN_RSS_MB'] = String(Number.MAX_SAFE_INTEGER);
+    try {
+      for (let call = 0; call < 3; call += 1) {
+        const child = spawnThroughHelper('/bin/sh', ['-c', 'echo $PPID'], { cwd: '/', env });
+        const { out, code } = await collect(child);
+        expect(code).toBe(0);
+        expect(child.constructor.name).toBe('ChildProcess');
+        expect(Number(out.trim())).toBe(process.pid);
+      }
+      expect(helperPid()).toBeUndefined();
+    } finally {
+      process.env['A3S_SPAWN_HELPER_MIN_RSS_MB'] = '0';
+    }
+  });
+
   it('hands over every byte of stdout and stderr and the exit code, for many children at once', async () => {
     await viaHelper();
     const results = await Promise.all(

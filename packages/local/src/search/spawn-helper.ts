@@ -16,7 +16,8 @@ export type { HelperChild } from './helper-child.js';
 // proportion to the resident memory of the process that forks: ~25 ms for a host of 400 MB on a
 // loaded 2-core machine, every one blocking the host's event loop (200 sessions grepping at
 // once: 9.5 s of blocked loop, `bench/concurrency.bench.ts`). The helper is ~40 MB, forks in a
-// fraction of that, and never blocks the host. A child's output comes as IPC messages up to
+// fraction of that, and never blocks the host; it starts once the host has grown past
+// `SPAWN_HELPER_MIN_RSS_MB` (a smaller host forks faster than the helper's hops). A child's output comes as IPC messages up to
 // `RELAY_LIMIT_BYTES` per stream, the rest (if any) through the pipe itself, handed over as a
 // descriptor. It also runs the marker sweep at the end of a process-runner call (the synchronous
 // `/proc` scan of core's `sweepMarkedProcesses`, whose source it embeds: requests that arrive
@@ -126,16 +127,36 @@ function startHelper(): ChildProcess | null {
   }
 }
 
-/** The running helper, or null (starting it if it is not: the first call spawns directly). */
+/**
+ * Resident size from which subprocesses go through the helper (`A3S_SPAWN_HELPER_MIN_RSS_MB`
+ * overrides it; 0: always). A fork blocks the host ~3.4 ms per 100 MB it holds (1.2 ms at 65 MB,
+ * 4.6 ms at 160 MB, 11.9 ms at 360 MB, measured on a quiet 2-core machine), while the helper is a
+ * cold Node process with IPC hops: below this size a lone host is faster forking itself (the
+ * 8-turn fix-the-bug job, ~108 MB: 2.5 ms per turn less), and above it the blocked loop costs
+ * every other session of the host more than the hops.
+ */
+export const SPAWN_HELPER_MIN_RSS_MB = 160;
+
+/** True when this spawn should go through the helper: it runs already, or the host has grown past {@link SPAWN_HELPER_MIN_RSS_MB}. */
+function helperWanted(): boolean {
+  if (process.env['A3S_NO_SPAWN_HELPER'] === '1') return false;
+  if (helper !== null) return true;
+  const configured = process.env['A3S_SPAWN_HELPER_MIN_RSS_MB'];
+  const minMb = configured === undefined || configured === '' || !Number.isFinite(Number(configured)) ? SPAWN_HELPER_MIN_RSS_MB : Number(configured);
+  return minMb <= 0 || process.memoryUsage.rss() >= minMb * 1024 * 1024;
+}
+
+/** The running helper, or null (starting it when it is wanted and not running: that first call spawns directly). */
 function readyHelper(): ChildProcess | null {
-  const running = process.env['A3S_NO_SPAWN_HELPER'] === '1' ? null : startHelper();
+  const running = helperWanted() ? startHelper() : null;
   return running !== null && helperReady ? running : null;
 }
 
 /**
  * Starts `command` through the spawn helper (stdin ignored, stdout and stderr piped), or
- * directly while the helper is starting (the first call starts it), when it cannot run, or with
- * `A3S_NO_SPAWN_HELPER=1`. See {@link HelperChild} for the events.
+ * directly: while the host is smaller than {@link SPAWN_HELPER_MIN_RSS_MB} and no helper runs,
+ * while the helper is starting (the first call past that size starts it), when it cannot run, or
+ * with `A3S_NO_SPAWN_HELPER=1`. See {@link HelperChild} for the events.
  */
 export function spawnThroughHelper(command: string, args: readonly string[], options: HelperSpawnOptions): HelperChild {
   const running = readyHelper();
