@@ -110,7 +110,11 @@ describe.skipIf(CLI_BIN_MISSING || !HAS_TMUX)('a3s-code chat in a terminal (tmux
 
 describe.skipIf(CLI_BIN_MISSING || !HAS_TMUX)('a3s-code chat: a second Ctrl-C', () => {
   it('exits at once with 130 and leaves no tool process', async () => {
-    const server = await startScriptedModelServer({ scenario: [toolCallResponse('bash', { command: 'echo $$ > pid.txt; sleep 60' })] });
+    // The command ignores SIGTERM (and so does its `sleep`), so the cancel of the first Ctrl-C waits
+    // out the kill grace (2 s) before SIGKILL: the second Ctrl-C always lands while the turn is
+    // still cancelling. A command that dies at SIGTERM can end the turn first on a fast direct
+    // spawn, and a second Ctrl-C at the empty prompt then leaves the chat with 0, as it should.
+    const server = await startScriptedModelServer({ scenario: [toolCallResponse('bash', { command: "trap '' TERM; echo $$ > pid.txt; sleep 60" })] });
     const ws = tempDir('a3s-cli-chat-');
     const home = tempDir('a3s-cli-home-');
     writeWorkspaceConfig(ws.dir, server, home.dir);
