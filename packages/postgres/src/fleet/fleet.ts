@@ -4,7 +4,7 @@ import { CodeError } from '@a3s-lab/code-core';
 import type { AgentEvent } from '@a3s-lab/code-core';
 import type { PgBoss } from 'pg-boss';
 
-import type { Database, DatabaseOptions, Listener } from '../database.js';
+import type { Database, DatabaseOptions } from '../database.js';
 import { PostgresSessionStore } from '../postgres-session-store.js';
 import { prepared } from '../prepared-statements.js';
 import { readEventPage, readEvents } from './fleet-events.js';
@@ -13,10 +13,7 @@ import type { FleetAgent, FleetPendingConfirmation, FleetRequest, FleetRun, Flee
 import { recordAnswer, requestCancel, RunControl } from './fleet-control.js';
 import { executeRun, setStatus } from './fleet-worker.js';
 import type { ActiveRun, WorkerContext } from './fleet-worker.js';
-import { EVENTS_CHANNEL } from './pg-run-journal.js';
-
-/** How much longer a reader's poll is while its LISTEN connection is up (the poll is then a safety net only). */
-const LISTENING_POLL_FACTOR = 10;
+import { RunWakeups } from './run-wakeups.js';
 
 /** The pg-boss queue of fleet runs. */
 export const FLEET_QUEUE = 'a3s-fleet-runs';
@@ -48,13 +45,9 @@ export class Fleet {
   readonly #ctx: WorkerContext;
   readonly #pollMs: number;
   readonly #owned: (() => Promise<void>) | null;
-  /** The runs being read here: their readers, the notifications seen, the readers waiting for the next one. */
-  readonly #read = new Map<string, { readers: number; notified: number; readonly waiters: Set<() => void> }>();
+  /** What wakes the readers of `events()` in this process. */
+  readonly #wakeups: RunWakeups;
   readonly #control: RunControl;
-  /** The LISTEN of the events channel, taken by the first `events()` (a worker never reads events). */
-  #eventsListener: Promise<Listener> | null = null;
-  /** That LISTEN once active: while it is live, notifications wake readers and their poll is the slow safety net. */
-  #eventsListening: Listener | null = null;
   readonly #handles = new Set<FleetWorkHandle>();
   #closed: Promise<void> | null = null;
 
@@ -64,6 +57,7 @@ export class Fleet {
     this.#db = parts.db;
     this.#boss = parts.boss;
     this.#pollMs = parts.pollMs;
+    this.#wakeups = new RunWakeups(parts.db, parts.pollMs);
     this.#owned = parts.owned;
     this.workerId = parts.workerId;
     this.sessionStore = new PostgresSessionStore(parts.storeOptions);
@@ -132,17 +126,15 @@ export class Fleet {
     this.#open();
     const fleet = this;
     return (async function* () {
-      const read = fleet.#readOf(runId);
-      read.readers += 1;
+      const wakeup = fleet.#wakeups.reader(runId);
       try {
         yield* readEvents({
-          db: fleet.#db, runId, afterSequence: options.afterSequence ?? 0, listening: () => fleet.#listenEvents(),
-          mark: () => read.notified, wait: (mark, signal) => fleet.#waitFor(read, mark, signal), closed: () => fleet.#closed !== null,
+          db: fleet.#db, runId, afterSequence: options.afterSequence ?? 0, listening: () => fleet.#wakeups.listen(),
+          mark: () => wakeup.mark(), wait: (mark, signal) => wakeup.wait(mark, signal), closed: () => fleet.#closed !== null,
           ...(options.signal === undefined ? {} : { signal: options.signal }),
         });
       } finally {
-        read.readers -= 1;
-        if (read.readers === 0 && fleet.#read.get(runId) === read) fleet.#read.delete(runId);
+        wakeup.release();
       }
     })();
   }
@@ -235,8 +227,7 @@ export class Fleet {
     this.#closed ??= (async () => {
       await Promise.all([...this.#handles].map((h) => h.stop()));
       await this.#control.stop();
-      await (await this.#eventsListener?.catch(() => null))?.unlisten();
-      for (const read of this.#read.values()) for (const wake of read.waiters) wake();
+      await this.#wakeups.close();
       await this.#boss.stop({ graceful: true, close: true, timeout: 30_000 });
       await this.sessionStore.close();
       await this.#db.close();
@@ -256,48 +247,6 @@ export class Fleet {
 
   #open(): void {
     if (this.#closed !== null) throw new CodeError('SESSION_CLOSED', 'the fleet is closed');
-  }
-
-  /** The events channel's LISTEN, taken once (again after a failure), before a reader's first look. */
-  async #listenEvents(): Promise<void> {
-    const listening = (this.#eventsListener ??= this.#db.listen(EVENTS_CHANNEL, (runId) => this.#wake(runId)));
-    try {
-      this.#eventsListening = await listening;
-    } catch (error) {
-      if (this.#eventsListener === listening) this.#eventsListener = null;
-      throw error;
-    }
-  }
-
-  #readOf(runId: string): { readers: number; notified: number; readonly waiters: Set<() => void> } {
-    let read = this.#read.get(runId);
-    if (read === undefined) this.#read.set(runId, (read = { readers: 0, notified: 0, waiters: new Set() }));
-    return read;
-  }
-
-  #wake(runId: string): void {
-    const read = this.#read.get(runId);
-    if (read === undefined) return;
-    read.notified += 1;
-    for (const wake of read.waiters) wake();
-  }
-
-  /** Resolves at once when the run was notified since `mark`, else on its next notification, after `pollMs`, or on abort. */
-  #waitFor(read: { readonly notified: number; readonly waiters: Set<() => void> }, mark: number, signal: AbortSignal | undefined): Promise<void> {
-    if (read.notified !== mark || signal?.aborted === true) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        read.waiters.delete(done);
-        resolve();
-      };
-      // While the LISTEN connection is up every write of the run wakes its readers (and readers
-      // never miss one: see `mark`); the poll then only covers what no notification announces.
-      const timer = setTimeout(done, this.#eventsListening?.live() === true ? this.#pollMs * LISTENING_POLL_FACTOR : this.#pollMs);
-      signal?.addEventListener('abort', done, { once: true });
-      read.waiters.add(done);
-    });
   }
 }
 
