@@ -17,8 +17,8 @@ export type { HelperChild } from './helper-child.js';
 // loaded 2-core machine, every one blocking the host's event loop (200 sessions grepping at
 // once: 9.5 s of blocked loop, `bench/concurrency.bench.ts`). The helper is ~40 MB, forks in a
 // fraction of that, and never blocks the host; it starts once the host has grown past
-// `SPAWN_HELPER_MIN_RSS_MB` (a smaller host forks faster than the helper's hops). A child's output comes as IPC messages up to
-// `RELAY_LIMIT_BYTES` per stream, the rest (if any) through the pipe itself, handed over as a
+// `SPAWN_HELPER_MIN_RSS_MB` (a smaller host forks faster than the helper's hops). A child's
+// output comes as IPC messages up to `RELAY_LIMIT_BYTES` per stream, the rest (if any) through the pipe itself, handed over as a
 // descriptor. It also runs the marker sweep at the end of a process-runner call (the synchronous
 // `/proc` scan of core's `sweepMarkedProcesses`, whose source it embeds: requests that arrive
 // together share one scan). When the host disconnects, it kills what it started (the whole group

@@ -7,17 +7,20 @@ import { LISTENING_POLL_FACTOR, RunWakeups } from './run-wakeups.js';
 /** A Database whose one LISTEN is driven by the test: `notify(runId)`, `lose()`. */
 function fakeDatabase(): { db: Database; notify(runId: string): void; lose(): void; listens(): number } {
   let onNotify: ((payload: string) => void) | null = null;
-  let live = true;
+  /** The connection of the latest LISTEN: `lose()` ends it, a new LISTEN gets a new one. */
+  let connection = { live: true };
   let listens = 0;
   const db = {
     listen: async (channel: string, handler: (payload: string) => void): Promise<Listener> => {
       expect(channel).toBe(EVENTS_CHANNEL);
       listens += 1;
       onNotify = handler;
-      return { live: () => live, unlisten: async () => void (onNotify = null) };
+      const mine = (connection = { live: true });
+      let done = false;
+      return { live: () => !done && mine.live, unlisten: async () => void (done = true) };
     },
   } as unknown as Database;
-  return { db, notify: (runId) => onNotify?.(runId), lose: () => void (live = false), listens: () => listens };
+  return { db, notify: (runId) => onNotify?.(runId), lose: () => void (connection.live = false), listens: () => listens };
 }
 
 describe('RunWakeups', () => {
@@ -54,7 +57,7 @@ describe('RunWakeups', () => {
     await wakeups.close();
   });
 
-  it('polls every pollMs x 10 while the LISTEN connection is live, every pollMs once it is lost; close wakes every waiter', async () => {
+  it('polls every pollMs x 10 while the LISTEN connection is live, every pollMs once it is lost, until the next listen takes a new one; close wakes every waiter', async () => {
     vi.useFakeTimers();
     try {
       const fake = fakeDatabase();
@@ -73,6 +76,15 @@ describe('RunWakeups', () => {
       await vi.advanceTimersByTimeAsync(20);
       await lost;
       expect(ended).toBe(true);
+      // The next reader's listen gives the lost LISTEN up and takes a new one: the slow poll again.
+      await wakeups.listen();
+      expect(fake.listens()).toBe(2);
+      ended = false;
+      const again = reader.wait(reader.mark(), undefined).then(() => void (ended = true));
+      await vi.advanceTimersByTimeAsync(20);
+      expect(ended).toBe(false);
+      fake.notify('run_c');
+      await again;
       const waiting = wakeups.reader('run_d');
       const woken = waiting.wait(waiting.mark(), undefined);
       await wakeups.close();

@@ -23,7 +23,8 @@ export interface RunWakeup {
 
 /**
  * Wakes the readers of fleet runs in one process: one LISTEN on the events channel for all of
- * them, taken by the first reader (a worker never reads events) and again after a failure. Every
+ * them, taken by the first reader (a worker never reads events), again after a failure or a lost
+ * connection. Every
  * write and status change of a run notifies it; a reader's poll is every `pollMs` x
  * {@link LISTENING_POLL_FACTOR} while that LISTEN connection is live, every `pollMs` once it is lost.
  */
@@ -40,8 +41,18 @@ export class RunWakeups {
     this.#pollMs = pollMs;
   }
 
-  /** The events channel's LISTEN, taken once (again after a failure), before a reader's first look. */
+  /**
+   * The events channel's LISTEN, taken once before a reader's first look, and again after a
+   * failure or once its connection was lost (the lost one is given up first, so the new LISTEN
+   * gets a fresh connection; readers already waiting poll at `pollMs` until then).
+   */
   async listen(): Promise<void> {
+    const current = this.#listening;
+    if (current !== null && !current.live()) {
+      this.#listening = null;
+      this.#listener = null;
+      await current.unlisten();
+    }
     const listening = (this.#listener ??= this.#db.listen(EVENTS_CHANNEL, (runId) => this.#wake(runId)));
     try {
       this.#listening = await listening;
