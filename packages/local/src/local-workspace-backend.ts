@@ -410,6 +410,11 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     if (stats?.isSymbolicLink() === true) await confinePath(rootReal, '.git');
   }
 
+  /** Finds the search engine (ripgrep), so the first `grep`/`glob` does not. */
+  async prepare(): Promise<void> {
+    await this.engine();
+  }
+
   private engine(): Promise<SearchEngine> {
     // Files the sandbox policy denies are not listed or searched either (same rules as `cat`).
     this.enginePromise ??= this.pickEngine().then(async (engine) => (this.denyRead === undefined ? engine : withoutDenied(engine, this.denyRead.insideWorkspace(await this.rootReal()))));

@@ -72,15 +72,16 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = Object.freeze([
   'simple-git-hooks.cjs',
 ]);
 
-const matchers: readonly RegExp[] = PROTECTED_WRITE_PATTERNS.map(toRegExp);
+// One alternation of every pattern: one regular expression to compile and run per path, not one per pattern.
+const matcher = new RegExp(`^(?:${PROTECTED_WRITE_PATTERNS.map(patternSource).join('|')})$`, 'i');
 
 /** True when the canonical workspace-relative `path` is one of {@link PROTECTED_WRITE_PATTERNS}. */
 export function isProtectedPath(path: string): boolean {
   const normalized = path.replace(/^\.\/+/, '').replace(/\/+$/, '');
-  return matchers.some((matcher) => matcher.test(normalized));
+  return matcher.test(normalized);
 }
 
-function toRegExp(pattern: string): RegExp {
+function patternSource(pattern: string): string {
   let source = '';
   for (let index = 0; index < pattern.length; index += 1) {
     const char = pattern[index] as string;
@@ -93,7 +94,7 @@ function toRegExp(pattern: string): RegExp {
       source += char.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
     }
   }
-  return new RegExp(`^${source}$`, 'i');
+  return source;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { AnyTool, LlmClient, SandboxStatus, SecurityProvider, SessionOption
 import { createProgramTool } from '@a3s-lab/code-ptc';
 import { createBuiltinTools, createGenerateObjectTool, createParallelTaskTool, createSearchSkillsTool, createSkillTool, createTaskTool, createUpdatePlanTool, selectToolsForWorkspace } from '@a3s-lab/code-tools';
 import { modelContextWindow } from './model-context-window.js';
+import { requestSentSignal } from './request-sent-signal.js';
 
 /** What an `AgentSession` is built from. */
 type AgentSessionInit = ConstructorParameters<typeof AgentSession>[0];
@@ -83,6 +84,7 @@ export function buildSessionRuntime(agent: RecipeAgent, plan: SessionPlan): Agen
     ownsWorkspace: bound.owns,
     sandboxStatus: bound.sandboxStatus,
     model,
+    whenRequestSent: requestSentSignal,
     ...(declaredToolCall(agent.config, model) === false ? { modelToolCalls: false } : {}),
     ...plan.init(resolved, { security, services, bound, model }),
   });

@@ -71,12 +71,20 @@ interface SubtleDigest {
 }
 
 /**
+ * Inputs up to this size are hashed in place by the pure implementation: a Web Crypto digest is a
+ * round trip through the runtime's thread pool (and, the first time, the load of its internals),
+ * which costs more than hashing a source file of a few KiB.
+ */
+export const SYNC_SHA256_MAX_BYTES = 16 * 1024;
+
+/**
  * SHA-256 of `data` as lowercase hex: Web Crypto (`globalThis.crypto.subtle`) when the runtime
- * has it (native speed on multi-MB files), the pure implementation otherwise.
+ * has it and `data` is larger than {@link SYNC_SHA256_MAX_BYTES} (native speed on multi-MB
+ * files), the pure implementation otherwise.
  */
 export async function sha256Hex(data: Uint8Array): Promise<string> {
   const subtle = (globalThis as { crypto?: { subtle?: SubtleDigest } }).crypto?.subtle;
-  if (subtle === undefined) return sha256HexSync(data);
+  if (subtle === undefined || data.byteLength <= SYNC_SHA256_MAX_BYTES) return sha256HexSync(data);
   const digest = new Uint8Array(await subtle.digest('SHA-256', data));
   let hex = '';
   for (const byte of digest) hex += byte.toString(16).padStart(2, '0');

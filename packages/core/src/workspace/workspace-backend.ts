@@ -237,6 +237,12 @@ export interface WorkspaceBackend {
   search?(options: SearchOptions): Promise<SearchResult>;
   exec?(options: ExecOptions): Promise<ExecResult>;
   git?(options: GitOptions): Promise<ExecResult>;
+  /**
+   * Loads what the backend's first calls need (the local backend: its search engine), so they do
+   * not pay for it. Called by the session while its first model request is in flight; optional,
+   * never needed for correctness, and a failure is left to the call that needs the part.
+   */
+  prepare?(): Promise<void>;
   /** Releases resources (kills live process groups). Idempotent. */
   close?(): Promise<void>;
 }

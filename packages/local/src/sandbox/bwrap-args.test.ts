@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bwrapArgs } from './bwrap-args.js';
+import { bwrapArgs, isUnder } from './bwrap-args.js';
 
 const base = { cwd: '/tmp/checkout/packages/sdk', allowWrite: [], protectedMounts: [], shareNetwork: false } as const;
 
@@ -18,5 +18,26 @@ describe('bwrapArgs', () => {
     expect(argv.slice(at - 2, at + 1)).toEqual(['--ro-bind', '/dev/null', '/tmp/checkout/.env']);
     expect(at).toBeGreaterThan(argv.indexOf('/tmp/checkout'));
     expect(argv).not.toContain('/tmp/other/.ssh');
+  });
+});
+
+describe('isUnder', () => {
+  it('compares canonical absolute paths by components, without resolving them', () => {
+    expect(isUnder('/home/me/.ssh', '/home/me/.ssh')).toBe(true);
+    expect(isUnder('/home/me/.ssh/id_rsa', '/home/me/.ssh')).toBe(true);
+    expect(isUnder('/home/me/.sshx', '/home/me/.ssh')).toBe(false);
+    expect(isUnder('/home/me', '/home/me/.ssh')).toBe(false);
+    expect(isUnder('/anything', '/')).toBe(true);
+    expect(isUnder('/', '/tmp')).toBe(false);
+  });
+
+  it('resolves every other form first, as path.relative does', () => {
+    expect(isUnder('/home/me/../me/.ssh/key', '/home/me/.ssh')).toBe(true);
+    expect(isUnder('/home/me/.ssh/../.aws', '/home/me/.ssh')).toBe(false);
+    expect(isUnder('/home/me//.ssh/key', '/home/me/.ssh')).toBe(true);
+    expect(isUnder('/home/me/.ssh/key', '/home/me/.ssh/')).toBe(true);
+    expect(isUnder('/home/me/./.ssh', '/home/me/.ssh')).toBe(true);
+    expect(isUnder('/tmp/x', '/tmp/x/.')).toBe(true);
+    expect(isUnder('/home/me/.sshx/', '/home/me/.ssh')).toBe(false);
   });
 });

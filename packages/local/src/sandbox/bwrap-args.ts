@@ -63,8 +63,25 @@ export function bwrapArgs(plan: BwrapPlan, file: string, args: readonly string[]
   return argv;
 }
 
-/** True when `path` is `root` or below it (by path components). */
+/**
+ * True when `path` is `root` or below it (by path components). Two canonical absolute paths (no
+ * `.`/`..`/empty component, no trailing slash: what `realpath` returns) compare as strings; any
+ * other form goes through `path.relative`, which resolves it first (against the working directory
+ * when relative). The string form is the hot one: every in-process tool call checks its path
+ * against the deny-read list.
+ */
 export function isUnder(path: string, root: string): boolean {
+  if (isCanonicalAbsolute(path) && isCanonicalAbsolute(root)) {
+    return root === '/' || path === root || (path.startsWith(root) && path.charCodeAt(root.length) === SLASH);
+  }
   const relative = posix.relative(root, path);
   return relative === '' || (!relative.startsWith('..') && !posix.isAbsolute(relative));
+}
+
+const SLASH = 47;
+// An absolute path with no empty, `.` or `..` component and no trailing slash ('/' itself is one).
+const NON_CANONICAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
+function isCanonicalAbsolute(path: string): boolean {
+  return path.charCodeAt(0) === SLASH && !NON_CANONICAL.test(path);
 }

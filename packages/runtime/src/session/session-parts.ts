@@ -153,6 +153,7 @@ export function composeSession(init: AgentSessionInit): SessionParts {
     tools: init.modelToolCalls === false ? () => [] : () => deferred.requestTools(),
     closeSignal: closeScope.signal,
     concurrentTools: options.autoParallel ? new Set(['task']) : new Set(),
+    ...(init.whenRequestSent === undefined ? {} : { whenRequestSent: init.whenRequestSent }),
   });
   for (const command of featureSet.commands()) features.commands.registerBuiltin(command);
   for (const { id, hook } of featureSet.hooks()) hooks.register(id, hook.event, hook.matcher ?? null, null, hook.handler);

@@ -91,6 +91,17 @@ function loadPendingSources(): Promise<void> {
   return sourcesLoading;
 }
 
+/**
+ * Loads the registered precompiled validator modules now rather than at the first validation
+ * (Ajv itself stays unloaded until a schema needs it). The session calls it while its first model
+ * request is in flight, when the process would otherwise wait. Never rejects: a failed load is
+ * retried by the first validation, which reports it.
+ */
+export function preloadArgumentValidators(): Promise<void> {
+  if (pendingSources.size === 0) return Promise.resolve();
+  return loadPendingSources().catch(() => undefined);
+}
+
 /** The registered validator of `tool`'s schema, cached for the tool; undefined when there is none. */
 function precompiledFor(tool: AnyTool): ValidateFunction | undefined {
   if (precompiled.size === 0) return undefined;
