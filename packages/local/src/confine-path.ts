@@ -1,4 +1,5 @@
-import { lstat, readlink, realpath } from 'node:fs/promises';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { posix } from 'node:path';
 
 import { pathSecurityError } from './security-error.js';
@@ -47,7 +48,7 @@ export async function confinePath(rootReal: string, input: string): Promise<Conf
       throw pathSecurityError(input.slice(0, 256), 'component_too_long', `a path component is longer than ${MAX_COMPONENT_BYTES} bytes`, { limit: MAX_COMPONENT_BYTES });
     }
   }
-  const resolved = (await resolveExisting(lexical)) ?? (await resolveComponents(rootReal, lexical, input));
+  const resolved = resolveExisting(lexical) ?? resolveComponents(rootReal, lexical, input);
   const relative = relativeInside(rootReal, resolved.absolute);
   if (relative === null) {
     throw pathSecurityError(input, 'outside_workspace', 'path resolves outside the workspace', symlinkDetail(lexical, resolved.absolute));
@@ -90,13 +91,15 @@ interface Resolution {
   readonly exists: boolean;
 }
 
-// An existing path resolves in one `realpath` (one thread-pool hop instead of an `lstat` per
-// component): for a path that exists, every symlink on the way is followed the way the walk below
-// follows it, so both give the same real path. Whatever fails (a missing tail, a dangling link, a
-// loop, a file used as a directory) goes through the walk, which decides what it means.
-async function resolveExisting(lexical: string): Promise<Resolution | null> {
+// An existing path resolves in one `realpath(3)` (instead of an `lstat` per component): for a
+// path that exists, every symlink on the way is followed the way the walk below follows it, so
+// both give the same real path. Whatever fails (a missing tail, a dangling link, a loop, a file
+// used as a directory) goes through the walk, which decides what it means. Both run in place: a
+// few microseconds of path lookups on a local disk, where each thread-pool round trip would cost
+// ~0.1 ms of waiting on every tool call.
+function resolveExisting(lexical: string): Resolution | null {
   try {
-    return { absolute: await realpath(lexical), exists: true };
+    return { absolute: realpathSync.native(lexical), exists: true };
   } catch {
     return null;
   }
@@ -105,7 +108,7 @@ async function resolveExisting(lexical: string): Promise<Resolution | null> {
 // Component-by-component resolution mirroring the kernel's path walk. `realpath` alone cannot be
 // used: it fails on a dangling symlink, and "deepest existing ancestor + rest" would then write
 // THROUGH the dangling link to wherever it points.
-async function resolveComponents(rootReal: string, lexical: string, input: string): Promise<Resolution> {
+function resolveComponents(rootReal: string, lexical: string, input: string): Resolution {
   // The real root has no symlinks, so a path lexically under it only needs the tail walked.
   let current: string;
   let queue: string[];
@@ -133,7 +136,7 @@ async function resolveComponents(rootReal: string, lexical: string, input: strin
     }
     let stats;
     try {
-      stats = await lstat(next);
+      stats = lstatSync(next);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') {
@@ -148,7 +151,7 @@ async function resolveComponents(rootReal: string, lexical: string, input: strin
       if (hops > MAX_SYMLINK_HOPS) {
         throw pathSecurityError(input, 'symlink_loop', 'too many levels of symbolic links', { errno: 'ELOOP' });
       }
-      const target = await readlink(next);
+      const target = readlinkSync(next);
       if (target.startsWith('/')) current = '/';
       // components() keeps `..`, which is then applied to the link's directory like the kernel does.
       queue = [...components(target), ...queue];

@@ -1,12 +1,11 @@
 import type { BigIntStats, Dirent } from 'node:fs';
 import { lstat, readdir, unlink } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 
 import { HostFailure, toHostFailure } from '@a3s-lab/code-core';
 import type { ByteRange, Page, WorkspaceEntry, WorkspaceEntryType, WorkspaceFile, WorkspaceStat } from '@a3s-lab/code-core';
 
 import { checkExpected, currentStats } from './atomic-write.js';
-import { openRegularFile } from './open-regular-file.js';
+import { closeFile, openRegularFile, readAt, readWhole, statOpened } from './open-regular-file.js';
 import type { ConfinedPath } from './confine-path.js';
 import { checkLimit } from './search/run-search.js';
 import { decodeCursor, encodeCursor } from '@a3s-lab/code-core/util';
@@ -31,9 +30,9 @@ export const MAX_WHOLE_FILE_BYTES = 256 * 1024 * 1024;
  */
 export async function readConfinedFile(target: ConfinedPath, range?: ByteRange): Promise<WorkspaceFile | null> {
   if (!target.exists) return null;
-  const opened = await openRegularFile(target.absolute, target.relative);
+  const opened = openRegularFile(target.absolute, target.relative);
   if (opened === null) return null;
-  const { handle, stats } = opened;
+  const { fd, stats } = opened;
   try {
     const size = Number(stats.size);
     if (range !== undefined) {
@@ -42,11 +41,11 @@ export async function readConfinedFile(target: ConfinedPath, range?: ByteRange):
       const buffer = Buffer.alloc(Math.max(0, Math.min(range.length, size - start)));
       let filled = 0;
       while (filled < buffer.length) {
-        const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, start + filled);
+        const bytesRead = await readAt(fd, buffer, filled, buffer.length - filled, start + filled);
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
-      const after = await handle.stat({ bigint: true });
+      const after = statOpened(fd);
       return { path: target.relative, content: new Uint8Array(buffer.buffer, buffer.byteOffset, filled), version: versionToken(after), size: Number(after.size) };
     }
     if (size > MAX_WHOLE_FILE_BYTES) {
@@ -58,32 +57,13 @@ export async function readConfinedFile(target: ConfinedPath, range?: ByteRange):
     // The version is the one the descriptor had when opened, before the content was read: a
     // change during the read makes a later write with this version a conflict (a version taken
     // after the read could pair new metadata with old content and let that write through).
-    const content = await readWhole(handle, size);
+    const content = await readWhole(fd, size);
     return { path: target.relative, content: new Uint8Array(content.buffer, content.byteOffset, content.length), version: versionToken(stats), size: content.length };
   } catch (error) {
     throw toHostFailure(error, target.relative);
   } finally {
-    await handle.close();
+    closeFile(fd);
   }
-}
-
-// What `handle.readFile()` reads, without its own `fstat` (the size is known from the handle's
-// check): `size` bytes from the start, fewer when the file shrank. A size of 0 (a file some
-// filesystems report empty until read) is read to its end by `readFile`.
-async function readWhole(handle: FileHandle, size: number): Promise<Buffer> {
-  if (size === 0) return handle.readFile();
-  // Not from the shared pool: the caller gets a view whose `.buffer` holds this file only.
-  const buffer = Buffer.allocUnsafeSlow(size);
-  let filled = 0;
-  while (filled < size) {
-    const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  if (filled === size) return buffer;
-  const exact = Buffer.allocUnsafeSlow(filled);
-  buffer.copy(exact, 0, 0, filled);
-  return exact;
 }
 
 /** Stats a confined path; `null` when absent. */

@@ -1,7 +1,5 @@
 import type { BigIntStats } from 'node:fs';
-import { constants } from 'node:fs';
-import { lstat, open, readlink, realpath, stat } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, read, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
 
 import { HostFailure, toHostFailure } from '@a3s-lab/code-core';
 
@@ -32,19 +30,33 @@ export function notRegularFile(relative: string, kind: string): HostFailure {
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
 
 /**
+ * Reads of up to this many bytes are done in place (`readSync`); larger ones go through the
+ * thread pool. The checks before a read (`lstat`, the non-blocking `open`, `fstat`, the
+ * `/proc/self/fd` link) are always done in place: each is a few microseconds on a local disk, where
+ * a thread-pool round trip each costs ~0.1 ms of waiting, several per file.
+ */
+export const SYNC_READ_MAX_BYTES = 256 * 1024;
+
+/** An open regular file: its descriptor (the caller closes it with {@link closeFile}) and its `fstat` at open. */
+export interface OpenedFile {
+  readonly fd: number;
+  readonly stats: BigIntStats;
+}
+
+/**
  * Opens `absolute` for reading only if it is a regular file: the type is checked with `lstat`
  * before opening (a FIFO, socket or device is never opened), the open itself never blocks and
- * never follows a symlink, and the opened handle is checked again with `fstat` (a path swapped
+ * never follows a symlink, and the opened descriptor is checked again with `fstat` (a path swapped
  * for a FIFO in between is refused), and the opened file must really be the one at `absolute`
  * (see `verifyOpenedPath`). `absolute` must be canonical (confined). `null` when absent.
  *
  * @throws HostFailure `Conflict` (`details.fileType`) for anything but a regular file;
  *   SECURITY_ERROR when the path is (or became) a symlink.
  */
-export async function openRegularFile(absolute: string, relative: string): Promise<{ handle: FileHandle; stats: BigIntStats } | null> {
+export function openRegularFile(absolute: string, relative: string): OpenedFile | null {
   let before: BigIntStats;
   try {
-    before = await lstat(absolute, { bigint: true });
+    before = lstatSync(absolute, { bigint: true });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -52,9 +64,9 @@ export async function openRegularFile(absolute: string, relative: string): Promi
   }
   if (before.isSymbolicLink()) throw pathSecurityError(relative, 'outside_workspace', 'path changed into a symlink while being read');
   if (!before.isFile()) throw notRegularFile(relative, fileKindOf(before));
-  let handle: FileHandle;
+  let fd: number;
   try {
-    handle = await open(absolute, OPEN_FLAGS);
+    fd = openSync(absolute, OPEN_FLAGS);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -63,14 +75,79 @@ export async function openRegularFile(absolute: string, relative: string): Promi
     throw toHostFailure(error, relative);
   }
   try {
-    const stats = await handle.stat({ bigint: true });
+    const stats = fstatSync(fd, { bigint: true });
     if (!stats.isFile()) throw notRegularFile(relative, fileKindOf(stats));
-    await verifyOpenedPath(handle, stats, absolute, relative);
-    return { handle, stats };
+    verifyOpenedPath(fd, stats, absolute, relative);
+    return { fd, stats };
   } catch (error) {
-    await handle.close().catch(() => undefined);
+    closeFile(fd);
     throw error;
   }
+}
+
+/** Closes a descriptor of {@link openRegularFile} (a failure to close a read-only file is not the caller's). */
+export function closeFile(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // EBADF/EIO on close of a read-only descriptor: nothing was written that could be lost.
+  }
+}
+
+/** The `fstat` of an open descriptor now. */
+export function statOpened(fd: number): BigIntStats {
+  return fstatSync(fd, { bigint: true });
+}
+
+/**
+ * Reads up to `length` bytes at `position` into `buffer` at `offset`: in place up to
+ * {@link SYNC_READ_MAX_BYTES}, through the thread pool beyond. Resolves with the bytes read.
+ */
+export function readAt(fd: number, buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
+  if (length <= SYNC_READ_MAX_BYTES) {
+    try {
+      return Promise.resolve(readSync(fd, buffer, offset, length, position));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  return new Promise((resolve, reject) => read(fd, buffer, offset, length, position, (error, bytesRead) => (error === null ? resolve(bytesRead) : reject(error))));
+}
+
+/**
+ * Reads `size` bytes from the start (fewer when the file shrank); a size of 0 (a file some
+ * filesystems report empty until read) is read to its end. Not from the shared pool: the buffer
+ * holds this file only.
+ */
+export async function readWhole(fd: number, size: number): Promise<Buffer> {
+  if (size === 0) return readToEnd(fd);
+  const buffer = Buffer.allocUnsafeSlow(size);
+  let filled = 0;
+  while (filled < size) {
+    const bytesRead = await readAt(fd, buffer, filled, Math.min(size - filled, MAX_READ_CHUNK), filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  if (filled === size) return buffer;
+  const exact = Buffer.allocUnsafeSlow(filled);
+  buffer.copy(exact, 0, 0, filled);
+  return exact;
+}
+
+// One read asks for at most this much (a 256 MiB file is not one request to the kernel).
+const MAX_READ_CHUNK = 8 * 1024 * 1024;
+
+async function readToEnd(fd: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let position = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafeSlow(64 * 1024);
+    const bytesRead = await readAt(fd, chunk, 0, chunk.length, position);
+    if (bytesRead === 0) break;
+    chunks.push(chunk.subarray(0, bytesRead));
+    position += bytesRead;
+  }
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -80,10 +157,10 @@ export async function openRegularFile(absolute: string, relative: string): Promi
  * the kernel's own record of the open file (`/proc/self/fd/N`) is compared; elsewhere the path is
  * resolved again and must be the same inode.
  */
-async function verifyOpenedPath(handle: FileHandle, stats: BigIntStats, absolute: string, relative: string): Promise<void> {
+function verifyOpenedPath(fd: number, stats: BigIntStats, absolute: string, relative: string): void {
   let opened: string | null = null;
   try {
-    opened = await readlink(`/proc/self/fd/${handle.fd}`);
+    opened = readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
     opened = null;
   }
@@ -91,8 +168,14 @@ async function verifyOpenedPath(handle: FileHandle, stats: BigIntStats, absolute
     if (opened !== absolute) throw pathSecurityError(relative, 'outside_workspace', 'path changed (a directory became a symlink) while being read');
     return;
   }
-  const again = await realpath(absolute).catch(() => null);
-  const current = again === null ? null : await stat(again, { bigint: true }).catch(() => null);
+  let again: string | null = null;
+  let current: BigIntStats | null = null;
+  try {
+    again = realpathSync.native(absolute);
+    current = statSync(again, { bigint: true });
+  } catch {
+    current = null;
+  }
   if (again !== absolute || current === null || current.ino !== stats.ino || current.dev !== stats.dev) {
     throw pathSecurityError(relative, 'outside_workspace', 'path changed (a directory became a symlink) while being read');
   }
@@ -103,14 +186,14 @@ async function verifyOpenedPath(handle: FileHandle, stats: BigIntStats, absolute
  * `maxBytes` bytes when given.
  */
 export async function readRegularFile(absolute: string, relative: string, maxBytes?: number): Promise<Buffer | null> {
-  const opened = await openRegularFile(absolute, relative);
+  const opened = openRegularFile(absolute, relative);
   if (opened === null) return null;
   try {
-    if (maxBytes === undefined) return await opened.handle.readFile();
+    if (maxBytes === undefined) return await readWhole(opened.fd, Number(opened.stats.size));
     const buffer = Buffer.alloc(Math.min(maxBytes, Number(opened.stats.size)));
-    const { bytesRead } = await opened.handle.read(buffer, 0, buffer.length, 0);
+    const bytesRead = await readAt(opened.fd, buffer, 0, buffer.length, 0);
     return buffer.subarray(0, bytesRead);
   } finally {
-    await opened.handle.close();
+    closeFile(opened.fd);
   }
 }
