@@ -1,4 +1,4 @@
-import { lstat, readdir, realpath } from 'node:fs/promises';
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { posix } from 'node:path';
 
 import { CodeError } from '@a3s-lab/code-core';
@@ -95,34 +95,52 @@ export class ProcessSandbox {
   }
 }
 
+/** The real paths of those of `paths` that exist (`/` left out), resolved in place. */
 export async function existingReal(paths: readonly string[]): Promise<string[]> {
-  const real = await Promise.all(paths.map((path) => realpath(path).catch(() => null)));
-  return real.filter((path): path is string => path !== null && path !== '/');
+  return paths.map(realOrNull).filter((path): path is string => path !== null && path !== '/');
+}
+
+function realOrNull(path: string): string | null {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return null;
+  }
 }
 
 // Both the literal path and its target: a symlinked `~/.ssh` is hidden where it points. Only the
 // paths their parent directory lists are resolved (one `readdir` per parent instead of a failing
 // `realpath` for each secret the machine does not have).
 export async function hiddenPaths(paths: readonly string[]): Promise<HiddenPath[]> {
-  const listings = new Map<string, Promise<Set<string>>>();
-  const listed = (path: string): Promise<boolean> => {
+  // Resolved in place (a handful of paths per call; each thread-pool round trip would add waiting).
+  const listings = new Map<string, ReadonlySet<string>>();
+  const listed = (path: string): boolean => {
     const parent = posix.dirname(path);
     let names = listings.get(parent);
     if (names === undefined) {
-      names = readdir(parent).then((entries) => new Set(entries), () => new Set<string>());
+      try {
+        names = new Set(readdirSync(parent));
+      } catch {
+        names = new Set();
+      }
       listings.set(parent, names);
     }
-    return names.then((set) => path === parent || set.has(posix.basename(path)));
+    return path === parent || names.has(posix.basename(path));
   };
-  const found = await Promise.all(
-    paths.map(async (path): Promise<HiddenPath | null> => {
-      if (!(await listed(path))) return null;
-      const real = await realpath(path).catch(() => null);
-      if (real === null || real === '/') return null;
-      const stats = await lstat(real).catch(() => null);
-      return stats === null ? null : { path: real, directory: stats.isDirectory() };
-    }),
-  );
   const seen = new Set<string>();
-  return found.filter((entry): entry is HiddenPath => entry !== null && !seen.has(entry.path) && seen.add(entry.path) !== undefined);
+  const found: HiddenPath[] = [];
+  for (const path of paths) {
+    if (!listed(path)) continue;
+    const real = realOrNull(path);
+    if (real === null || real === '/' || seen.has(real)) continue;
+    let directory: boolean;
+    try {
+      directory = lstatSync(real).isDirectory();
+    } catch {
+      continue;
+    }
+    seen.add(real);
+    found.push({ path: real, directory });
+  }
+  return found;
 }
