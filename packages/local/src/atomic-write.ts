@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { closeSync, fstatSync, fsync, linkSync, lstatSync, openSync, realpathSync, renameSync, unlinkSync, utimesSync, write, writeSync } from 'node:fs';
-import { mkdir, unlink } from 'node:fs/promises';
+import { link, mkdir, open, rename, unlink, utimes } from 'node:fs/promises';
 import { posix } from 'node:path';
 
 import { CodeError, HostFailure, toHostFailure } from '@a3s-lab/code-core';
 
 import { throwIfAborted } from '@a3s-lab/code-core/util';
 import { confinePath } from './confine-path.js';
+import { lstatBig, realpathOf } from './local-io.js';
 import type { ConfinedPath } from './confine-path.js';
 import { pathSecurityError } from './security-error.js';
 import { versionToken } from './version-token.js';
@@ -43,29 +43,29 @@ export async function atomicWrite(options: AtomicWriteOptions): Promise<{ versio
   checkExpected(previous, options.expectedVersion, relative);
 
   const temp = `${directory}/.${base.slice(0, 180)}.a3s-tmp-${randomBytes(6).toString('hex')}`;
-  // The path lookups, the open, small writes and the close run in place (microseconds on a local
-  // disk, where each thread-pool round trip costs ~0.1 ms of waiting); the fsyncs and large writes
-  // go through the thread pool.
-  let fd: number | undefined;
+  // What changes the filesystem (the create, the writes, the fsyncs, the rename) goes through the
+  // thread pool: on a journaling filesystem busy with other writers' fsyncs, a create or rename can
+  // wait for the journal. The lookups around it follow the process's load (see `local-io.ts`).
+  let handle;
   try {
-    fd = openSync(temp, 'wx', previous === null ? 0o666 : Number(previous.mode & 0o7777n));
+    handle = await open(temp, 'wx', previous === null ? 0o666 : Number(previous.mode & 0o7777n));
   } catch (error) {
     throw toHostFailure(error, relative);
   }
   let renamed = false;
   try {
-    await writeAll(fd, content);
-    await fsyncFd(fd);
-    let written = fstatSync(fd, { bigint: true });
+    await handle.writeFile(content);
+    await handle.sync();
+    let written = await handle.stat({ bigint: true });
     if (previous !== null && versionToken(written) === versionToken(previous)) {
       // Same inode number reused, same size and an mtime inside one coarse clock tick: nudge the
       // mtime so the new version differs from the one it replaces.
       const bumped = new Date(Number(previous.mtimeNs / 1_000_000n) + 1);
-      utimesSync(temp, bumped, bumped);
-      written = fstatSync(fd, { bigint: true });
+      await utimes(temp, bumped, bumped);
+      written = await handle.stat({ bigint: true });
     }
-    closeSync(fd);
-    fd = undefined;
+    await handle.close();
+    handle = undefined;
 
     // The directory was checked before the temp file was written; check again right before the
     // rename so a directory swapped for a symlink in between is caught.
@@ -75,14 +75,14 @@ export async function atomicWrite(options: AtomicWriteOptions): Promise<{ versio
     if (options.expectedVersion === null) {
       // link() fails when the name exists, making create-only atomic (rename would overwrite).
       try {
-        linkSync(temp, target.absolute);
+        await link(temp, target.absolute);
       } catch (error) {
         if ((error as { code?: unknown }).code === 'EEXIST') throw conflict(relative, null, 'file already exists');
         throw error;
       }
-      unlinkSync(temp);
+      await unlink(temp);
     } else {
-      renameSync(temp, target.absolute);
+      await rename(temp, target.absolute);
     }
     renamed = true;
     await syncDirectory(directory);
@@ -91,34 +91,8 @@ export async function atomicWrite(options: AtomicWriteOptions): Promise<{ versio
     if (CodeError.isInstance(error) || (error as { name?: unknown }).name === 'AbortError') throw error;
     throw toHostFailure(error, relative);
   } finally {
-    if (fd !== undefined) closeQuietly(fd);
+    if (handle !== undefined) await handle.close().catch(() => undefined);
     if (!renamed) await unlink(temp).catch(() => undefined);
-  }
-}
-
-/** Writes above this size go through the thread pool; smaller ones are written in place. */
-const SYNC_WRITE_MAX_BYTES = 256 * 1024;
-
-async function writeAll(fd: number, content: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < content.byteLength) {
-    const length = content.byteLength - offset;
-    offset +=
-      length <= SYNC_WRITE_MAX_BYTES
-        ? writeSync(fd, content, offset, length)
-        : await new Promise<number>((resolve, reject) => write(fd, content, offset, Math.min(length, 8 * 1024 * 1024), null, (error, bytes) => (error === null ? resolve(bytes) : reject(error))));
-  }
-}
-
-function fsyncFd(fd: number): Promise<void> {
-  return new Promise((resolve, reject) => fsync(fd, (error) => (error === null ? resolve() : reject(error))));
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // already failing: the caller reports the first error
   }
 }
 
@@ -126,7 +100,7 @@ function closeQuietly(fd: number): void {
 export async function currentStats(absolute: string, relative: string): Promise<BigIntStats | null> {
   let stats: BigIntStats;
   try {
-    stats = lstatSync(absolute, { bigint: true });
+    stats = await lstatBig(absolute);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -156,7 +130,7 @@ function conflict(relative: string, expected: string | null, message: string, ac
 async function ensureDirectory(rootReal: string, directory: string, relative: string, targetExists: boolean): Promise<void> {
   // The target existed when it was confined, so its directory did: it only needs checking again
   // (still the same real directory, no symlink on the way); `mkdir` only when that fails.
-  if (targetExists && realpathOrNull(directory) === directory) return;
+  if (targetExists && (await realpathOf(directory).catch(() => null)) === directory) return;
   try {
     await mkdir(directory, { recursive: true });
   } catch (error) {
@@ -174,20 +148,12 @@ async function reverifyDirectory(rootReal: string, directory: string, relative: 
 
 /** fsyncs a directory so a rename in it is durable (a no-op where the filesystem refuses it). */
 export async function syncDirectory(directory: string): Promise<void> {
-  const fd = openSync(directory, 'r');
+  const handle = await open(directory, 'r');
   try {
-    await fsyncFd(fd);
+    await handle.sync();
   } catch {
     // Some filesystems refuse fsync on a directory; the rename itself is still atomic there.
   } finally {
-    closeQuietly(fd);
-  }
-}
-
-function realpathOrNull(path: string): string | null {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return null;
+    await handle.close();
   }
 }

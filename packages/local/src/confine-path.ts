@@ -1,7 +1,7 @@
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { posix } from 'node:path';
 
+import { lstatOf, readlinkOf, realpathOf } from './local-io.js';
 import { pathSecurityError } from './security-error.js';
 
 /** Longest accepted path, in UTF-8 bytes (Linux PATH_MAX). */
@@ -48,7 +48,7 @@ export async function confinePath(rootReal: string, input: string): Promise<Conf
       throw pathSecurityError(input.slice(0, 256), 'component_too_long', `a path component is longer than ${MAX_COMPONENT_BYTES} bytes`, { limit: MAX_COMPONENT_BYTES });
     }
   }
-  const resolved = resolveExisting(lexical) ?? resolveComponents(rootReal, lexical, input);
+  const resolved = (await resolveExisting(lexical)) ?? (await resolveComponents(rootReal, lexical, input));
   const relative = relativeInside(rootReal, resolved.absolute);
   if (relative === null) {
     throw pathSecurityError(input, 'outside_workspace', 'path resolves outside the workspace', symlinkDetail(lexical, resolved.absolute));
@@ -94,12 +94,11 @@ interface Resolution {
 // An existing path resolves in one `realpath(3)` (instead of an `lstat` per component): for a
 // path that exists, every symlink on the way is followed the way the walk below follows it, so
 // both give the same real path. Whatever fails (a missing tail, a dangling link, a loop, a file
-// used as a directory) goes through the walk, which decides what it means. Both run in place: a
-// few microseconds of path lookups on a local disk, where each thread-pool round trip would cost
-// ~0.1 ms of waiting on every tool call.
-function resolveExisting(lexical: string): Resolution | null {
+// used as a directory) goes through the walk, which decides what it means. In place or through the
+// thread pool by the process's load (see `local-io.ts`).
+async function resolveExisting(lexical: string): Promise<Resolution | null> {
   try {
-    return { absolute: realpathSync.native(lexical), exists: true };
+    return { absolute: await realpathOf(lexical), exists: true };
   } catch {
     return null;
   }
@@ -108,7 +107,7 @@ function resolveExisting(lexical: string): Resolution | null {
 // Component-by-component resolution mirroring the kernel's path walk. `realpath` alone cannot be
 // used: it fails on a dangling symlink, and "deepest existing ancestor + rest" would then write
 // THROUGH the dangling link to wherever it points.
-function resolveComponents(rootReal: string, lexical: string, input: string): Resolution {
+async function resolveComponents(rootReal: string, lexical: string, input: string): Promise<Resolution> {
   // The real root has no symlinks, so a path lexically under it only needs the tail walked.
   let current: string;
   let queue: string[];
@@ -136,7 +135,7 @@ function resolveComponents(rootReal: string, lexical: string, input: string): Re
     }
     let stats;
     try {
-      stats = lstatSync(next);
+      stats = await lstatOf(next);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') {
@@ -151,7 +150,7 @@ function resolveComponents(rootReal: string, lexical: string, input: string): Re
       if (hops > MAX_SYMLINK_HOPS) {
         throw pathSecurityError(input, 'symlink_loop', 'too many levels of symbolic links', { errno: 'ELOOP' });
       }
-      const target = readlinkSync(next);
+      const target = await readlinkOf(next);
       if (target.startsWith('/')) current = '/';
       // components() keeps `..`, which is then applied to the link's directory like the kernel does.
       queue = [...components(target), ...queue];

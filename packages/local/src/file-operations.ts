@@ -30,7 +30,7 @@ export const MAX_WHOLE_FILE_BYTES = 256 * 1024 * 1024;
  */
 export async function readConfinedFile(target: ConfinedPath, range?: ByteRange): Promise<WorkspaceFile | null> {
   if (!target.exists) return null;
-  const opened = openRegularFile(target.absolute, target.relative);
+  const opened = await openRegularFile(target.absolute, target.relative);
   if (opened === null) return null;
   const { fd, stats } = opened;
   try {
@@ -45,7 +45,7 @@ export async function readConfinedFile(target: ConfinedPath, range?: ByteRange):
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
-      const after = statOpened(fd);
+      const after = await statOpened(fd);
       return { path: target.relative, content: new Uint8Array(buffer.buffer, buffer.byteOffset, filled), version: versionToken(after), size: Number(after.size) };
     }
     if (size > MAX_WHOLE_FILE_BYTES) {
@@ -62,7 +62,7 @@ export async function readConfinedFile(target: ConfinedPath, range?: ByteRange):
   } catch (error) {
     throw toHostFailure(error, target.relative);
   } finally {
-    closeFile(fd);
+    await closeFile(fd);
   }
 }
 

@@ -35,6 +35,7 @@ import type { RunProcessOptions } from './process-runner.js';
 import { signalProcessGroup, unregisterProcessGroup } from './process-registry.js';
 import { HooksPathsReader } from './hooks-paths.js';
 import { isInsideHooksPath, isProtectedPath } from './protected-paths.js';
+import { backendCall } from './local-io.js';
 import { FallbackEngine } from './search/fallback-engine.js';
 import { anchorGlob } from '@a3s-lab/code-core/util';
 import { findRipgrep, isExecutable } from './search/ripgrep-path.js';
@@ -140,95 +141,107 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     this.searchCache = options.searchCache === false ? undefined : new SearchResultCache(checkCacheOptions(options.searchCache ?? {}));
   }
 
-  async resolvePath(options: BackendCallOptions & { readonly path: string; readonly forWrite?: boolean }): Promise<string> {
-    const target = await this.confine(options.path, options.abortSignal);
-    if (options.forWrite === true) await this.refuseProtected(target, options.path);
-    return target.relative;
-  }
-
-  async readFile(options: BackendCallOptions & { readonly path: string; readonly range?: ByteRange }): Promise<WorkspaceFile | null> {
-    return readConfinedFile(await this.confine(options.path, options.abortSignal), options.range);
-  }
-
-  async stat(options: BackendCallOptions & { readonly path: string }): Promise<WorkspaceStat | null> {
-    return statConfined(await this.confine(options.path, options.abortSignal));
-  }
-
-  async writeFile(options: WriteFileOptions): Promise<{ readonly path: string; readonly version: string }> {
-    const target = await this.confine(options.path, options.abortSignal);
-    await this.refuseProtected(target, options.path);
-    const content = typeof options.content === 'string' ? Buffer.from(options.content, 'utf8') : options.content;
-    this.searchCache?.clear();
-    const { version } = await atomicWrite({
-      rootReal: await this.rootReal(),
-      target,
-      content,
-      ...(options.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion }),
-      ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+  resolvePath(options: BackendCallOptions & { readonly path: string; readonly forWrite?: boolean }): Promise<string> {
+    return backendCall(async () => {
+      const target = await this.confine(options.path, options.abortSignal);
+      if (options.forWrite === true) await this.refuseProtected(target, options.path);
+      return target.relative;
     });
-    return { path: target.relative, version };
   }
 
-  async deleteFile(options: BackendCallOptions & { readonly path: string; readonly expectedVersion?: string }): Promise<boolean> {
-    const target = await this.confine(options.path, options.abortSignal);
-    await this.refuseProtected(target, options.path);
-    this.searchCache?.clear();
-    return deleteConfined(target, options.expectedVersion);
+  readFile(options: BackendCallOptions & { readonly path: string; readonly range?: ByteRange }): Promise<WorkspaceFile | null> {
+    return backendCall(async () => readConfinedFile(await this.confine(options.path, options.abortSignal), options.range));
   }
 
-  async list(options: BackendCallOptions & { readonly path: string; readonly limit: number; readonly cursor?: string }): Promise<Page<WorkspaceEntry> | null> {
-    const target = await this.confine(options.path, options.abortSignal);
-    const page = await listConfined(target, options.limit, options.cursor);
-    const denied = this.denyRead?.insideWorkspace(await this.rootReal()) ?? [];
-    if (page === null || denied.length === 0) return page;
-    return { ...page, items: page.items.filter((entry) => !denied.some((prefix) => entry.path === prefix || entry.path.startsWith(`${prefix}/`))) };
+  stat(options: BackendCallOptions & { readonly path: string }): Promise<WorkspaceStat | null> {
+    return backendCall(async () => statConfined(await this.confine(options.path, options.abortSignal)));
   }
 
-  async glob(options: GlobOptions): Promise<Page<string>> {
-    const directory = await this.confineDirectory(options.path ?? '.', options.abortSignal);
-    checkPattern(options.pattern, 'glob pattern');
-    const engine = await this.engine();
-    return runGlob(
-      engine,
-      { rootReal: await this.rootReal(), searchPath: directory.relative, glob: anchorGlob(directory.relative, options.pattern), ...signalOf(options.abortSignal) },
-      options,
-      this.searchCache,
-    );
-  }
-
-  async search(options: SearchOptions): Promise<SearchResult> {
-    const target = await this.confine(options.path ?? '.', options.abortSignal);
-    if (!target.exists) throw new HostFailure('NotFound', `no such file or directory: ${target.relative}`, { path: target.relative, details: { hostCode: 'ENOENT' } });
-    checkPattern(options.pattern, 'search pattern', true);
-    if (options.glob !== undefined) checkPattern(options.glob, 'glob filter');
-    const stats = await lstat(target.absolute).catch((error: unknown) => {
-      throw toHostFailure(error, target.relative);
+  writeFile(options: WriteFileOptions): Promise<{ readonly path: string; readonly version: string }> {
+    return backendCall(async () => {
+      const target = await this.confine(options.path, options.abortSignal);
+      await this.refuseProtected(target, options.path);
+      const content = typeof options.content === 'string' ? Buffer.from(options.content, 'utf8') : options.content;
+      this.searchCache?.clear();
+      const { version } = await atomicWrite({
+        rootReal: await this.rootReal(),
+        target,
+        content,
+        ...(options.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion }),
+        ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+      });
+      return { path: target.relative, version };
     });
-    const isFile = stats.isFile();
-    // A FIFO, socket or device would block the search (ripgrep or the fallback) on open.
-    if (!isFile && !stats.isDirectory()) throw notRegularFile(target.relative, fileKindOf(stats));
-    const rootReal = await this.rootReal();
-    if (isFile && ((await readRegularFile(target.absolute, target.relative)) ?? Buffer.alloc(0)).includes(0)) {
-      // A binary file named explicitly: ripgrep would print a notice instead of lines; both
-      // engines report no match instead.
-      return { mode: options.outputMode, ...(options.outputMode === 'content' ? { lines: [] } : { files: [] }), totalMatches: 0, totalFiles: 0, nextCursor: null };
-    }
-    const engine = await this.engine();
-    return runSearch(
-      engine,
-      {
-        rootReal,
-        searchPath: target.relative,
-        searchPathIsFile: isFile,
-        pattern: options.pattern,
-        caseInsensitive: options.caseInsensitive === true,
-        context: options.outputMode === 'content' ? Math.max(0, Math.floor(options.context ?? 0)) : 0,
-        ...(options.glob === undefined ? {} : { glob: anchorGlob(isFile ? posix.dirname(target.relative) : target.relative, options.glob) }),
-        ...signalOf(options.abortSignal),
-      },
-      options,
-      this.searchCache,
-    );
+  }
+
+  deleteFile(options: BackendCallOptions & { readonly path: string; readonly expectedVersion?: string }): Promise<boolean> {
+    return backendCall(async () => {
+      const target = await this.confine(options.path, options.abortSignal);
+      await this.refuseProtected(target, options.path);
+      this.searchCache?.clear();
+      return deleteConfined(target, options.expectedVersion);
+    });
+  }
+
+  list(options: BackendCallOptions & { readonly path: string; readonly limit: number; readonly cursor?: string }): Promise<Page<WorkspaceEntry> | null> {
+    return backendCall(async () => {
+      const target = await this.confine(options.path, options.abortSignal);
+      const page = await listConfined(target, options.limit, options.cursor);
+      const denied = this.denyRead?.insideWorkspace(await this.rootReal()) ?? [];
+      if (page === null || denied.length === 0) return page;
+      return { ...page, items: page.items.filter((entry) => !denied.some((prefix) => entry.path === prefix || entry.path.startsWith(`${prefix}/`))) };
+    });
+  }
+
+  glob(options: GlobOptions): Promise<Page<string>> {
+    return backendCall(async () => {
+      const directory = await this.confineDirectory(options.path ?? '.', options.abortSignal);
+      checkPattern(options.pattern, 'glob pattern');
+      const engine = await this.engine();
+      return runGlob(
+        engine,
+        { rootReal: await this.rootReal(), searchPath: directory.relative, glob: anchorGlob(directory.relative, options.pattern), ...signalOf(options.abortSignal) },
+        options,
+        this.searchCache,
+      );
+    });
+  }
+
+  search(options: SearchOptions): Promise<SearchResult> {
+    return backendCall(async () => {
+      const target = await this.confine(options.path ?? '.', options.abortSignal);
+      if (!target.exists) throw new HostFailure('NotFound', `no such file or directory: ${target.relative}`, { path: target.relative, details: { hostCode: 'ENOENT' } });
+      checkPattern(options.pattern, 'search pattern', true);
+      if (options.glob !== undefined) checkPattern(options.glob, 'glob filter');
+      const stats = await lstat(target.absolute).catch((error: unknown) => {
+        throw toHostFailure(error, target.relative);
+      });
+      const isFile = stats.isFile();
+      // A FIFO, socket or device would block the search (ripgrep or the fallback) on open.
+      if (!isFile && !stats.isDirectory()) throw notRegularFile(target.relative, fileKindOf(stats));
+      const rootReal = await this.rootReal();
+      if (isFile && ((await readRegularFile(target.absolute, target.relative)) ?? Buffer.alloc(0)).includes(0)) {
+        // A binary file named explicitly: ripgrep would print a notice instead of lines; both
+        // engines report no match instead.
+        return { mode: options.outputMode, ...(options.outputMode === 'content' ? { lines: [] } : { files: [] }), totalMatches: 0, totalFiles: 0, nextCursor: null };
+      }
+      const engine = await this.engine();
+      return runSearch(
+        engine,
+        {
+          rootReal,
+          searchPath: target.relative,
+          searchPathIsFile: isFile,
+          pattern: options.pattern,
+          caseInsensitive: options.caseInsensitive === true,
+          context: options.outputMode === 'content' ? Math.max(0, Math.floor(options.context ?? 0)) : 0,
+          ...(options.glob === undefined ? {} : { glob: anchorGlob(isFile ? posix.dirname(target.relative) : target.relative, options.glob) }),
+          ...signalOf(options.abortSignal),
+        },
+        options,
+        this.searchCache,
+      );
+    });
   }
 
   /**
@@ -236,12 +249,14 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
    * mid-run the group is killed and the call rejects with an `AbortError` whose `result`
    * property holds the partial {@link ExecResult} (`cancelled: true`).
    */
-  async exec(options: ExecOptions): Promise<ExecResult> {
-    const cwd = await this.confineDirectory(options.cwd ?? '.', options.abortSignal);
-    return this.runInGroup(
-      { file: 'bash', args: ['-c', options.command], cwd: cwd.absolute, env: buildChildEnv({ ...this.options.env, ...options.env }), timeoutMs: options.timeoutMs },
-      options,
-    );
+  exec(options: ExecOptions): Promise<ExecResult> {
+    return backendCall(async () => {
+      const cwd = await this.confineDirectory(options.cwd ?? '.', options.abortSignal);
+      return this.runInGroup(
+        { file: 'bash', args: ['-c', options.command], cwd: cwd.absolute, env: buildChildEnv({ ...this.options.env, ...options.env }), timeoutMs: options.timeoutMs },
+        options,
+      );
+    });
   }
 
   /**
@@ -250,27 +265,29 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
    * never discovers a repository above the workspace. A `.git` symlink leading out is refused.
    * Cancellation behaves like {@link exec}.
    */
-  async git(options: GitOptions): Promise<ExecResult> {
-    validateGitArgs(options.args);
-    const root = await this.confineDirectory('.', options.abortSignal);
-    await this.checkGitDirectory();
-    const base: NodeJS.ProcessEnv = {};
-    for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('GIT_')) base[name] = value;
-    const trust = this.options.trustRepositoryGitConfig === true;
-    const spec = (args: readonly string[], config: ReadonlyArray<readonly [string, string]>, timeoutMs: number): Pick<RunProcessOptions, 'file' | 'args' | 'cwd' | 'env' | 'timeoutMs'> => ({
-      file: 'git',
-      args: ['--no-pager', ...args],
-      cwd: root.absolute,
-      env: buildChildEnv({ ...this.options.env, ...GIT_ENV, ...gitConfigEnvironment(config), GIT_CEILING_DIRECTORIES: posix.dirname(root.absolute) }, base),
-      timeoutMs,
+  git(options: GitOptions): Promise<ExecResult> {
+    return backendCall(async () => {
+      validateGitArgs(options.args);
+      const root = await this.confineDirectory('.', options.abortSignal);
+      await this.checkGitDirectory();
+      const base: NodeJS.ProcessEnv = {};
+      for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('GIT_')) base[name] = value;
+      const trust = this.options.trustRepositoryGitConfig === true;
+      const spec = (args: readonly string[], config: ReadonlyArray<readonly [string, string]>, timeoutMs: number): Pick<RunProcessOptions, 'file' | 'args' | 'cwd' | 'env' | 'timeoutMs'> => ({
+        file: 'git',
+        args: ['--no-pager', ...args],
+        cwd: root.absolute,
+        env: buildChildEnv({ ...this.options.env, ...GIT_ENV, ...gitConfigEnvironment(config), GIT_CEILING_DIRECTORIES: posix.dirname(root.absolute) }, base),
+        timeoutMs,
+      });
+      const config = gitCommandLineConfig(trust);
+      if (!trust) {
+        // `git config` only reads files; what the repository configures decides what to disarm.
+        const listed = await this.runInGroup(spec(['config', '--local', '--includes', '--list', '-z'], config, DEFAULT_GIT_TIMEOUT_MS), options);
+        config.push(...repositoryConfigOverrides(listed.exitCode === 0 ? listed.stdout : ''));
+      }
+      return this.runInGroup(spec(options.args, config, options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS), options);
     });
-    const config = gitCommandLineConfig(trust);
-    if (!trust) {
-      // `git config` only reads files; what the repository configures decides what to disarm.
-      const listed = await this.runInGroup(spec(['config', '--local', '--includes', '--list', '-z'], config, DEFAULT_GIT_TIMEOUT_MS), options);
-      config.push(...repositoryConfigOverrides(listed.exitCode === 0 ? listed.stdout : ''));
-    }
-    return this.runInGroup(spec(options.args, config, options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS), options);
   }
 
   /** Kills every live process group started by this backend. Idempotent. */

@@ -1,8 +1,10 @@
 import type { BigIntStats } from 'node:fs';
-import { closeSync, constants, fstatSync, lstatSync, openSync, read, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
+import { constants } from 'node:fs';
+import { stat } from 'node:fs/promises';
 
 import { HostFailure, toHostFailure } from '@a3s-lab/code-core';
 
+import { closeFd, fstatBig, lstatBig, openForRead, readInto, readlinkOf, realpathOf } from './local-io.js';
 import { pathSecurityError } from './security-error.js';
 
 /** What a path is, for messages: `fifo`, `socket`, `character device`... */
@@ -29,14 +31,6 @@ export function notRegularFile(relative: string, kind: string): HostFailure {
 // Reads of a regular file ignore the flag.
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
 
-/**
- * Reads of up to this many bytes are done in place (`readSync`); larger ones go through the
- * thread pool. The checks before a read (`lstat`, the non-blocking `open`, `fstat`, the
- * `/proc/self/fd` link) are always done in place: each is a few microseconds on a local disk, where
- * a thread-pool round trip each costs ~0.1 ms of waiting, several per file.
- */
-export const SYNC_READ_MAX_BYTES = 256 * 1024;
-
 /** An open regular file: its descriptor (the caller closes it with {@link closeFile}) and its `fstat` at open. */
 export interface OpenedFile {
   readonly fd: number;
@@ -48,15 +42,16 @@ export interface OpenedFile {
  * before opening (a FIFO, socket or device is never opened), the open itself never blocks and
  * never follows a symlink, and the opened descriptor is checked again with `fstat` (a path swapped
  * for a FIFO in between is refused), and the opened file must really be the one at `absolute`
- * (see `verifyOpenedPath`). `absolute` must be canonical (confined). `null` when absent.
+ * (see `verifyOpenedPath`). `absolute` must be canonical (confined). `null` when absent. The
+ * calls run in place or through the thread pool by the process's load (see `local-io.ts`).
  *
  * @throws HostFailure `Conflict` (`details.fileType`) for anything but a regular file;
  *   SECURITY_ERROR when the path is (or became) a symlink.
  */
-export function openRegularFile(absolute: string, relative: string): OpenedFile | null {
+export async function openRegularFile(absolute: string, relative: string): Promise<OpenedFile | null> {
   let before: BigIntStats;
   try {
-    before = lstatSync(absolute, { bigint: true });
+    before = await lstatBig(absolute);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -66,7 +61,7 @@ export function openRegularFile(absolute: string, relative: string): OpenedFile 
   if (!before.isFile()) throw notRegularFile(relative, fileKindOf(before));
   let fd: number;
   try {
-    fd = openSync(absolute, OPEN_FLAGS);
+    fd = await openForRead(absolute, OPEN_FLAGS);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -75,43 +70,29 @@ export function openRegularFile(absolute: string, relative: string): OpenedFile 
     throw toHostFailure(error, relative);
   }
   try {
-    const stats = fstatSync(fd, { bigint: true });
+    const stats = await fstatBig(fd);
     if (!stats.isFile()) throw notRegularFile(relative, fileKindOf(stats));
-    verifyOpenedPath(fd, stats, absolute, relative);
+    await verifyOpenedPath(fd, stats, absolute, relative);
     return { fd, stats };
   } catch (error) {
-    closeFile(fd);
+    await closeFile(fd);
     throw error;
   }
 }
 
 /** Closes a descriptor of {@link openRegularFile} (a failure to close a read-only file is not the caller's). */
-export function closeFile(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // EBADF/EIO on close of a read-only descriptor: nothing was written that could be lost.
-  }
+export async function closeFile(fd: number): Promise<void> {
+  await closeFd(fd).catch(() => undefined);
 }
 
 /** The `fstat` of an open descriptor now. */
-export function statOpened(fd: number): BigIntStats {
-  return fstatSync(fd, { bigint: true });
+export function statOpened(fd: number): Promise<BigIntStats> {
+  return fstatBig(fd);
 }
 
-/**
- * Reads up to `length` bytes at `position` into `buffer` at `offset`: in place up to
- * {@link SYNC_READ_MAX_BYTES}, through the thread pool beyond. Resolves with the bytes read.
- */
+/** Reads up to `length` bytes at `position` into `buffer` at `offset`; resolves with the bytes read. */
 export function readAt(fd: number, buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
-  if (length <= SYNC_READ_MAX_BYTES) {
-    try {
-      return Promise.resolve(readSync(fd, buffer, offset, length, position));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-  return new Promise((resolve, reject) => read(fd, buffer, offset, length, position, (error, bytesRead) => (error === null ? resolve(bytesRead) : reject(error))));
+  return readInto(fd, buffer, offset, length, position);
 }
 
 /**
@@ -157,10 +138,10 @@ async function readToEnd(fd: number): Promise<Buffer> {
  * the kernel's own record of the open file (`/proc/self/fd/N`) is compared; elsewhere the path is
  * resolved again and must be the same inode.
  */
-function verifyOpenedPath(fd: number, stats: BigIntStats, absolute: string, relative: string): void {
+async function verifyOpenedPath(fd: number, stats: BigIntStats, absolute: string, relative: string): Promise<void> {
   let opened: string | null = null;
   try {
-    opened = readlinkSync(`/proc/self/fd/${fd}`);
+    opened = await readlinkOf(`/proc/self/fd/${fd}`);
   } catch {
     opened = null;
   }
@@ -168,14 +149,8 @@ function verifyOpenedPath(fd: number, stats: BigIntStats, absolute: string, rela
     if (opened !== absolute) throw pathSecurityError(relative, 'outside_workspace', 'path changed (a directory became a symlink) while being read');
     return;
   }
-  let again: string | null = null;
-  let current: BigIntStats | null = null;
-  try {
-    again = realpathSync.native(absolute);
-    current = statSync(again, { bigint: true });
-  } catch {
-    current = null;
-  }
+  const again = await realpathOf(absolute).catch(() => null);
+  const current = again === null ? null : await stat(again, { bigint: true }).catch(() => null);
   if (again !== absolute || current === null || current.ino !== stats.ino || current.dev !== stats.dev) {
     throw pathSecurityError(relative, 'outside_workspace', 'path changed (a directory became a symlink) while being read');
   }
@@ -186,7 +161,7 @@ function verifyOpenedPath(fd: number, stats: BigIntStats, absolute: string, rela
  * `maxBytes` bytes when given.
  */
 export async function readRegularFile(absolute: string, relative: string, maxBytes?: number): Promise<Buffer | null> {
-  const opened = openRegularFile(absolute, relative);
+  const opened = await openRegularFile(absolute, relative);
   if (opened === null) return null;
   try {
     if (maxBytes === undefined) return await readWhole(opened.fd, Number(opened.stats.size));
@@ -194,6 +169,6 @@ export async function readRegularFile(absolute: string, relative: string, maxByt
     const bytesRead = await readAt(opened.fd, buffer, 0, buffer.length, 0);
     return buffer.subarray(0, bytesRead);
   } finally {
-    closeFile(opened.fd);
+    await closeFile(opened.fd);
   }
 }

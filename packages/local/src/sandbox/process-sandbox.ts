@@ -1,9 +1,9 @@
-import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { posix } from 'node:path';
 
 import { CodeError } from '@a3s-lab/code-core';
 import type { SandboxOptions, SandboxStatus } from '@a3s-lab/code-core';
 
+import { lstatOf, readdirNames, realpathOf } from '../local-io.js';
 import { bwrapArgs } from './bwrap-args.js';
 import type { HiddenPath } from './bwrap-args.js';
 import { NetworkProxy, RELAY_SOURCE } from './network-proxy.js';
@@ -95,52 +95,35 @@ export class ProcessSandbox {
   }
 }
 
-/** The real paths of those of `paths` that exist (`/` left out), resolved in place. */
+/** The real paths of those of `paths` that exist (`/` left out). */
 export async function existingReal(paths: readonly string[]): Promise<string[]> {
-  return paths.map(realOrNull).filter((path): path is string => path !== null && path !== '/');
-}
-
-function realOrNull(path: string): string | null {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return null;
-  }
+  const real = await Promise.all(paths.map((path) => realpathOf(path).catch(() => null)));
+  return real.filter((path): path is string => path !== null && path !== '/');
 }
 
 // Both the literal path and its target: a symlinked `~/.ssh` is hidden where it points. Only the
 // paths their parent directory lists are resolved (one `readdir` per parent instead of a failing
 // `realpath` for each secret the machine does not have).
 export async function hiddenPaths(paths: readonly string[]): Promise<HiddenPath[]> {
-  // Resolved in place (a handful of paths per call; each thread-pool round trip would add waiting).
-  const listings = new Map<string, ReadonlySet<string>>();
-  const listed = (path: string): boolean => {
+  const listings = new Map<string, Promise<Set<string>>>();
+  const listed = (path: string): Promise<boolean> => {
     const parent = posix.dirname(path);
     let names = listings.get(parent);
     if (names === undefined) {
-      try {
-        names = new Set(readdirSync(parent));
-      } catch {
-        names = new Set();
-      }
+      names = readdirNames(parent).then((entries) => new Set(entries), () => new Set<string>());
       listings.set(parent, names);
     }
-    return path === parent || names.has(posix.basename(path));
+    return names.then((set) => path === parent || set.has(posix.basename(path)));
   };
+  const found = await Promise.all(
+    paths.map(async (path): Promise<HiddenPath | null> => {
+      if (!(await listed(path))) return null;
+      const real = await realpathOf(path).catch(() => null);
+      if (real === null || real === '/') return null;
+      const stats = await lstatOf(real).catch(() => null);
+      return stats === null ? null : { path: real, directory: stats.isDirectory() };
+    }),
+  );
   const seen = new Set<string>();
-  const found: HiddenPath[] = [];
-  for (const path of paths) {
-    if (!listed(path)) continue;
-    const real = realOrNull(path);
-    if (real === null || real === '/' || seen.has(real)) continue;
-    let directory: boolean;
-    try {
-      directory = lstatSync(real).isDirectory();
-    } catch {
-      continue;
-    }
-    seen.add(real);
-    found.push({ path: real, directory });
-  }
-  return found;
+  return found.filter((entry): entry is HiddenPath => entry !== null && !seen.has(entry.path) && seen.add(entry.path) !== undefined);
 }

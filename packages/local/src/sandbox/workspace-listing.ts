@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
-import { readdirSync, realpathSync } from 'node:fs';
 import { posix } from 'node:path';
+
+import { readdirTyped, realpathOf } from '../local-io.js';
 
 /**
  * The directory listings of one workspace at one moment (one sandboxed call's start, or its
@@ -8,9 +9,8 @@ import { posix } from 'node:path';
  * check of a call all ask about the same few directories (`.`, `.a3s`, `.git`...). A directory
  * absent from its parent's listing is known to be empty without a syscall (no ENOENT to build),
  * and an entry's real path is known without `realpath` when no component on the way is a link.
- * Not a cache across calls: a new call takes a new listing. The directories are read in place
- * (`readdirSync`, `realpath(3)`): a few small directories per call, where a thread-pool round trip
- * each would add ~0.1 ms of waiting to every sandboxed command.
+ * Not a cache across calls: a new call takes a new listing. Read in place or through the thread
+ * pool by the process's load (see `local-io.ts`).
  */
 export class WorkspaceListing {
   readonly #listings = new Map<string, Promise<ReadonlyMap<string, Dirent>>>();
@@ -52,7 +52,7 @@ export class WorkspaceListing {
     }
     const joined = posix.join(this.rootReal, relative);
     if (plain) return joined;
-    const real = realOrNull(joined);
+    const real = await realpathOf(joined).catch(() => null);
     if (real === null) return null;
     const inside = posix.relative(this.rootReal, real);
     return inside === '' || inside.startsWith('..') || posix.isAbsolute(inside) ? null : real;
@@ -64,20 +64,7 @@ export class WorkspaceListing {
       // Absent, or not something a listing can be read from: nothing below it.
       if (entry === null || !(entry.isDirectory() || entry.isSymbolicLink())) return new Map();
     }
-    let dirents: Dirent[];
-    try {
-      dirents = readdirSync(posix.join(this.rootReal, relative), { withFileTypes: true });
-    } catch {
-      dirents = [];
-    }
+    const dirents = await readdirTyped(posix.join(this.rootReal, relative)).catch(() => [] as Dirent[]);
     return new Map(dirents.map((dirent) => [dirent.name, dirent]));
-  }
-}
-
-function realOrNull(path: string): string | null {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return null;
   }
 }
