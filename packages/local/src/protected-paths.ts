@@ -74,10 +74,17 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = Object.freeze([
 
 // One alternation of every pattern: one regular expression to compile and run per path, not one per pattern.
 const matcher = new RegExp(`^(?:${PROTECTED_WRITE_PATTERNS.map(patternSource).join('|')})$`, 'i');
+// Every pattern's first component is literal: a path whose first component (lower-cased) is none
+// of them cannot match, and most paths a tool writes are decided by this lookup alone.
+const firstComponents: ReadonlySet<string> | null = PROTECTED_WRITE_PATTERNS.some((pattern) => (pattern.split('/')[0] ?? '').includes('*'))
+  ? null
+  : new Set(PROTECTED_WRITE_PATTERNS.map((pattern) => (pattern.split('/')[0] ?? '').toLowerCase()));
 
 /** True when the canonical workspace-relative `path` is one of {@link PROTECTED_WRITE_PATTERNS}. */
 export function isProtectedPath(path: string): boolean {
   const normalized = path.replace(/^\.\/+/, '').replace(/\/+$/, '');
+  const slash = normalized.indexOf('/');
+  if (firstComponents !== null && !firstComponents.has((slash === -1 ? normalized : normalized.slice(0, slash)).toLowerCase())) return false;
   return matcher.test(normalized);
 }
 

@@ -218,6 +218,13 @@ describe('protected paths', () => {
     expect(PROTECTED_WRITE_PATTERNS).toContain('.mcp.json');
     expect(isProtectedPath('src/agent.acl')).toBe(false);
   });
+
+  it('decides protected paths by their first component first, whatever their case', () => {
+    const protectedPaths = ['agent.acl', 'AGENT.ACL', './agent.acl', '.a3s/config.acl', '.A3S/Hooks/run.sh', '.a3s/mcp-servers.json', '.mcp.json', '.MCP.JSON', '.git', '.Git/Hooks', '.git/modules/sub/config', '.git/worktrees/w/hooks/pre-commit', '.husky/pre-commit', 'Lefthook.yml', '.pre-commit-config.yaml', '.simple-git-hooks.json', '.a3s/tools/x/', '.a3s/hooks'];
+    const allowed = ['src/agent.acl', 'agent.acl.bak', '.a3s/notes.md', '.a3s/mcp.txt', '.gitignore', '.github/workflows/ci.yml', '.git-blame-ignore-revs', 'docs/.git/config', 'husky/pre-commit', 'a/.mcp.json', 'lefthook.yml.orig', ''];
+    for (const path of protectedPaths) expect(isProtectedPath(path), path).toBe(true);
+    for (const path of allowed) expect(isProtectedPath(path), path).toBe(false);
+  });
 });
 
 describe('git confinement', () => {
