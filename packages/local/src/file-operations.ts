@@ -5,7 +5,8 @@ import { HostFailure, toHostFailure } from '@a3s-lab/code-core';
 import type { ByteRange, Page, WorkspaceEntry, WorkspaceEntryType, WorkspaceFile, WorkspaceStat } from '@a3s-lab/code-core';
 
 import { checkExpected, currentStats } from './atomic-write.js';
-import { closeFile, openRegularFile, readAt, readWhole, statOpened } from './open-regular-file.js';
+import { fstatBig, readInto } from './local-io.js';
+import { closeFile, openRegularFile, readWhole } from './open-regular-file.js';
 import type { ConfinedPath } from './confine-path.js';
 import { checkLimit } from './search/run-search.js';
 import { decodeCursor, encodeCursor } from '@a3s-lab/code-core/util';
@@ -41,11 +42,11 @@ export async function readConfinedFile(target: ConfinedPath, range?: ByteRange):
       const buffer = Buffer.alloc(Math.max(0, Math.min(range.length, size - start)));
       let filled = 0;
       while (filled < buffer.length) {
-        const bytesRead = await readAt(fd, buffer, filled, buffer.length - filled, start + filled);
+        const bytesRead = await readInto(fd, buffer, filled, buffer.length - filled, start + filled);
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
-      const after = await statOpened(fd);
+      const after = await fstatBig(fd);
       return { path: target.relative, content: new Uint8Array(buffer.buffer, buffer.byteOffset, filled), version: versionToken(after), size: Number(after.size) };
     }
     if (size > MAX_WHOLE_FILE_BYTES) {

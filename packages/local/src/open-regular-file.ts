@@ -85,16 +85,6 @@ export async function closeFile(fd: number): Promise<void> {
   await closeFd(fd).catch(() => undefined);
 }
 
-/** The `fstat` of an open descriptor now. */
-export function statOpened(fd: number): Promise<BigIntStats> {
-  return fstatBig(fd);
-}
-
-/** Reads up to `length` bytes at `position` into `buffer` at `offset`; resolves with the bytes read. */
-export function readAt(fd: number, buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
-  return readInto(fd, buffer, offset, length, position);
-}
-
 /**
  * Reads `size` bytes from the start (fewer when the file shrank); a size of 0 (a file some
  * filesystems report empty until read) is read to its end. Not from the shared pool: the buffer
@@ -105,7 +95,7 @@ export async function readWhole(fd: number, size: number): Promise<Buffer> {
   const buffer = Buffer.allocUnsafeSlow(size);
   let filled = 0;
   while (filled < size) {
-    const bytesRead = await readAt(fd, buffer, filled, Math.min(size - filled, MAX_READ_CHUNK), filled);
+    const bytesRead = await readInto(fd, buffer, filled, Math.min(size - filled, MAX_READ_CHUNK), filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
   }
@@ -123,7 +113,7 @@ async function readToEnd(fd: number): Promise<Buffer> {
   let position = 0;
   for (;;) {
     const chunk = Buffer.allocUnsafeSlow(64 * 1024);
-    const bytesRead = await readAt(fd, chunk, 0, chunk.length, position);
+    const bytesRead = await readInto(fd, chunk, 0, chunk.length, position);
     if (bytesRead === 0) break;
     chunks.push(chunk.subarray(0, bytesRead));
     position += bytesRead;
@@ -166,7 +156,7 @@ export async function readRegularFile(absolute: string, relative: string, maxByt
   try {
     if (maxBytes === undefined) return await readWhole(opened.fd, Number(opened.stats.size));
     const buffer = Buffer.alloc(Math.min(maxBytes, Number(opened.stats.size)));
-    const bytesRead = await readAt(opened.fd, buffer, 0, buffer.length, 0);
+    const bytesRead = await readInto(opened.fd, buffer, 0, buffer.length, 0);
     return buffer.subarray(0, bytesRead);
   } finally {
     await closeFile(opened.fd);
