@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { posix } from 'node:path';
 
-import { CodeError, HostFailure, toHostFailure } from '@a3s-lab/code-core';
+import { HostFailure, toHostFailure } from '@a3s-lab/code-core';
 import type {
   ByteRange,
   BackendCallOptions,
@@ -22,7 +22,7 @@ import type {
   WriteFileOptions,
 } from '@a3s-lab/code-core';
 
-import { abortError, throwIfAborted } from '@a3s-lab/code-core/util';
+import { throwIfAborted } from '@a3s-lab/code-core/util';
 import { atomicWrite } from './atomic-write.js';
 import { buildChildEnv } from './child-env.js';
 import { confinePath, realRoot } from './confine-path.js';
@@ -30,27 +30,16 @@ import type { ConfinedPath } from './confine-path.js';
 import { deleteConfined, listConfined, readConfinedFile, statConfined } from './file-operations.js';
 import { GIT_ENV, gitCommandLineConfig, validateGitArgs } from './git-args.js';
 import { gitConfigEnvironment, repositoryConfigOverrides } from './git-hardening.js';
-import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from './process-runner.js';
 import type { RunProcessOptions } from './process-runner.js';
-import { signalProcessGroup, unregisterProcessGroup } from './process-registry.js';
+import { WorkspaceProcesses } from './workspace-processes.js';
+import { WorkspaceSearch } from './workspace-search.js';
 import { HooksPathsReader } from './hooks-paths.js';
 import { isInsideHooksPath, isProtectedPath } from './protected-paths.js';
 import { backendCall } from './local-io.js';
-import { FallbackEngine } from './search/fallback-engine.js';
-import { anchorGlob } from '@a3s-lab/code-core/util';
-import { findRipgrep, isExecutable } from './search/ripgrep-path.js';
-import { RipgrepEngine } from './search/ripgrep-engine.js';
-import { runGlob } from './search/run-glob.js';
-import { runSearch } from './search/run-search.js';
-import type { SearchEngine } from './search/search-engine.js';
-import { SearchResultCache } from './search/search-result-cache.js';
 import type { SearchResultCacheOptions } from './search/search-result-cache.js';
-import { fileKindOf, notRegularFile, readRegularFile } from './open-regular-file.js';
 import { pathSecurityError } from './security-error.js';
 import { ProcessSandbox } from './sandbox/process-sandbox.js';
-import { guardAbsentProtectedPaths } from './sandbox/protected-creation.js';
-import { WorkspaceListing } from './sandbox/workspace-listing.js';
-import { DenyReadRules, withoutDenied } from './sandbox/deny-read.js';
+import { DenyReadRules } from './sandbox/deny-read.js';
 import type { LocalSandboxOptions } from './sandbox/process-sandbox.js';
 
 /** Default deadline of a `git()` call. */
@@ -119,15 +108,11 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
   readonly capabilities: WorkspaceCapabilities = CAPABILITIES;
   private readonly options: LocalWorkspaceBackendOptions;
   private rootRealPromise: Promise<string> | undefined;
-  private enginePromise: Promise<SearchEngine> | undefined;
-  private readonly groups = new Set<number>();
-  // Bumped by close(): a process whose spawn was in flight then (its pid comes from the spawn
-  // helper a moment later) is killed as soon as it exists, like the groups close() found.
-  private closeEpoch = 0;
-  private readonly searchCache: SearchResultCache | undefined;
+  private readonly searching: WorkspaceSearch;
   private readonly hooksPaths = new HooksPathsReader();
   private readonly sandbox: ProcessSandbox;
   private readonly denyRead: DenyReadRules | undefined;
+  private readonly processes: WorkspaceProcesses;
 
   /**
    * @param root workspace directory (must exist when the first call runs).
@@ -138,7 +123,10 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     this.options = options;
     this.sandbox = new ProcessSandbox(options.sandbox);
     this.denyRead = options.sandbox === undefined ? undefined : new DenyReadRules(this.sandbox.policy);
-    this.searchCache = options.searchCache === false ? undefined : new SearchResultCache(checkCacheOptions(options.searchCache ?? {}));
+    const rootReal = (): Promise<string> => this.rootReal();
+    const { searchEngine, ripgrepPath, searchCache, maxOutputBytes, killGraceMs, drainGraceMs } = options;
+    this.searching = new WorkspaceSearch({ searchEngine, ripgrepPath, searchCache, rootReal, denyRead: this.denyRead });
+    this.processes = new WorkspaceProcesses({ sandbox: this.sandbox, hooksPaths: this.hooksPaths, rootReal, searchCache: this.searching.cache, maxOutputBytes, killGraceMs, drainGraceMs });
   }
 
   resolvePath(options: BackendCallOptions & { readonly path: string; readonly forWrite?: boolean }): Promise<string> {
@@ -162,7 +150,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
       const target = await this.confine(options.path, options.abortSignal);
       await this.refuseProtected(target, options.path);
       const content = typeof options.content === 'string' ? Buffer.from(options.content, 'utf8') : options.content;
-      this.searchCache?.clear();
+      this.searching.cache?.clear();
       const { version } = await atomicWrite({
         rootReal: await this.rootReal(),
         target,
@@ -178,7 +166,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     return backendCall(async () => {
       const target = await this.confine(options.path, options.abortSignal);
       await this.refuseProtected(target, options.path);
-      this.searchCache?.clear();
+      this.searching.cache?.clear();
       return deleteConfined(target, options.expectedVersion);
     });
   }
@@ -194,54 +182,11 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
   }
 
   glob(options: GlobOptions): Promise<Page<string>> {
-    return backendCall(async () => {
-      const directory = await this.confineDirectory(options.path ?? '.', options.abortSignal);
-      checkPattern(options.pattern, 'glob pattern');
-      const engine = await this.engine();
-      return runGlob(
-        engine,
-        { rootReal: await this.rootReal(), searchPath: directory.relative, glob: anchorGlob(directory.relative, options.pattern), ...signalOf(options.abortSignal) },
-        options,
-        this.searchCache,
-      );
-    });
+    return backendCall(async () => this.searching.glob(await this.confineDirectory(options.path ?? '.', options.abortSignal), options));
   }
 
   search(options: SearchOptions): Promise<SearchResult> {
-    return backendCall(async () => {
-      const target = await this.confine(options.path ?? '.', options.abortSignal);
-      if (!target.exists) throw new HostFailure('NotFound', `no such file or directory: ${target.relative}`, { path: target.relative, details: { hostCode: 'ENOENT' } });
-      checkPattern(options.pattern, 'search pattern', true);
-      if (options.glob !== undefined) checkPattern(options.glob, 'glob filter');
-      const stats = await lstat(target.absolute).catch((error: unknown) => {
-        throw toHostFailure(error, target.relative);
-      });
-      const isFile = stats.isFile();
-      // A FIFO, socket or device would block the search (ripgrep or the fallback) on open.
-      if (!isFile && !stats.isDirectory()) throw notRegularFile(target.relative, fileKindOf(stats));
-      const rootReal = await this.rootReal();
-      if (isFile && ((await readRegularFile(target.absolute, target.relative)) ?? Buffer.alloc(0)).includes(0)) {
-        // A binary file named explicitly: ripgrep would print a notice instead of lines; both
-        // engines report no match instead.
-        return { mode: options.outputMode, ...(options.outputMode === 'content' ? { lines: [] } : { files: [] }), totalMatches: 0, totalFiles: 0, nextCursor: null };
-      }
-      const engine = await this.engine();
-      return runSearch(
-        engine,
-        {
-          rootReal,
-          searchPath: target.relative,
-          searchPathIsFile: isFile,
-          pattern: options.pattern,
-          caseInsensitive: options.caseInsensitive === true,
-          context: options.outputMode === 'content' ? Math.max(0, Math.floor(options.context ?? 0)) : 0,
-          ...(options.glob === undefined ? {} : { glob: anchorGlob(isFile ? posix.dirname(target.relative) : target.relative, options.glob) }),
-          ...signalOf(options.abortSignal),
-        },
-        options,
-        this.searchCache,
-      );
-    });
+    return backendCall(async () => this.searching.search(await this.confine(options.path ?? '.', options.abortSignal), options));
   }
 
   /**
@@ -252,7 +197,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
   exec(options: ExecOptions): Promise<ExecResult> {
     return backendCall(async () => {
       const cwd = await this.confineDirectory(options.cwd ?? '.', options.abortSignal);
-      return this.runInGroup(
+      return this.processes.run(
         { file: 'bash', args: ['-c', options.command], cwd: cwd.absolute, env: buildChildEnv({ ...this.options.env, ...options.env }), timeoutMs: options.timeoutMs },
         options,
       );
@@ -283,21 +228,16 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
       const config = gitCommandLineConfig(trust);
       if (!trust) {
         // `git config` only reads files; what the repository configures decides what to disarm.
-        const listed = await this.runInGroup(spec(['config', '--local', '--includes', '--list', '-z'], config, DEFAULT_GIT_TIMEOUT_MS), options);
+        const listed = await this.processes.run(spec(['config', '--local', '--includes', '--list', '-z'], config, DEFAULT_GIT_TIMEOUT_MS), options);
         config.push(...repositoryConfigOverrides(listed.exitCode === 0 ? listed.stdout : ''));
       }
-      return this.runInGroup(spec(options.args, config, options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS), options);
+      return this.processes.run(spec(options.args, config, options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS), options);
     });
   }
 
   /** Kills every live process group started by this backend. Idempotent. */
   async close(): Promise<void> {
-    this.closeEpoch += 1;
-    for (const pgid of this.groups) {
-      signalProcessGroup(pgid, 'SIGKILL');
-      unregisterProcessGroup(pgid);
-    }
-    this.groups.clear();
+    this.processes.close();
     this.sandbox.close();
   }
 
@@ -316,60 +256,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
 
   /** Name of the search engine in use (`ripgrep` or `fallback`), resolving it if needed. */
   async searchEngineName(): Promise<string> {
-    return (await this.engine()).name;
-  }
-
-  // Shared by exec and git: this backend's capture budget, kill/drain tuning and group set; a
-  // cancelled run rejects with an AbortError carrying the partial result.
-  private async runInGroup(
-    spec: Pick<RunProcessOptions, 'file' | 'args' | 'cwd' | 'env' | 'timeoutMs'>,
-    call: BackendCallOptions & { readonly maxOutputBytes?: number; readonly onOutput?: ExecOptions['onOutput'] },
-  ): Promise<ExecResult> {
-    // A command may write anywhere in the workspace: kept search results are stale from now on
-    // (and again when it ends, for a search that ran while it did).
-    this.searchCache?.clear();
-    try {
-      return await this.runGroupProcess(spec, call);
-    } finally {
-      this.searchCache?.clear();
-    }
-  }
-
-  private async runGroupProcess(
-    spec: Pick<RunProcessOptions, 'file' | 'args' | 'cwd' | 'env' | 'timeoutMs'>,
-    call: BackendCallOptions & { readonly maxOutputBytes?: number; readonly onOutput?: ExecOptions['onOutput'] },
-  ): Promise<ExecResult> {
-    const rootReal = this.sandbox.active ? await this.rootReal() : '';
-    // One set of listings of the workspace for the call's checks (mounts, absent paths, hooks).
-    const listing = new WorkspaceListing(rootReal);
-    // Protected paths absent now are not mounted read-only: what the command creates of them goes.
-    const [wrapped, revert] = this.sandbox.active
-      ? await Promise.all([
-          // No `.git` at all: no `.git/config` to read `core.hooksPath` from.
-          listing.entry('.git').then(async (git) => this.sandbox.wrap(spec, rootReal, git === null ? [] : await this.hooksPaths.read(rootReal), listing)),
-          guardAbsentProtectedPaths(listing),
-        ])
-      : [spec, null];
-    const epoch = this.closeEpoch;
-    const ran = await runProcess({
-      ...spec,
-      ...wrapped,
-      maxOutputBytes: call.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-      groups: this.groups,
-      // bubblewrap runs every command as the init of a new pid namespace (`--unshare-pid`).
-      ownPidNamespace: this.sandbox.active,
-      onSpawn: (pgid) => {
-        if (epoch !== this.closeEpoch) signalProcessGroup(pgid, 'SIGKILL');
-      },
-      ...(this.options.killGraceMs === undefined ? {} : { killGraceMs: this.options.killGraceMs }),
-      ...(this.options.drainGraceMs === undefined ? {} : { drainGraceMs: this.options.drainGraceMs }),
-      ...signalOf(call.abortSignal),
-      ...(call.onOutput === undefined ? {} : { onOutput: call.onOutput }),
-    });
-    const removed = revert === null ? [] : await revert();
-    const result = removed.length === 0 ? ran : { ...ran, stderr: `${ran.stderr}${ran.stderr === '' || ran.stderr.endsWith('\n') ? '' : '\n'}sandbox: removed what the command created at protected paths: ${removed.join(', ')}\n` };
-    if (result.cancelled) throw Object.assign(abortError(call.abortSignal), { result });
-    return result;
+    return (await this.searching.engine()).name;
   }
 
   private rootReal(): Promise<string> {
@@ -429,46 +316,6 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
 
   /** Finds the search engine (ripgrep), so the first `grep`/`glob` does not. */
   async prepare(): Promise<void> {
-    await this.engine();
+    await this.searching.engine();
   }
-
-  private engine(): Promise<SearchEngine> {
-    // Files the sandbox policy denies are not listed or searched either (same rules as `cat`).
-    this.enginePromise ??= this.pickEngine().then(async (engine) => (this.denyRead === undefined ? engine : withoutDenied(engine, this.denyRead.insideWorkspace(await this.rootReal()))));
-    return this.enginePromise;
-  }
-
-  private async pickEngine(): Promise<SearchEngine> {
-    const choice = this.options.searchEngine ?? 'auto';
-    if (choice === 'fallback') return new FallbackEngine();
-    const path = this.options.ripgrepPath !== undefined ? ((await isExecutable(this.options.ripgrepPath)) ? this.options.ripgrepPath : null) : await findRipgrep();
-    if (path !== null) return new RipgrepEngine(path);
-    if (choice === 'ripgrep') {
-      this.enginePromise = undefined;
-      throw new HostFailure('Unavailable', 'the ripgrep binary is not available', { details: { hostCode: 'ENOENT' } });
-    }
-    return new FallbackEngine();
-  }
-}
-
-function checkCacheOptions(options: SearchResultCacheOptions): SearchResultCacheOptions {
-  for (const name of ['ttlMs', 'maxEntries', 'maxBytes'] as const) {
-    const value = options[name];
-    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) {
-      const message = `searchCache.${name} must be a positive integer, got ${String(value)}`;
-      throw new CodeError('CONFIG_ERROR', message, { details: { errorKind: { type: 'invalid_argument', message } } });
-    }
-  }
-  return options;
-}
-
-function checkPattern(pattern: unknown, what: string, allowEmpty = false): void {
-  if (typeof pattern !== 'string' || (!allowEmpty && pattern === '') || pattern.includes('\0')) {
-    const message = `${what} must be a non-empty string without NUL bytes`;
-    throw new CodeError('TOOL_ERROR', message, { details: { errorKind: { type: 'invalid_argument', message } } });
-  }
-}
-
-function signalOf(signal: AbortSignal | undefined): { abortSignal?: AbortSignal } {
-  return signal === undefined ? {} : { abortSignal: signal };
 }
