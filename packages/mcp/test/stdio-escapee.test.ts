@@ -18,6 +18,12 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The process group of `pid` (`/proc/<pid>/stat`, field 5). */
+function processGroupOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+}
+
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
@@ -35,9 +41,9 @@ describe.runIf(process.platform === 'linux')('stdio MCP server descendants', () 
     expect(result.exitCode).toBe(0);
     const { pid } = JSON.parse(result.output) as { pid: number };
     expect(alive(pid)).toBe(true);
-    // It left the server's process group: a group kill alone would miss it.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2])).toBe(pid);
+    // It leaves the server's process group (`setsid` calls setsid() just after its exec, which is
+    // when the server reported the pid): a group kill alone would miss it.
+    await expect.poll(() => processGroupOf(pid), { timeout: 3000 }).toBe(pid);
     await mcp.close();
     await expect.poll(() => alive(pid), { timeout: 3000 }).toBe(false);
   });
