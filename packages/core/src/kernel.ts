@@ -20,7 +20,7 @@ export { BudgetGuard } from './budget/budget-guard.js';
 export { ArtifactStore } from './artifacts/artifact-store.js';
 export { evaluatePermission, mergePermissionPolicies, strictestPermission, validatePermissionPolicy } from './permission/permission-policy.js';
 export type { PermissionPolicyBlock } from './permission/permission-policy.js';
-export { ARGUMENT_VALIDATOR_OPTIONS, registerPrecompiledArgumentValidators } from './kernel/stages/validate-arguments.js';
+export { ARGUMENT_VALIDATOR_OPTIONS, preloadArgumentValidators, registerPrecompiledArgumentValidators } from './kernel/stages/validate-arguments.js';
 export type { PrecompiledValidatorSource } from './kernel/stages/validate-arguments.js';
 export { withEventMetadata } from './events/agent-event.js';
 

@@ -40,9 +40,9 @@ export function backendCallsInFlight(): number {
   return inFlight;
 }
 
-// One `fs` call, in place or through the thread pool (its callback form).
-function call<T>(sync: () => T, pooled: (done: (error: NodeJS.ErrnoException | null, value: T) => void) => void): Promise<T> {
-  if (inPlace()) {
+// One `fs` call, in place (when the load allows it and `small`) or through the thread pool (its callback form).
+function call<T>(sync: () => T, pooled: (done: (error: NodeJS.ErrnoException | null, value: T) => void) => void, small = true): Promise<T> {
+  if (small && inPlace()) {
     try {
       return Promise.resolve(sync());
     } catch (error) {
@@ -103,10 +103,10 @@ export function fstatBig(fd: number): Promise<BigIntStats> {
 /** Reads up to `length` bytes at `position`; resolves with the bytes read. */
 export function readInto(fd: number, buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
   // Only small reads in place: a large one is a copy the event loop should not wait for.
-  if (length > IN_PLACE_READ_MAX_BYTES) return new Promise((resolve, reject) => read(fd, buffer, offset, length, position, (error, bytes) => (error === null ? resolve(bytes) : reject(error))));
   return call(
     () => readSync(fd, buffer, offset, length, position),
     (done) => read(fd, buffer, offset, length, position, (error, bytes) => done(error, bytes)),
+    length <= IN_PLACE_READ_MAX_BYTES,
   );
 }
 

@@ -6,7 +6,7 @@
 
 export { AgentSession } from './session/agent-session.js';
 export type { AgentSessionInit } from './session/agent-session-init.js';
-export type { RequestSentSignal } from './session/tool-call-runner.js';
+export type { RequestSentSignal } from './session/preparing-llm-client.js';
 export { resolveSessionOptions, SESSION_OPTION_NAMES } from './session/resolve-session-options.js';
 export type { ResolvedSessionOptions } from './session/resolve-session-options.js';
 export { builtinSubagents, workerDefinition } from './subagents/builtin-subagents.js';

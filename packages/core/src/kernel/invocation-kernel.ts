@@ -43,7 +43,7 @@ import { checkRecursion } from './stages/recursion-guard.js';
 import { resolveTool } from './stages/resolve-tool.js';
 import { sanitizeOutput } from './stages/sanitize-output.js';
 import { emitExecutionStart, emitToolEnd, emitToolStart } from './stages/tool-events.js';
-import { argumentValidatorReady, preloadArgumentValidators, validateArguments } from './stages/validate-arguments.js';
+import { argumentValidatorReady, validateArguments } from './stages/validate-arguments.js';
 
 /** One tool call asked of the kernel. */
 export interface InvocationRequest {
@@ -266,17 +266,6 @@ export class InvocationKernel {
       this.#unlink(call);
       if (onCallerAbort !== null) signal!.removeEventListener('abort', onCallerAbort);
     }
-  }
-
-  /**
-   * Loads, off the critical path, what the first calls would load on their way: the precompiled
-   * argument validators and the workspace's own parts (`WorkspaceBackend.prepare`). The session
-   * calls it while its first model request is in flight. Never rejects or throws.
-   */
-  prepare(): void {
-    void preloadArgumentValidators();
-    const workspace = this.#deps.workspace;
-    if (workspace.prepare !== undefined) void Promise.resolve().then(() => workspace.prepare?.()).catch(() => undefined);
   }
 
   /**

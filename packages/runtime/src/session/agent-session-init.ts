@@ -3,7 +3,7 @@ import type { AnyTool, LlmClient, PermissionPolicy, SandboxStatus, SecurityProvi
 import type { SessionFactory } from '../subagents/session-factory.js';
 import type { Context as TelemetryContext } from '@opentelemetry/api';
 import type { ResolvedSessionOptions } from './resolve-session-options.js';
-import type { RequestSentSignal } from './tool-call-runner.js';
+import type { RequestSentSignal } from './preparing-llm-client.js';
 
 /** Everything an {@link AgentSession} is built from. The SDK facade fills it. */
 export interface AgentSessionInit {
@@ -50,9 +50,9 @@ export interface AgentSessionInit {
   readonly sandboxStatus?: SandboxStatus;
   /**
    * Tells when the process has handed an HTTP request to the network: calls `onSent` once, after
-   * the call, and returns a cancel. While a run's first model request is in flight, the session
-   * prepares its tools (`InvocationKernel.prepare`: validators, the workspace's search engine) in
-   * the time it would otherwise wait. Without it they load on first use. The SDK passes one.
+   * the call, and returns a cancel. While the session's first model request is in flight, it
+   * prepares its tools (`prepareTools`: the precompiled validators, the workspace's search engine)
+   * in the time it would otherwise wait. Without it they load on first use. The SDK passes one.
    */
   readonly whenRequestSent?: RequestSentSignal;
 }

@@ -10,7 +10,6 @@ import { toUserMessage } from './normalize-send-request.js';
 import type { SessionEventBus } from './session-event-bus.js';
 import type { ResolvedSessionOptions } from './resolve-session-options.js';
 import { ToolCallRunner } from './tool-call-runner.js';
-import type { RequestSentSignal } from './tool-call-runner.js';
 import { journaledLlmClient } from '../journal/journaled-llm-client.js';
 import { runTurnLoop } from './turn-loop.js';
 import { looksMultiStep } from '../planning/planning-mode.js';
@@ -47,8 +46,6 @@ export interface RunExecutorDeps {
   readonly concurrentTools?: ReadonlySet<string>;
   /** OpenTelemetry: the `invoke_agent` span of each run (and `plan` for planning). Default none. */
   readonly telemetry?: SessionTelemetry | null;
-  /** See `AgentSessionInit.whenRequestSent`. */
-  readonly whenRequestSent?: RequestSentSignal;
 }
 
 interface ActiveRun {
@@ -72,7 +69,7 @@ export class RunExecutor {
 
   constructor(deps: RunExecutorDeps) {
     this.#deps = deps;
-    this.#toolCalls = new ToolCallRunner(deps.kernel, deps.concurrentTools, deps.whenRequestSent);
+    this.#toolCalls = new ToolCallRunner(deps.kernel, deps.concurrentTools);
   }
 
   /** True while a run is executing. */
@@ -165,15 +162,14 @@ export class RunExecutor {
         }
         // The session's usage sink: the run's record and the budget together.
         const recordUsage = (usage: LlmUsage): void => d.usage.record(usage);
-        const message = toUserMessage({ ...request, prompt });
-        userMessage = message;
+        userMessage = toUserMessage({ ...request, prompt });
         const emit = (event: AgentEvent): void => void d.bus.emit(event);
         let compactionLlm: LlmClient | null = null;
         compaction = d.compactor?.forRun({
           system: d.system(), tools: d.tools, conversation: d.conversation, emit, signal: controller.signal, onUsage: recordUsage,
           ...(journal === null ? {} : { llm: (llm: LlmClient) => (compactionLlm ??= journaledLlmClient(llm, journal, 'compaction')) }),
         });
-        const loop = await this.#toolCalls.preparingWhileWaiting(() => runTurnLoop(
+        const loop = await runTurnLoop(
           {
             llm: journal === null ? d.llm : journaledLlmClient(d.llm, journal, 'model'),
             system: d.system,
@@ -202,8 +198,8 @@ export class RunExecutor {
             },
             ...(compaction === undefined ? {} : { compaction }),
           },
-          message,
-        ));
+          userMessage,
+        );
         if (d.hooks.has('post_response')) await d.hooks.run('post_response', { text: loop.text, session_id: d.sessionId, run_id: run.id });
         outcome = { ok: true, text: loop.text };
       }

@@ -17,6 +17,7 @@ import { subagentsFeature } from './features/subagents-feature.js';
 import { verificationFeature } from './features/verification-feature.js';
 import { HostCalls } from './host-calls.js';
 import { hookedLlmClient } from './hooked-llm-client.js';
+import { preparingLlmClient, prepareTools } from './preparing-llm-client.js';
 import { RunExecutor } from './run-executor.js';
 import { RunStore } from './run-store.js';
 import { SessionEventBus } from './session-event-bus.js';
@@ -106,7 +107,9 @@ export function composeSession(init: AgentSessionInit): SessionParts {
   let persistence: SessionPersistence | null = null;
   const activeRunId = (): string | null => executor.activeRunId;
   const scope = { sessionId, runId: activeRunId, telemetry };
-  const llm = (purpose: string): LlmClient => hookedLlmClient(init.llm, hooks, scope, purpose);
+  // The session's first model request, whatever its purpose, is the wait its tools are prepared in.
+  const model = init.whenRequestSent === undefined ? init.llm : preparingLlmClient(init.llm, init.whenRequestSent, () => prepareTools(workspace));
+  const llm = (purpose: string): LlmClient => hookedLlmClient(model, hooks, scope, purpose);
   const usage = new UsageSink((u) => executor.attributeUsage(u), budget);
   const hostCalls = new HostCalls((request) => kernel.invoke(request), bus, closeScope.signal);
   const ctx: FeatureContext = {
@@ -153,7 +156,6 @@ export function composeSession(init: AgentSessionInit): SessionParts {
     tools: init.modelToolCalls === false ? () => [] : () => deferred.requestTools(),
     closeSignal: closeScope.signal,
     concurrentTools: options.autoParallel ? new Set(['task']) : new Set(),
-    ...(init.whenRequestSent === undefined ? {} : { whenRequestSent: init.whenRequestSent }),
   });
   for (const command of featureSet.commands()) features.commands.registerBuiltin(command);
   for (const { id, hook } of featureSet.hooks()) hooks.register(id, hook.event, hook.matcher ?? null, null, hook.handler);

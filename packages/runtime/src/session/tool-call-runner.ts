@@ -15,12 +15,6 @@ export interface ToolCallRequest {
 }
 
 /**
- * Tells when the process has handed an HTTP request to the network: calls `onSent` once, after
- * the call, and returns a cancel (see `AgentSessionInit.whenRequestSent`).
- */
-export type RequestSentSignal = (onSent: () => void) => () => void;
-
-/**
  * Runs a model turn's tool calls through the kernel (origin `agent`). Consecutive calls whose
  * capabilities all allow it run concurrently; everything else runs one by one in order.
  * Results come back in request order.
@@ -28,36 +22,14 @@ export type RequestSentSignal = (onSent: () => void) => () => void;
 export class ToolCallRunner {
   readonly #kernel: InvocationKernel;
   readonly #concurrent: ReadonlySet<string>;
-  readonly #whenRequestSent: RequestSentSignal | undefined;
-  #prepared = false;
 
   /**
    * @param concurrentTools tools whose consecutive calls run concurrently even though they are
    *   not read-only (`task` under `autoParallel`: each call is its own child session).
    */
-  constructor(kernel: InvocationKernel, concurrentTools: ReadonlySet<string> = new Set(), whenRequestSent?: RequestSentSignal) {
+  constructor(kernel: InvocationKernel, concurrentTools: ReadonlySet<string> = new Set()) {
     this.#kernel = kernel;
     this.#concurrent = concurrentTools;
-    this.#whenRequestSent = whenRequestSent;
-  }
-
-  /**
-   * Runs `run` (a run's turn loop); the first time, once its first model request is in flight,
-   * the kernel prepares the tools (`InvocationKernel.prepare`) in the time the run waits for the
-   * model. Without a {@link RequestSentSignal}, or when the run sent none, nothing is prepared.
-   */
-  async preparingWhileWaiting<T>(run: () => Promise<T>): Promise<T> {
-    if (this.#prepared || this.#whenRequestSent === undefined) return run();
-    const cancel = this.#whenRequestSent(() => {
-      if (this.#prepared) return;
-      this.#prepared = true;
-      this.#kernel.prepare();
-    });
-    try {
-      return await run();
-    } finally {
-      cancel();
-    }
   }
 
   /**
