@@ -8,14 +8,18 @@
 //   execFile         bash -c 'echo ok' forked by this process (the floor's way, no helper)
 //   bwrap execFile   our bubblewrap argv of that command, forked by this process (the namespaces)
 //   helper hand-off  spawnThroughHelper: spawn message, the helper's fork, the pipes, the exit
-//   sweep            the marker sweep of the end of a call (a /proc scan in the helper)
+//   sweep            the marker sweep of the end of a call (a /proc scan in the helper), every process read
+//   sweep (window)   the same for a call whose leader is the newest process (what a call's sweep reads)
+// Then the sweep in this process with A3S_BENCH_SWEEP_EXTRA (default 300) more processes on the
+// machine (a desktop's count): every process read against the window's few.
 //   runProcess       hand-off + capture + group kill + sweep, sandbox off
 //   sandbox prep     ProcessSandbox.wrap + hooks paths + absent protected paths, before and after
 //   exec off / on    LocalWorkspaceBackend.exec, sandbox off / required
 // Run: node --expose-gc --conditions=@a3s-lab/source --import tsx bench/subprocess.bench.ts
 // Env: A3S_BENCH_RUNS (default 40).
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,12 +28,19 @@ import { performance } from 'node:perf_hooks';
 import { LocalWorkspaceBackend } from '../packages/local/src/index.js';
 import { ProcessSandbox, buildChildEnv, confinePath, probeBubblewrap, runProcess } from '../packages/local/src/internal.js';
 import { helperPid, spawnThroughHelper } from '../packages/local/src/search/spawn-helper.js';
-import { newProcessMarker, sweepAfterCall } from '../packages/local/src/process-sweep.js';
+import { newProcessMarker, sweepAfterCall, sweepMarkedProcessesNow, tasksCreatedNow } from '../packages/local/src/process-sweep.js';
 import { HooksPathsReader } from '../packages/local/src/hooks-paths.js';
 import { guardAbsentProtectedPaths } from '../packages/local/src/sandbox/protected-creation.js';
 import { WorkspaceListing } from '../packages/local/src/sandbox/workspace-listing.js';
 
 const RUNS = Number(process.env['A3S_BENCH_RUNS'] ?? 40);
+const SWEEP_EXTRA = Number(process.env['A3S_BENCH_SWEEP_EXTRA'] ?? 300);
+
+/** The window of a call whose leader is the newest process of the machine (see `SweepWindow`). */
+function windowNow(): { leaderPid: number; tasksCreatedBefore: number } | undefined {
+  const tasks = tasksCreatedNow();
+  return tasks === null ? undefined : { leaderPid: Number(readFileSync('/proc/loadavg', 'latin1').trim().split(' ')[4]), tasksCreatedBefore: tasks };
+}
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
@@ -89,6 +100,7 @@ try {
     ...(wrapped === null ? {} : { 'bwrap execFile': () => exec1(wrapped.file, wrapped.args, base) }),
     'helper hand-off': () => until(spawnThroughHelper('bash', ['-c', 'echo ok'], { cwd: base, env, detached: true })),
     sweep: () => sweepAfterCall(newProcessMarker(), -1),
+    'sweep (window)': () => sweepAfterCall(newProcessMarker(), -1, windowNow()),
     runProcess: () => runProcess({ ...spec, env, timeoutMs: 30_000 }),
     ...(sandbox === null
       ? {}
@@ -128,6 +140,26 @@ try {
     const ratio = name.startsWith('exec') || name === 'runProcess' || name.startsWith('helper') || name.startsWith('bwrap') ? `  (${(wall / reference).toFixed(2)}x execFile)` : '';
     console.log(`${name.padEnd(18)} ${wall.toFixed(2).padStart(8)} ms   ${median(list.map((sample) => sample.cpu)).toFixed(3).padStart(9)} ms   ${helper.toFixed(2).padStart(6)} ms${ratio}`);
   }
+  // The scan's cost grows with the machine's processes; the window's does not.
+  const sleepers: ChildProcess[] = [];
+  for (let index = 0; index < SWEEP_EXTRA; index += 1) sleepers.push(spawn('sleep', ['120'], { stdio: 'ignore' }));
+  await Promise.all(sleepers.map((child) => new Promise((resolve) => child.once('spawn', resolve).once('error', resolve))));
+  const timeSweep = (window: ReturnType<typeof windowNow>): number => {
+    const times: number[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      const marker = newProcessMarker();
+      const at = performance.now();
+      sweepMarkedProcessesNow(marker, -1, window);
+      times.push(performance.now() - at);
+    }
+    return median(times);
+  };
+  timeSweep(undefined);
+  const processes = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).length;
+  const full = timeSweep(undefined);
+  const windowed = timeSweep(windowNow());
+  for (const child of sleepers) child.kill('SIGKILL');
+  console.log(`sweep in this process, ${processes} processes on the machine: every process read ${full.toFixed(3)} ms, the window's ${windowed.toFixed(3)} ms (${(windowed / full).toFixed(2)}x)`);
   await off.close();
   await on?.close();
 } finally {

@@ -6,7 +6,7 @@ import type { ExecResult } from '@a3s-lab/code-core';
 import { abortError } from '@a3s-lab/code-core/util';
 import { OutputCapture } from './output-capture.js';
 import { registerProcessGroup, signalProcessGroup, unregisterProcessGroup } from './process-registry.js';
-import { newProcessMarker, PROCESS_MARKER_ENV, sweepAfterCall } from './process-sweep.js';
+import { newProcessMarker, PROCESS_MARKER_ENV, sweepAfterCall, tasksCreatedNow } from './process-sweep.js';
 import { HELPER_LOST, releaseHelperChild, spawnThroughHelper } from './search/spawn-helper.js';
 import type { HelperChild } from './search/spawn-helper.js';
 
@@ -79,6 +79,9 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
   const capture = new OutputCapture(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
 
   const marker = newProcessMarker();
+  // Read before the spawn: with the leader's pid, it bounds where the sweep looks (an own pid
+  // namespace needs no sweep once its leader exits).
+  const tasksBefore = options.ownPidNamespace === true ? null : tasksCreatedNow();
   return new Promise<ExecResult>((resolve, reject) => {
     let child: HelperChild;
     try {
@@ -131,7 +134,8 @@ export function runProcess(options: RunProcessOptions): Promise<ExecResult> {
       child.on('error', () => undefined);
       releaseHelperChild(child);
       const output = capture.finish();
-      const swept = options.ownPidNamespace === true && leaderExited ? Promise.resolve([]) : sweepAfterCall(marker, group);
+      const window = tasksBefore === null ? undefined : { leaderPid: group, tasksCreatedBefore: tasksBefore };
+      const swept = options.ownPidNamespace === true && leaderExited ? Promise.resolve([]) : sweepAfterCall(marker, group, window);
       void swept.then((escaped) => {
         unregisterProcessGroup(group);
         options.groups?.delete(group);

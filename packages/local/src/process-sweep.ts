@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 
-import { sweepMarkedProcesses } from '@a3s-lab/code-core/util';
-import type { MarkedProcess, ProcessTable } from '@a3s-lab/code-core/util';
+import { sweepMarkedProcesses, tasksCreatedSinceBoot } from '@a3s-lab/code-core/util';
+import type { MarkedProcess, ProcessTable, SweepWindow } from '@a3s-lab/code-core/util';
 
 import { sweepThroughHelper } from './search/spawn-helper.js';
 
@@ -28,6 +28,14 @@ export const HOST_PROCESS_TABLE: ProcessTable = {
   kill: (pid, signal) => process.kill(pid, signal),
 };
 
+/**
+ * The system's count of created tasks now, read just before a call's leader is spawned: with the
+ * leader's pid it is the call's `SweepWindow` (see `sweepMarkedProcesses`). Null off Linux.
+ */
+export function tasksCreatedNow(): number | null {
+  return tasksCreatedSinceBoot(HOST_PROCESS_TABLE);
+}
+
 /** A fresh marker value for one call. */
 export function newProcessMarker(): string {
   return randomBytes(12).toString('hex');
@@ -48,19 +56,20 @@ export function escapedFrom(found: readonly MarkedProcess[], pgid: number): Swep
  * process group `pgid`. Synchronous (the host's exit handler); the end of a call sweeps through
  * the spawn helper instead (`sweepThroughHelper`), off the host's event loop.
  */
-export function sweepMarkedProcessesNow(marker: string, pgid: number): SweptProcess[] {
-  return escapedFrom(sweepMarkedProcesses(HOST_PROCESS_TABLE, [processMarkerEntry(marker)])[0] ?? [], pgid);
+export function sweepMarkedProcessesNow(marker: string, pgid: number, window?: SweepWindow): SweptProcess[] {
+  return escapedFrom(sweepMarkedProcesses(HOST_PROCESS_TABLE, [processMarkerEntry(marker)], window)[0] ?? [], pgid);
 }
 
 /**
- * The sweep at the end of a call (see {@link sweepMarkedProcessesNow}): through the spawn helper
+ * The sweep at the end of a call (see {@link sweepMarkedProcessesNow}; `window`: where the call's
+ * processes can be, see `sweepMarkedProcesses`): through the spawn helper
  * when it runs, so the `/proc` scan (which grows with the number of processes on the machine)
  * does not block this process's event loop and calls ending together share one scan; in this
  * process otherwise, or when the helper exits meanwhile. Never rejects.
  */
-export async function sweepAfterCall(marker: string, pgid: number): Promise<SweptProcess[]> {
+export async function sweepAfterCall(marker: string, pgid: number, window?: SweepWindow): Promise<SweptProcess[]> {
   const entry = processMarkerEntry(marker);
-  const remote = sweepThroughHelper([entry]);
+  const remote = sweepThroughHelper([entry], window);
   if (remote !== null) {
     try {
       return escapedFrom((await remote)[0] ?? [], pgid);
@@ -68,5 +77,5 @@ export async function sweepAfterCall(marker: string, pgid: number): Promise<Swep
       // The helper went away: sweep here.
     }
   }
-  return sweepMarkedProcessesNow(marker, pgid);
+  return sweepMarkedProcessesNow(marker, pgid, window);
 }

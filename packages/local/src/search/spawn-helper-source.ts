@@ -13,10 +13,10 @@ export const RELAY_LIMIT_BYTES = 64 * 1024;
 /**
  * The source of the spawn helper (see `spawn-helper.ts`), run with `node -e`: it needs no file of
  * its own in the bundled packages. Protocol, host to helper: `spawn` (id, command, args, cwd,
- * env, detached), `kill` (id), `sweep` (id, markers). Helper to host: `ready`; per child
- * `spawned` (pid), `data` (stream, bytes as a latin1 string), `pipe` (stream, with the pipe as
- * the message's handle: the rest of the stream), `end` (stream), `exit` (code, signal) or
- * `error` (message, code); `swept` (id, found or error).
+ * env, detached), `kill` (id), `sweep` (id, markers, and the call's window when it has one).
+ * Helper to host: `ready`; per child `spawned` (pid), `data` (stream, bytes as a latin1 string),
+ * `pipe` (stream, with the pipe as the message's handle: the rest of the stream), `end` (stream),
+ * `exit` (code, signal) or `error` (message, code); `swept` (id, found or error).
  */
 export const HELPER_SOURCE = String.raw`
 const { spawn } = require('node:child_process');
@@ -61,9 +61,13 @@ const sweepAll = () => {
   const batch = sweeps;
   sweeps = [];
   const markers = [...new Set(batch.flatMap((request) => request.markers))];
+  // The earliest window covers every call of the batch; one call without a window reads everything.
+  const window = batch.every((request) => request.window !== undefined)
+    ? { leaderPid: Math.min(...batch.map((request) => request.window.leaderPid)), tasksCreatedBefore: Math.min(...batch.map((request) => request.window.tasksCreatedBefore)) }
+    : undefined;
   let found;
   try {
-    found = sweepMarkedProcesses(table, markers);
+    found = sweepMarkedProcesses(table, markers, window);
   } catch (error) {
     // The host sweeps itself.
     for (const request of batch) send({ type: 'swept', id: request.id, error: String(error && error.message) });
