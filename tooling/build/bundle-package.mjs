@@ -5,10 +5,11 @@
 // chunks beside them in `dist/`, with the package's dependencies left as imports. Loading 20 files
 // instead of 280 is most of what `import('@a3s-lab/code')` costs.
 //
-// Usage (a package's build script): tsc -p tsconfig.build.json --emitDeclarationOnly && node ../../tooling/build/bundle-package.mjs [extra.ts ...] [--vendor=<package> ...]
+// Usage (a package's build script): tsc -p tsconfig.build.json --emitDeclarationOnly && node ../../tooling/build/bundle-package.mjs [extra.ts ...] [--vendor=<package>[=<entry>] ...]
 // Extra arguments are more entries (`src/program-worker.ts` → `dist/program-worker.js`), for
 // files loaded by URL rather than by import. `--vendor=<package>` bundles a third-party package
-// into one CommonJS file of ours (see vendorPackage below).
+// into one CommonJS file of ours (see vendorPackage below); with `=<entry>`, a module of ours
+// that imports the parts of it we use goes in instead of its main entry.
 import { build, transform } from 'esbuild';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -60,10 +61,12 @@ rmSync(join(dir, 'dist', 'vendor'), { recursive: true, force: true });
  * the chunk (`./vendor/anthropic-ai-sdk.cjs`); under the sources (tests, `@a3s-lab/source`) the
  * name is undeclared and the package itself is required.
  */
-function vendorSpec(name) {
-  if (!/^(@[a-z0-9-]+\/)?[a-z0-9-]+$/.test(name)) throw new Error(`--vendor=${name}: not a package name`);
+function vendorSpec(spec) {
+  const [name = '', entry] = spec.split('=');
+  if (!/^(@[a-z0-9-]+\/)?[a-z0-9-]+$/.test(name)) throw new Error(`--vendor=${spec}: not a package name`);
+  if (entry !== undefined && !existsSync(join(dir, entry))) throw new Error(`--vendor=${spec}: no entry ${entry}`);
   const file = `${name.replace(/^@/, '').replace('/', '-')}.cjs`;
-  return { name, file, define: `A3S_VENDORED_${name.replace(/^@/, '').replace(/[^a-z0-9]+/gi, '_').toUpperCase()}` };
+  return { name, file, entry, define: `A3S_VENDORED_${name.replace(/^@/, '').replace(/[^a-z0-9]+/gi, '_').toUpperCase()}` };
 }
 
 /**
@@ -152,7 +155,9 @@ async function vendorPackage(vendor, metafile) {
   const outfile = join(dir, 'dist', 'vendor', vendor.file);
   const entry = createRequire(join(dir, 'package.json')).resolve(vendor.name);
   const vendorBuild = await build({
-    entryPoints: [entry],
+    // Our entry's ESM imports resolve to the package's ESM build: with its `sideEffects: false`,
+    // what the entry does not import stays out.
+    entryPoints: [vendor.entry === undefined ? entry : join(dir, vendor.entry)],
     outfile,
     bundle: true,
     format: 'cjs',

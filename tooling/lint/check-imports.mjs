@@ -35,13 +35,13 @@ function packageNameOf(specifier) {
 }
 
 /** Static imports/re-exports of `names` that bring values in (not `import type` / `export type`). */
-function staticValueImports(file, text, names) {
+function staticValueImports(file, text, names, matches = (specifier) => names.includes(packageNameOf(specifier))) {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const found = [];
   for (const statement of source.statements) {
     if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
     const specifier = statement.moduleSpecifier;
-    if (specifier === undefined || !ts.isStringLiteral(specifier) || !names.includes(packageNameOf(specifier.text))) continue;
+    if (specifier === undefined || !ts.isStringLiteral(specifier) || !matches(specifier.text)) continue;
     const typeOnly = ts.isImportDeclaration(statement)
       ? statement.importClause?.isTypeOnly === true ||
         (statement.importClause !== undefined && statement.importClause.name === undefined && statement.importClause.namedBindings !== undefined &&
@@ -88,6 +88,7 @@ for (const pkgDir of workspaceDirs) {
   // Core and the session runtime stay runtime-neutral (no node:*): listed in nodeFreeExceptions.
   const nodeFree = Object.hasOwn(map.nodeFreeExceptions, pkg.name);
   const lazyOnly = map.lazyOnly?.[pkg.name] ?? [];
+  const lazyEntries = (map.lazyEntries?.[pkg.name] ?? []).map((entry) => join(pkgDir, entry));
   const dynamicOnly = map.dynamicOnly?.[pkg.name] ?? [];
   const nodeExceptions = map.nodeFreeExceptions[pkg.name] ?? [];
   const files = ['src', 'test', 'bench'].flatMap((d) => walk(join(pkgDir, d)));
@@ -98,9 +99,14 @@ for (const pkgDir of workspaceDirs) {
     const edges = [];
     const rel = relative(pkgDir, file);
     const testFile = isTestFile(file);
-    if (lazyOnly.length > 0 && !testFile) {
+    if (lazyOnly.length > 0 && !testFile && !lazyEntries.includes(file)) {
       for (const spec of staticValueImports(file, text, lazyOnly)) {
         problems.push(`${relative(root, file)}: '${spec}' must load lazily: use \`import type\` or a dynamic import()`);
+      }
+      // A lazy entry imports those packages itself: it must be loaded on first use too.
+      const isLazyEntry = (specifier) => specifier.startsWith('.') && lazyEntries.includes(resolveRelative(file, specifier));
+      for (const spec of staticValueImports(file, text, [], isLazyEntry)) {
+        problems.push(`${relative(root, file)}: '${spec}' is a lazy entry (lazyEntries): use \`import type\` or a dynamic import()`);
       }
     }
     if (dynamicOnly.length > 0 && !testFile) {

@@ -1,4 +1,4 @@
-import type Anthropic from '@anthropic-ai/sdk';
+import type AnthropicMessagesClient from './anthropic-sdk-entry.js';
 import type { LlmClient, LlmStreamEvent, LlmUsage } from '@a3s-lab/code-core';
 import { CodeError } from '@a3s-lab/code-core';
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
@@ -74,14 +74,14 @@ function sdkTracingObservable(): boolean {
   return registered !== undefined && (registered.trace !== undefined || registered.propagation !== undefined);
 }
 
-function send(sdk: Anthropic, body: RequestBody, signal: AbortSignal): Promise<Stream<RawMessageStreamEvent>> {
+function send(sdk: AnthropicMessagesClient, body: RequestBody, signal: AbortSignal): Promise<Stream<RawMessageStreamEvent>> {
   if ('params' in body) return sdk.messages.create(body.params, { signal, maxRetries: 0 });
   // The same request `messages.create` sends: a string body with a content-type passes through
   // the SDK verbatim; its headers, timeout and abort handling are the client's, as for create().
   return sdk.post<Stream<RawMessageStreamEvent>>('/v1/messages', { body: body.json, headers: JSON_CONTENT, stream: true, signal, maxRetries: 0 });
 }
 
-async function* runAttempt(sdk: Anthropic, body: RequestBody, signal: AbortSignal, bill: (usage: LlmUsage) => void): AsyncGenerator<LlmStreamEvent, void, undefined> {
+async function* runAttempt(sdk: AnthropicMessagesClient, body: RequestBody, signal: AbortSignal, bill: (usage: LlmUsage) => void): AsyncGenerator<LlmStreamEvent, void, undefined> {
   const stream = await send(sdk, body, signal);
   const events = (stream as AsyncIterable<RawMessageStreamEvent>)[Symbol.asyncIterator]();
   const mapper = new AnthropicEventMapper();
@@ -156,7 +156,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): LlmClien
   const secrets = [apiKey];
   // The SDK is loaded (and its client built) on the first request, so importing this package or
   // configuring an unused Anthropic provider costs nothing.
-  let loaded: Promise<{ readonly module: AnthropicSdkModule; readonly sdk: Anthropic }> | undefined;
+  let loaded: Promise<{ readonly module: AnthropicSdkModule; readonly sdk: AnthropicMessagesClient }> | undefined;
   const load = () =>
     (loaded ??= loadAnthropicSdk().then((module) => ({
       module,

@@ -3,12 +3,12 @@ import { propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { startScriptedModelServer, textResponse, toolCallResponse } from '@a3s-lab/code-testing';
 import type { ScriptedModelServer } from '@a3s-lab/code-testing';
-import { createRequire } from 'node:module';
+import { Messages } from '@anthropic-ai/sdk/resources/messages/messages';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAnthropicClient, toAnthropicRequest } from '../src/index.js';
 
-// The copy the client loads (load-anthropic-sdk.ts requires the installed package from the sources).
-const { Messages } = (createRequire(import.meta.url)('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk')).default;
+// The class the client sends through (load-anthropic-sdk.ts imports anthropic-sdk-entry.ts, and so this, from the sources).
+
 let server: ScriptedModelServer;
 beforeEach(async () => {
   server = await startScriptedModelServer();
