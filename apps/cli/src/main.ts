@@ -1,20 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { CodeError } from '@a3s-lab/code';
-import { ACP_USAGE, acpCommand, parseAcpArgs } from './acp/acp-command.js';
 import { parseChatArgs } from './chat/chat-args.js';
-import { chatCommand } from './chat/chat-command.js';
 import { colorWanted, createStyle } from './ansi.js';
 import type { CliIo } from './cli-io.js';
 import { processIo } from './cli-io.js';
-import { demoCommand } from './demo-command.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { TRUST_USAGE, USAGE, parseCliArgs } from './parse-args.js';
 import type { CliCommand } from './parse-args.js';
 import { startOtlpTelemetry } from './otlp-telemetry.js';
 import { reportError } from './report-error.js';
-import { runCommand } from './run-command.js';
-import { SERVE_USAGE, parseServeArgs, serveCommand } from './serve-command.js';
-import { trustCommand } from './trust-command.js';
+
+// Each command's module is imported when that command runs: `run` and `acp` (which editors start
+// for every session) do not load the server, its UI protocols or the demo's scripted model.
 
 /** The CLI's version, from its package.json (beside `src/` and `dist/`). */
 export function cliVersion(): string {
@@ -55,10 +52,11 @@ async function dispatch(command: CliCommand, io: CliIo, style: ReturnType<typeof
       io.stdout.write(`${cliVersion()}\n`);
       return EXIT_CODES.success;
     case 'run':
-      return runCommand(command.options, io, style);
+      return (await import('./run-command.js')).runCommand(command.options, io, style);
     case 'demo':
-      return demoCommand(command.options, io, style);
+      return (await import('./demo-command.js')).demoCommand(command.options, io, style);
     case 'serve': {
+      const { SERVE_USAGE, parseServeArgs, serveCommand } = await import('./serve-command.js');
       let options;
       try {
         options = parseServeArgs(command.args);
@@ -73,7 +71,7 @@ async function dispatch(command: CliCommand, io: CliIo, style: ReturnType<typeof
       return serveCommand(options, io, createStyle(colorWanted(io.stdout.isTTY === true, io.env)));
     }
     case 'trust':
-      return trustCommand(command.options, io, style);
+      return (await import('./trust-command.js')).trustCommand(command.options, io, style);
     case 'chat': {
       let options;
       try {
@@ -87,11 +85,12 @@ async function dispatch(command: CliCommand, io: CliIo, style: ReturnType<typeof
       // No terminal to chat on: `run` semantics, the prompt read from stdin.
       if (io.stdin.isTTY !== true) {
         const { continueLast: _continue, resume: _resume, ...flags } = options;
-        return runCommand({ ...flags, prompt: '-', json: false }, io, style);
+        return (await import('./run-command.js')).runCommand({ ...flags, prompt: '-', json: false }, io, style);
       }
-      return chatCommand(options, io, style);
+      return (await import('./chat/chat-command.js')).chatCommand(options, io, style);
     }
     case 'acp': {
+      const { ACP_USAGE, acpCommand, parseAcpArgs } = await import('./acp/acp-command.js');
       let options;
       try {
         options = parseAcpArgs(command.args);
