@@ -86,6 +86,7 @@ export function sweepMarkedProcesses(table: ProcessTable, markers: readonly stri
       // "load1 load5 load15 running/total last-pid": `total` tasks exist, `last-pid` was allocated last.
       const load = table.readFileSync('/proc/loadavg', 'latin1').trim().split(' ');
       const pidMax = Number(table.readFileSync('/proc/sys/kernel/pid_max', 'latin1').trim());
+      // `processes` of /proc/stat as tasksCreatedSinceBoot reads it (repeated: this function is self-contained).
       const at = stat.indexOf('\nprocesses ');
       const created = at === -1 ? Number.NaN : Number(stat.slice(at + 11, stat.indexOf('\n', at + 11))) - window.tasksCreatedBefore;
       const tasks = Number((load[3] ?? '').split('/')[1]);
