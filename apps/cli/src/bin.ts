@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 import { enableCompileCache } from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
-// V8's code cache of the modules on disk (in os.tmpdir(), or NODE_COMPILE_CACHE; off with
-// NODE_DISABLE_COMPILE_CACHE=1), as Node's own tools and TypeScript's do: a command's second start
-// compiles none of the CLI's and the SDK's modules again. Before the CLI's modules load, so they
-// are imported below, not at the top.
-enableCompileCache();
+// V8's code cache of the modules on disk, as Node's own tools and TypeScript's keep one: a
+// command's second start compiles none of the CLI's and the SDK's modules again. In the user's own
+// cache directory, not Node's default under the shared os.tmpdir(), where another user of the
+// machine could leave a cache for this process to run; NODE_COMPILE_CACHE picks another,
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off. Before the CLI's modules load, so they are imported
+// below, not at the top.
+const cacheHome = process.env['XDG_CACHE_HOME'] !== undefined && process.env['XDG_CACHE_HOME'] !== '' ? process.env['XDG_CACHE_HOME'] : join(homedir(), '.cache');
+enableCompileCache(process.env['NODE_COMPILE_CACHE'] !== undefined && process.env['NODE_COMPILE_CACHE'] !== '' ? process.env['NODE_COMPILE_CACHE'] : join(cacheHome, 'a3s-code', 'compile-cache'));
 const { main } = await import('./main.js');
 
 const code = await main(process.argv.slice(2));
