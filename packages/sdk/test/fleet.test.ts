@@ -197,6 +197,24 @@ describe('fleet in one process (real PostgreSQL)', () => {
     expect((await collect(fleet.events(runId))).map((e) => e.type)).toEqual(['error']);
     expect(await fleet.run('run_unknown')).toBeNull();
   }, 60_000);
+
+  it('survives the server ending its idle connections (a restart, pg_terminate_backend, an idle timeout): no crash, the next calls reconnect', async () => {
+    expect(await fleet.run('run_unknown')).toBeNull();
+    const admin = await openDatabase({ connectionString: pg.connectionString });
+    try {
+      const others = "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'";
+      const ended = await admin.query<{ pid: number }>(`SELECT pid, pg_terminate_backend(pid) ${others}`);
+      expect(ended.rows.length).toBeGreaterThan(0);
+      const pids = ended.rows.map((row) => row.pid);
+      // Gone on the server's side; the fleet's clients see the end of their connections now (an
+      // uncaught 'error' of its pool would fail this file).
+      await expect.poll(async () => (await admin.query<{ n: number }>(`SELECT count(*)::int AS n ${others} AND pid = ANY($1)`, [pids])).rows[0]?.n, { timeout: 10_000 }).toBe(0);
+      await expect.poll(() => fleet.run('run_unknown').then((run) => run === null, () => false), { timeout: 10_000 }).toBe(true);
+      expect(await fleet.pendingConfirmations()).toEqual([]);
+    } finally {
+      await admin.close();
+    }
+  }, 60_000);
 });
 
 // pg-boss's schema on PGlite takes ~20 s to install on a loaded 2-core machine: A3S_FLEET_PGLITE=1 runs it.

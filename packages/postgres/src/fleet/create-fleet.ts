@@ -64,7 +64,13 @@ export async function createFleet(options: FleetOptions): Promise<Fleet> {
     bossDb = { db: fromPglite(instance), backend: 'pglite' };
   } else {
     const pool = 'pool' in options && options.pool !== undefined ? options.pool : new pg.Pool({ connectionString: (options as { connectionString: string }).connectionString, max: 10 });
-    if (!('pool' in options && options.pool !== undefined)) owned = () => pool.end();
+    if (!('pool' in options && options.pool !== undefined)) {
+      // An idle connection the server ends (a restart, pg_terminate_backend, an idle timeout, a
+      // dropped database; also while pool.end() is closing it) is an 'error' of the pool: without a
+      // listener, that would crash the host. The pool replaces the connection on its next use.
+      pool.on('error', () => undefined);
+      owned = () => pool.end();
+    }
     storeOptions = { pool };
     bossDb = 'connectionString' in options && options.connectionString !== undefined ? { connectionString: options.connectionString, max: 4 } : { db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) } };
   }
