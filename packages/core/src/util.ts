@@ -12,7 +12,7 @@ export type { GlobRule } from './glob/glob-pattern.js';
 export { requireOnce } from './modules/require-once.js';
 export { HOST_TERMINATION_SIGNALS, processGroupRegistry, signalProcessGroup } from './process/process-group-registry.js';
 export type { HostProcess, ProcessGroupRegistry } from './process/process-group-registry.js';
-export { sweepMarkedProcesses, tasksCreatedSinceBoot } from './process/marked-process-sweep.js';
+export { sweepFirstPid, sweepMarkedProcesses, tasksCreatedSinceBoot } from './process/marked-process-sweep.js';
 export type { MarkedProcess, ProcessTable, SweepWindow } from './process/marked-process-sweep.js';
 export { buildChildEnvironment, isSecretEnvName, SECRET_ENV_NAME_FRAGMENTS } from './security/child-environment.js';
 export { normalizeHostName, normalizeHostPattern } from './web/host-name.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 
-import { sweepMarkedProcesses, tasksCreatedSinceBoot } from '@a3s-lab/code-core/util';
+import { sweepFirstPid, sweepMarkedProcesses, tasksCreatedSinceBoot } from '@a3s-lab/code-core/util';
 import type { MarkedProcess, ProcessTable, SweepWindow } from '@a3s-lab/code-core/util';
 
 import { sweepThroughHelper } from './search/spawn-helper.js';
@@ -52,24 +52,25 @@ export function escapedFrom(found: readonly MarkedProcess[], pgid: number): Swep
 }
 
 /**
- * SIGKILLs every process whose environment carries `marker` and returns those that had left
- * process group `pgid`. Synchronous (the host's exit handler); the end of a call sweeps through
+ * SIGKILLs every process (from pid `firstPid` on) whose environment carries `marker` and returns
+ * those that had left process group `pgid`. Synchronous (the host's exit handler); the end of a call sweeps through
  * the spawn helper instead (`sweepThroughHelper`), off the host's event loop.
  */
-export function sweepMarkedProcessesNow(marker: string, pgid: number, window?: SweepWindow): SweptProcess[] {
-  return escapedFrom(sweepMarkedProcesses(HOST_PROCESS_TABLE, [processMarkerEntry(marker)], window)[0] ?? [], pgid);
+export function sweepMarkedProcessesNow(marker: string, pgid: number, firstPid = 0): SweptProcess[] {
+  return escapedFrom(sweepMarkedProcesses(HOST_PROCESS_TABLE, [processMarkerEntry(marker)], firstPid)[0] ?? [], pgid);
 }
 
 /**
  * The sweep at the end of a call (see {@link sweepMarkedProcessesNow}; `window`: where the call's
- * processes can be, see `sweepMarkedProcesses`): through the spawn helper
+ * processes can be, see `sweepFirstPid`): through the spawn helper
  * when it runs, so the `/proc` scan (which grows with the number of processes on the machine)
  * does not block this process's event loop and calls ending together share one scan; in this
  * process otherwise, or when the helper exits meanwhile. Never rejects.
  */
 export async function sweepAfterCall(marker: string, pgid: number, window?: SweepWindow): Promise<SweptProcess[]> {
   const entry = processMarkerEntry(marker);
-  const remote = sweepThroughHelper([entry], window);
+  const firstPid = window === undefined ? 0 : sweepFirstPid(HOST_PROCESS_TABLE, window);
+  const remote = sweepThroughHelper([entry], firstPid);
   if (remote !== null) {
     try {
       return escapedFrom((await remote)[0] ?? [], pgid);
@@ -77,5 +78,5 @@ export async function sweepAfterCall(marker: string, pgid: number, window?: Swee
       // The helper went away: sweep here.
     }
   }
-  return sweepMarkedProcessesNow(marker, pgid, window);
+  return sweepMarkedProcessesNow(marker, pgid, firstPid);
 }

@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 
-import { sweepMarkedProcesses, tasksCreatedSinceBoot } from '@a3s-lab/code-core/util';
+import { sweepFirstPid, sweepMarkedProcesses, tasksCreatedSinceBoot } from '@a3s-lab/code-core/util';
 import type { ProcessTable } from '@a3s-lab/code-core/util';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -54,7 +54,9 @@ describe.runIf(process.platform === 'linux')('the sweep window on /proc', () => 
     const pids = (children: readonly ChildProcess[]): number[] => children.map((child) => child.pid as number).sort((a, b) => a - b);
 
     const windowed = recordingTable();
-    const found = sweepMarkedProcesses(windowed, [entry], { leaderPid: leader.pid as number, tasksCreatedBefore: tasksCreatedBefore as number });
+    const firstPid = sweepFirstPid(windowed, { leaderPid: leader.pid as number, tasksCreatedBefore: tasksCreatedBefore as number });
+    expect(firstPid).toBe(leader.pid);
+    const found = sweepMarkedProcesses(windowed, [entry], firstPid);
     expect(found[0]?.map((process) => process.pid).sort((a, b) => a - b)).toEqual(pids([leader, escapee]));
     // Only pids from the leader on (this test's own processes, a few others started meanwhile).
     expect(windowed.environs.every((pid) => pid >= (leader.pid as number))).toBe(true);

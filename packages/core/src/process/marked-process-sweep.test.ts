@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { sweepMarkedProcesses, tasksCreatedSinceBoot } from './marked-process-sweep.js';
+import { sweepFirstPid, sweepMarkedProcesses, tasksCreatedSinceBoot } from './marked-process-sweep.js';
 import type { ProcessTable } from './marked-process-sweep.js';
 
 /** A process table of fake /proc entries: pid -> environ, stat, comm (a missing one is unreadable). */
@@ -51,8 +51,9 @@ describe('sweepMarkedProcesses', () => {
     const rebuilt = new Function('__name', `return (${sweepMarkedProcesses.toString()});`)(__name) as typeof sweepMarkedProcesses;
     const host = table({ 7: { environ: 'M=a\0', stat: '7 (x) S 1 7 7', comm: 'x\n' } });
     expect(rebuilt(host, ['M=a'])).toEqual([[{ pid: 7, command: 'x', pgid: 7 }]]);
-    // The window's checks too: a /proc without its system files falls back to reading everything.
-    expect(rebuilt(host, ['M=a'], { leaderPid: 9, tasksCreatedBefore: 0 })).toEqual([[{ pid: 7, command: 'x', pgid: 7 }]]);
+    // From a first pid on: the ones below it are not read.
+    expect(rebuilt(host, ['M=a'], 9)).toEqual([[]]);
+    expect(rebuilt(host, ['M=a'], 7)).toEqual([[{ pid: 7, command: 'x', pgid: 7 }]]);
   });
 
   describe('with a window', () => {
@@ -90,36 +91,38 @@ describe('sweepMarkedProcesses', () => {
 
     it('reads only the processes from the leader on when the pids since its own cannot have wrapped', () => {
       const host = windowed();
-      expect(sweepMarkedProcesses(host, ['M=a'], window)).toEqual([[{ pid: 20, command: '?', pgid: 20 }, { pid: 30, command: '?', pgid: 30 }]]);
+      expect(sweepFirstPid(host, window)).toBe(20);
+      expect(sweepMarkedProcesses(host, ['M=a'], sweepFirstPid(host, window))).toEqual([[{ pid: 20, command: '?', pgid: 20 }, { pid: 30, command: '?', pgid: 30 }]]);
       expect(host.read).toEqual([20, 30]);
       expect(host.killed).toEqual([20, 30]);
     });
 
     it('reads every process when the pid counter wrapped below the leader', () => {
       const host = windowed({ lastPid: 12 });
-      expect(sweepMarkedProcesses(host, ['M=a'], window)[0]?.map((entry) => entry.pid)).toEqual([5, 20, 30]);
+      expect(sweepFirstPid(host, window)).toBe(0);
+      expect(sweepMarkedProcesses(host, ['M=a'], sweepFirstPid(host, window))[0]?.map((entry) => entry.pid)).toEqual([5, 20, 30]);
       expect(host.read).toEqual([5, 20, 30]);
     });
 
     it('reads every process when enough tasks were created since to have gone round all the pids', () => {
       // (32768 - 150) / 2 = 16309 creations could cycle past the leader back to above it.
       const host = windowed({ created: 1_016_309 });
-      sweepMarkedProcesses(host, ['M=a'], window);
+      sweepMarkedProcesses(host, ['M=a'], sweepFirstPid(host, window));
       expect(host.read).toEqual([5, 20, 30]);
       const under = windowed({ created: 1_016_308 });
-      sweepMarkedProcesses(under, ['M=a'], window);
+      sweepMarkedProcesses(under, ['M=a'], sweepFirstPid(under, window));
       expect(under.read).toEqual([20, 30]);
     });
 
     it('reads every process when /proc is not this process\'s view, or the system files are unreadable or odd', () => {
       for (const view of [{ selfInProc: 7 }, { created: 999_999 }, { pidMax: Number.NaN }] satisfies SystemView[]) {
         const host = windowed(view);
-        sweepMarkedProcesses(host, ['M=a'], window);
+        sweepMarkedProcesses(host, ['M=a'], sweepFirstPid(host, window));
         expect(host.read, JSON.stringify(view)).toEqual([5, 20, 30]);
       }
       const unreadable = windowed();
       const failing: ProcessTable = { ...unreadable, readFileSync: (path, encoding) => (path === '/proc/loadavg' ? (() => { throw new Error('EACCES'); })() : unreadable.readFileSync(path, encoding)) };
-      sweepMarkedProcesses(failing, ['M=a'], window);
+      sweepMarkedProcesses(failing, ['M=a'], sweepFirstPid(failing, window));
       expect(unreadable.read).toEqual([5, 20, 30]);
     });
 

@@ -47,6 +47,35 @@ export function tasksCreatedSinceBoot(table: Pick<ProcessTable, 'readFileSync'>)
 }
 
 /**
+ * The lowest pid the sweep of a call must read (see {@link sweepMarkedProcesses}): the call's
+ * leader's, when the table shows that every pid allocated since the leader's is at least it. That
+ * holds when the pid counter has not wrapped past the leader (the last pid allocated, in
+ * `/proc/loadavg`, is not below it) and too few tasks were created since for it to have gone round
+ * all the way (fewer than half the pids that were free), in `/proc` as this process sees it. Else
+ * 0: every process. Read when the call has ended, just before its sweep. (A root process that sets
+ * the next pid itself, `ns_last_pid` or `clone3`'s `set_tid`, can hide from it; unsandboxed root
+ * commands are not contained anyway, and in the OS sandbox the pid namespace, not the sweep, ends
+ * them.)
+ */
+export function sweepFirstPid(table: Pick<ProcessTable, 'selfPid' | 'readFileSync'>, window: SweepWindow): number {
+  try {
+    const self = table.readFileSync('/proc/self/stat', 'latin1');
+    const created = tasksCreatedSinceBoot(table);
+    // "load1 load5 load15 running/total last-pid": `total` tasks exist, `last-pid` was allocated last.
+    const load = table.readFileSync('/proc/loadavg', 'latin1').trim().split(' ');
+    const pidMax = Number(table.readFileSync('/proc/sys/kernel/pid_max', 'latin1').trim());
+    const since = created === null ? Number.NaN : created - window.tasksCreatedBefore;
+    const tasks = Number((load[3] ?? '').split('/')[1]);
+    const lastPid = Number(load[4]);
+    const ownView = Number(self.slice(0, self.indexOf(' '))) === table.selfPid;
+    return ownView && lastPid >= window.leaderPid && since >= 0 && since < (pidMax - tasks) / 2 ? window.leaderPid : 0;
+  } catch {
+    // Something unreadable: every process.
+    return 0;
+  }
+}
+
+/**
  * SIGKILLs every process whose environment carries one of `markers` (each `NAME=value`, the value
  * unique to one call or server) and returns, per marker in the same order, the processes it
  * killed. One pass over `/proc` serves every marker (Linux; elsewhere nothing is found).
@@ -54,22 +83,16 @@ export function tasksCreatedSinceBoot(table: Pick<ProcessTable, 'readFileSync'>)
  * fork), so this finds what a group kill misses. Synchronous, so it also runs inside an `exit`
  * handler.
  *
- * With a `window` (the earliest of the calls swept), only processes whose pid is at least its
- * leader's have their environment read, when the table shows that every pid allocated since the
- * leader's is such a pid: the pid counter has not wrapped past the leader (the last pid allocated
- * is not below it) and too few tasks were created since for it to have gone round all the way
- * (fewer than half the pids that were free). Else, and when `/proc` is not this process's own
- * view, every process is read, as without a window. On a machine with hundreds of processes that
- * is the difference between reading a few environments and reading hundreds, at the end of every
- * call. (A root process that sets the next pid itself, `ns_last_pid` or `clone3`'s `set_tid`, can
- * hide from the window; unsandboxed root commands are not contained anyway, and in the OS sandbox
- * the pid namespace, not the sweep, ends them.)
+ * Only processes whose pid is at least `firstPid` have their environment read (default 0: every
+ * process; a call's is {@link sweepFirstPid}, the lowest of the calls swept together): on a
+ * machine with hundreds of processes that is the difference between reading a few environments
+ * and reading hundreds, at the end of every call.
  *
  * The one implementation of the sweep: the local backend's tool processes, stdio MCP servers and
  * the local spawn helper (which embeds this function's source, so it must stay self-contained:
  * no reference to anything outside its body).
  */
-export function sweepMarkedProcesses(table: ProcessTable, markers: readonly string[], window?: SweepWindow): MarkedProcess[][] {
+export function sweepMarkedProcesses(table: ProcessTable, markers: readonly string[], firstPid = 0): MarkedProcess[][] {
   const found: MarkedProcess[][] = markers.map(() => []);
   if (markers.length === 0) return found;
   let entries: string[];
@@ -77,25 +100,6 @@ export function sweepMarkedProcesses(table: ProcessTable, markers: readonly stri
     entries = table.readdirSync('/proc');
   } catch {
     return found;
-  }
-  let firstPid = 0;
-  if (window !== undefined) {
-    try {
-      const self = table.readFileSync('/proc/self/stat', 'latin1');
-      const stat = table.readFileSync('/proc/stat', 'latin1');
-      // "load1 load5 load15 running/total last-pid": `total` tasks exist, `last-pid` was allocated last.
-      const load = table.readFileSync('/proc/loadavg', 'latin1').trim().split(' ');
-      const pidMax = Number(table.readFileSync('/proc/sys/kernel/pid_max', 'latin1').trim());
-      // `processes` of /proc/stat as tasksCreatedSinceBoot reads it (repeated: this function is self-contained).
-      const at = stat.indexOf('\nprocesses ');
-      const created = at === -1 ? Number.NaN : Number(stat.slice(at + 11, stat.indexOf('\n', at + 11))) - window.tasksCreatedBefore;
-      const tasks = Number((load[3] ?? '').split('/')[1]);
-      const lastPid = Number(load[4]);
-      const ownView = Number(self.slice(0, self.indexOf(' '))) === table.selfPid;
-      if (ownView && lastPid >= window.leaderPid && created >= 0 && created < (pidMax - tasks) / 2) firstPid = window.leaderPid;
-    } catch {
-      // Something unreadable: read every process.
-    }
   }
   const needles = markers.map((marker) => `${marker}\0`);
   const read = (path: string): string | null => {

@@ -13,7 +13,7 @@ export const RELAY_LIMIT_BYTES = 64 * 1024;
 /**
  * The source of the spawn helper (see `spawn-helper.ts`), run with `node -e`: it needs no file of
  * its own in the bundled packages. Protocol, host to helper: `spawn` (id, command, args, cwd,
- * env, detached), `kill` (id), `sweep` (id, markers, and the call's window when it has one).
+ * env, detached), `kill` (id), `sweep` (id, markers, firstPid).
  * Helper to host: `ready`; per child `spawned` (pid), `data` (stream, bytes as a latin1 string),
  * `pipe` (stream, with the pipe as the message's handle: the rest of the stream), `end` (stream),
  * `exit` (code, signal) or `error` (message, code); `swept` (id, found or error).
@@ -61,13 +61,11 @@ const sweepAll = () => {
   const batch = sweeps;
   sweeps = [];
   const markers = [...new Set(batch.flatMap((request) => request.markers))];
-  // The earliest window covers every call of the batch; one call without a window reads everything.
-  const window = batch.every((request) => request.window !== undefined)
-    ? { leaderPid: Math.min(...batch.map((request) => request.window.leaderPid)), tasksCreatedBefore: Math.min(...batch.map((request) => request.window.tasksCreatedBefore)) }
-    : undefined;
+  // The lowest first pid covers every call of the batch.
+  const firstPid = Math.min(...batch.map((request) => request.firstPid ?? 0));
   let found;
   try {
-    found = sweepMarkedProcesses(table, markers, window);
+    found = sweepMarkedProcesses(table, markers, firstPid);
   } catch (error) {
     // The host sweeps itself.
     for (const request of batch) send({ type: 'swept', id: request.id, error: String(error && error.message) });

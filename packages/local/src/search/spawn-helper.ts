@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 
-import type { MarkedProcess, SweepWindow } from '@a3s-lab/code-core/util';
+import type { MarkedProcess } from '@a3s-lab/code-core/util';
 
 import { HelperChildImpl } from './helper-child.js';
 import type { HelperChild } from './helper-child.js';
@@ -188,12 +188,12 @@ export function releaseHelperChild(child: HelperChild): void {
 }
 
 /**
- * Runs core's `sweepMarkedProcesses` for `markers` (and the call's `window`) in the spawn helper,
- * off this process's event loop (sweeps asked for while one runs share the next scan, within the
- * earliest of their windows; without one if any has none). Null when the helper does not run
+ * Runs core's `sweepMarkedProcesses` for `markers`, from pid `firstPid` on, in the spawn helper,
+ * off this process's event loop (sweeps asked for while one runs share the next scan, from the
+ * lowest of their first pids). Null when the helper does not run
  * (the caller sweeps itself); rejects when the helper exits meanwhile.
  */
-export function sweepThroughHelper(markers: readonly string[], window?: SweepWindow): Promise<MarkedProcess[][]> | null {
+export function sweepThroughHelper(markers: readonly string[], firstPid = 0): Promise<MarkedProcess[][]> | null {
   const running = process.env['A3S_NO_SPAWN_HELPER'] === '1' || !helperReady ? null : helper;
   if (running === null) return null;
   const id = nextId;
@@ -201,7 +201,7 @@ export function sweepThroughHelper(markers: readonly string[], window?: SweepWin
   return new Promise((resolve, reject) => {
     pendingSweeps.set(id, { resolve, reject });
     refHelper();
-    running.send({ type: 'sweep', id, markers, ...(window === undefined ? {} : { window }) }, undefined, undefined, (error) => {
+    running.send({ type: 'sweep', id, markers, firstPid }, undefined, undefined, (error) => {
       if (error === null || !pendingSweeps.delete(id)) return;
       release(-1);
       reject(error);
