@@ -34,8 +34,8 @@ function packageNameOf(specifier) {
   return specifier.split('/')[0];
 }
 
-/** Static imports/re-exports of `names` that bring values in (not `import type` / `export type`). */
-function staticValueImports(file, text, names, matches = (specifier) => names.includes(packageNameOf(specifier))) {
+/** Static imports/re-exports of the specifiers `matches` accepts that bring values in (not `import type` / `export type`). */
+function staticValueImports(file, text, matches) {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const found = [];
   for (const statement of source.statements) {
@@ -100,12 +100,12 @@ for (const pkgDir of workspaceDirs) {
     const rel = relative(pkgDir, file);
     const testFile = isTestFile(file);
     if (lazyOnly.length > 0 && !testFile && !lazyEntries.includes(file)) {
-      for (const spec of staticValueImports(file, text, lazyOnly)) {
+      for (const spec of staticValueImports(file, text, (specifier) => lazyOnly.includes(packageNameOf(specifier)))) {
         problems.push(`${relative(root, file)}: '${spec}' must load lazily: use \`import type\` or a dynamic import()`);
       }
       // A lazy entry imports those packages itself: it must be loaded on first use too.
       const isLazyEntry = (specifier) => specifier.startsWith('.') && lazyEntries.includes(resolveRelative(file, specifier));
-      for (const spec of staticValueImports(file, text, [], isLazyEntry)) {
+      for (const spec of staticValueImports(file, text, isLazyEntry)) {
         problems.push(`${relative(root, file)}: '${spec}' is a lazy entry (lazyEntries): use \`import type\` or a dynamic import()`);
       }
     }

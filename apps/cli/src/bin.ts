@@ -9,8 +9,8 @@ import { join } from 'node:path';
 // machine could leave a cache for this process to run; NODE_COMPILE_CACHE picks another,
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off. Before the CLI's modules load, so they are imported
 // below, not at the top.
-const cacheHome = process.env['XDG_CACHE_HOME'] !== undefined && process.env['XDG_CACHE_HOME'] !== '' ? process.env['XDG_CACHE_HOME'] : join(homedir(), '.cache');
-enableCompileCache(process.env['NODE_COMPILE_CACHE'] !== undefined && process.env['NODE_COMPILE_CACHE'] !== '' ? process.env['NODE_COMPILE_CACHE'] : join(cacheHome, 'a3s-code', 'compile-cache'));
+const setting = (name: string): string | undefined => (process.env[name] === '' ? undefined : process.env[name]);
+enableCompileCache(setting('NODE_COMPILE_CACHE') ?? join(setting('XDG_CACHE_HOME') ?? join(homedir(), '.cache'), 'a3s-code', 'compile-cache'));
 const { main } = await import('./main.js');
 
 const code = await main(process.argv.slice(2));
